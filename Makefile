@@ -1,0 +1,48 @@
+# uid: K-sortable ID types for PostgreSQL (PGXS)
+
+EXTENSION = uid
+# The version lives in uid.control alone.
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+
+# The types, in the order their SQL is joined into the install script.
+TYPES = sno
+
+MODULE_big = uid
+OBJS = src/uid.o src/clock.o src/guc.o src/glue.o \
+	$(patsubst %,src/%.o,$(TYPES)) \
+	$(patsubst %,src/codec/%_codec.o,$(TYPES))
+
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+EXTRA_CLEAN = $(DATA_built) test/unit/codec_test test/fuzz/*_fuzz
+
+REGRESS = setup config sno_codec sno_io sno_ops sno_func sno_gen
+TAP_TESTS = 1
+PROVE_TESTS = test/t/*.pl
+
+PG_CPPFLAGS = -I$(srcdir)/src
+PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+$(EXTENSION)--$(EXTVERSION).sql: src/uid.sql $(patsubst %,src/%.sql,$(TYPES))
+	cat $^ > $@
+
+# Codec unit tests: plain C, no server.
+CODEC_SRCS = $(patsubst %,src/codec/%_codec.c,$(TYPES))
+test/unit/codec_test: test/unit/codec_test.c $(CODEC_SRCS) src/codec/*.h
+	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/codec_test.c $(CODEC_SRCS)
+
+unitcheck: test/unit/codec_test
+	test/unit/codec_test
+
+# Fuzz targets for each decoder (clang, libFuzzer + AddressSanitizer).
+FUZZ_TIME ?= 20
+fuzzcheck: $(patsubst %,test/fuzz/%_fuzz,$(TYPES))
+	for t in $^; do $$t -max_total_time=$(FUZZ_TIME) -print_final_stats=0 2>&1 | tail -n 2 || exit 1; done
+
+test/fuzz/%_fuzz: test/fuzz/%_fuzz.c src/codec/%_codec.c src/codec/*.h
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -I$(srcdir)/src -o $@ $< src/codec/$*_codec.c
+
+.PHONY: unitcheck fuzzcheck

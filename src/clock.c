@@ -1,0 +1,358 @@
+/*
+ * clock.c
+ *		The generator core: the shared state file, lock-free allocation of
+ *		(tick, sequence) pairs, and per-type counters.
+ *
+ * Why a file and not shared memory: a file mapped MAP_SHARED by every
+ * backend works right after CREATE EXTENSION, with no
+ * shared_preload_libraries and no restart; all backends see one state; and
+ * the high-water marks outlive the server, so a clock that is behind after
+ * a restart or crash cannot re-issue old IDs.
+ */
+#include "postgres.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "clock.h"
+
+#define UID_STATE_FILE		"uid_generator.state"
+#define UID_STATE_MAGIC		0x75696447	/* "uidG" */
+#define UID_STATE_VERSION	1
+#define UID_STATE_SIZE		4096
+
+struct UidStateFile
+{
+	uint32		magic;
+	uint32		version;
+	uint64		secret;			/* random, drawn when the file is made */
+	char		pad[48];		/* the slots start on a cache line */
+	UidSlot		slots[UID_NSLOTS];
+};
+
+StaticAssertDecl(sizeof(UidStateFile) <= UID_STATE_SIZE,
+				 "uid state must fit in its file");
+StaticAssertDecl(sizeof(UidSlot) == 64, "a slot is one cache line");
+
+UidStateFile *uid_state = NULL;
+
+/* IDs issued by this backend and not yet added to the shared counters. */
+static uint64 pending_issued[UID_NSLOTS];
+static bool pending_any = false;
+
+/*
+ * Makes the state file under a private name, fully initialized and with its
+ * blocks allocated, then publishes it with link(), which fails if another
+ * backend published first: nobody ever maps a half-made file.
+ */
+static void
+uid_state_create(const char *path)
+{
+	char		tmp[MAXPGPATH];
+	char	   *buf;
+	UidStateFile *init;
+	int			fd;
+	int			rc;
+
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, MyProcPid);
+	(void) unlink(tmp);			/* left over by a dead backend with our pid */
+	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | PG_BINARY, S_IRUSR | S_IWUSR);
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not create file \"%s\": %m", tmp)));
+
+	/* allocate the blocks now: a later store can then never hit a full disk */
+	rc = posix_fallocate(fd, 0, UID_STATE_SIZE);
+	if (rc == 0)
+	{
+		buf = palloc0(UID_STATE_SIZE);
+		init = (UidStateFile *) buf;
+		init->magic = UID_STATE_MAGIC;
+		init->version = UID_STATE_VERSION;
+		if (!pg_strong_random(&init->secret, sizeof(init->secret)))
+		{
+			close(fd);
+			unlink(tmp);
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not generate random bytes for the uid state file")));
+		}
+		errno = 0;
+		if (pwrite(fd, buf, UID_STATE_SIZE, 0) != UID_STATE_SIZE)
+			rc = errno ? errno : ENOSPC;
+		else if (pg_fsync(fd) != 0)
+			rc = errno;
+		pfree(buf);
+	}
+	close(fd);
+	if (rc != 0)
+	{
+		unlink(tmp);
+		errno = rc;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not initialize file \"%s\": %m", tmp)));
+	}
+
+	if (link(tmp, path) != 0 && errno != EEXIST)
+	{
+		int			save_errno = errno;
+
+		unlink(tmp);
+		errno = save_errno;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not link file \"%s\" to \"%s\": %m", tmp, path)));
+	}
+	unlink(tmp);
+	fsync_fname(DataDir, true);
+}
+
+void
+uid_state_attach(void)
+{
+	char		path[MAXPGPATH];
+	struct stat st;
+	void	   *p;
+	int			fd;
+
+	snprintf(path, sizeof(path), "%s/%s", DataDir, UID_STATE_FILE);
+	while ((fd = open(path, O_RDWR | PG_BINARY)) < 0)
+	{
+		if (errno != ENOENT)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not open file \"%s\": %m", path)));
+		uid_state_create(path);
+	}
+
+	if (fstat(fd, &st) != 0 || st.st_size < UID_STATE_SIZE)
+	{
+		close(fd);
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("uid state file \"%s\" is truncated", path),
+				 errhint("Stop the server, remove the file and start it again; "
+						 "IDs made after that may go back in time if the clock is behind.")));
+	}
+
+	p = mmap(NULL, UID_STATE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not map file \"%s\": %m", path)));
+
+	if (((UidStateFile *) p)->magic != UID_STATE_MAGIC ||
+		((UidStateFile *) p)->version != UID_STATE_VERSION)
+	{
+		munmap(p, UID_STATE_SIZE);
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("uid state file \"%s\" has an unknown format", path)));
+	}
+	uid_state = (UidStateFile *) p;
+}
+
+UidSlot *
+uid_state_slot(UidSlotId id)
+{
+	return &uid_state->slots[id];
+}
+
+void
+uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("the system clock is outside the time range of type %s",
+					spec->type_name),
+			 errdetail("The clock reads " INT64_FORMAT " microseconds since 1970-01-01 00:00:00+00.",
+					   now_us)));
+}
+
+void
+uid_clock_wait_past(const UidClockSpec *spec, uint64 tick)
+{
+	int64		target = spec->epoch_us + (int64) (tick + 1) * spec->tick_us;
+	int64		wait = target - uid_clock_unix_us();
+
+	/*
+	 * More than a tick away means the clock jumped back since the caller
+	 * read it: return, and the caller borrows instead of waiting.
+	 */
+	if (wait > 0 && wait <= spec->tick_us)
+		pg_usleep(wait);
+	CHECK_FOR_INTERRUPTS();
+}
+
+bool
+uid_tick_alloc(UidSlot *slot, int wordno, const UidClockSpec *spec,
+			   uint64 now, UidTickSeq *out)
+{
+	pg_atomic_uint64 *word = &slot->word[wordno];
+	uint64		old = pg_atomic_read_u64(word);
+	bool		behind_counted = false;
+
+	for (;;)
+	{
+		uint64		hi = old >> UID_SEQ_BITS;
+		uint32		seq = (uint32) (old & ((UINT64CONST(1) << UID_SEQ_BITS) - 1));
+		uint64		tick;
+		uint32		next;
+
+		if (now > hi)
+		{
+			tick = now;
+			next = 0;
+		}
+		else if (seq < spec->seq_max)
+		{
+			tick = hi;
+			next = seq + 1;
+		}
+		else if (now == hi)
+		{
+			pg_atomic_fetch_add_u64(&slot->overflow_waits, 1);
+			return false;
+		}
+		else
+		{
+			tick = hi + 1;
+			next = 0;
+			if (tick > spec->tick_max)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+						 errmsg("type %s has run out of time", spec->type_name),
+						 errdetail("The clock is behind the last ID issued, which is at the end of the format's time range.")));
+		}
+
+		if (now < hi && !behind_counted)
+		{
+			pg_atomic_fetch_add_u64(&slot->clock_regressions, 1);
+			behind_counted = true;
+		}
+
+		if (pg_atomic_compare_exchange_u64(word, &old,
+										   tick << UID_SEQ_BITS | next))
+		{
+			out->tick = tick;
+			out->seq = next;
+			out->timeline = wordno;
+			return true;
+		}
+	}
+}
+
+bool
+uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, uint64 now,
+				   UidTickSeq *out)
+{
+	for (;;)
+	{
+		uint64		sel = pg_atomic_read_u64(&slot->word[2]);
+		int			cur = (int) (sel & 1);
+		uint64		hi = uid_word_tick(pg_atomic_read_u64(&slot->word[cur]));
+
+		if (now < hi &&
+			now > uid_word_tick(pg_atomic_read_u64(&slot->word[1 - cur])))
+		{
+			/* the other timeline has not reached this time: flip to it */
+			if (pg_atomic_compare_exchange_u64(&slot->word[2], &sel, sel + 1))
+				pg_atomic_fetch_add_u64(&slot->tick_flips, 1);
+			continue;
+		}
+		return uid_tick_alloc(slot, cur, spec, now, out);
+	}
+}
+
+void
+uid_count_issued(UidSlotId id)
+{
+	pending_issued[id]++;
+	pending_any = true;
+}
+
+void
+uid_flush_counts(void)
+{
+	if (!pending_any || uid_state == NULL)
+		return;
+	for (int i = 0; i < UID_NSLOTS; i++)
+	{
+		if (pending_issued[i] != 0)
+		{
+			pg_atomic_fetch_add_u64(&uid_state->slots[i].issued, pending_issued[i]);
+			pending_issued[i] = 0;
+		}
+	}
+	pending_any = false;
+}
+
+/* splitmix64's finalizer: a bijection that spreads every input bit. */
+static inline uint64
+uid_mix64(uint64 x)
+{
+	x ^= x >> 30;
+	x *= UINT64CONST(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64CONST(0x94d049bb133111eb);
+	x ^= x >> 31;
+	return x;
+}
+
+uint64
+uid_boot_value(uint64 purpose)
+{
+	if (uid_state == NULL)
+		uid_state_attach();
+	return uid_mix64(uid_state->secret ^
+					 uid_mix64((uint64) PgStartTime ^ uid_mix64(purpose + 1)));
+}
+
+/* The types uid_stats() reports, in slot order. */
+static const struct
+{
+	UidSlotId	slot;
+	const char *name;
+}			uid_stat_types[] =
+{
+	{UID_SLOT_SNO, "sno"},
+};
+
+PG_FUNCTION_INFO_V1(uid_stats);
+Datum
+uid_stats(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (uid_state == NULL)
+		uid_state_attach();
+	uid_flush_counts();
+
+	for (size_t i = 0; i < lengthof(uid_stat_types); i++)
+	{
+		UidSlot    *slot = &uid_state->slots[uid_stat_types[i].slot];
+		Datum		values[5];
+		bool		nulls[5] = {0};
+
+		values[0] = CStringGetTextDatum(uid_stat_types[i].name);
+		values[1] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->issued));
+		values[2] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->overflow_waits));
+		values[3] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->clock_regressions));
+		values[4] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->tick_flips));
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}

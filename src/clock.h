@@ -1,0 +1,159 @@
+/*
+ * clock.h
+ *		The generator core shared by every ID type.
+ *
+ * Each type owns one slot of a small file in the data directory that every
+ * backend maps MAP_SHARED.  A slot holds the type's state words, updated
+ * only by compare-and-swap (no lock is ever held, so a backend that dies
+ * mid-call cannot wedge the others), and its counters.  Because the file
+ * outlives the server, the high-water marks survive restarts and crashes.
+ */
+#ifndef UID_CLOCK_H
+#define UID_CLOCK_H
+
+#include <time.h>
+
+#include "port/atomics.h"
+
+#ifdef PG_HAVE_ATOMIC_U64_SIMULATION
+#error "uid needs native 64-bit atomics: its state is shared through a file mapping"
+#endif
+
+/* Slot numbers are part of the file layout: never renumber, only append. */
+typedef enum UidSlotId
+{
+	UID_SLOT_SNO = 0,
+	UID_SLOT_MUID = 1,
+	UID_SLOT_SNOWFLAKE_SI = 2,
+	UID_SLOT_REVTS8 = 3,
+	UID_SLOT_UID60 = 4
+} UidSlotId;
+
+#define UID_NSLOTS 8
+
+typedef struct UidSlot
+{
+	pg_atomic_uint64 word[4];	/* type-specific state */
+	pg_atomic_uint64 issued;
+	pg_atomic_uint64 overflow_waits;
+	pg_atomic_uint64 clock_regressions;
+	pg_atomic_uint64 tick_flips;
+} UidSlot;
+
+/*
+ * A tick/sequence state word: tick << 20 | seq.  Ticks up to 2^44 and
+ * sequences up to 2^20 - 1 fit, which covers every format's clock and
+ * per-tick sequence.
+ */
+#define UID_SEQ_BITS 20
+#define UID_TICK_MAX ((UINT64CONST(1) << (64 - UID_SEQ_BITS)) - 1)
+
+/* The result of one allocation of a (tick, sequence) pair. */
+typedef struct UidTickSeq
+{
+	uint64		tick;
+	uint32		seq;
+	int			timeline;		/* tick-tock bit; 0 for single-timeline types */
+} UidTickSeq;
+
+/*
+ * Describes one format's clock for the generic allocator: the tick length
+ * and origin, and the largest tick and sequence number it may issue.
+ */
+typedef struct UidClockSpec
+{
+	const char *type_name;		/* for error messages */
+	int64		epoch_us;		/* Unix time of tick 0, microseconds */
+	int64		tick_us;		/* length of one tick, microseconds */
+	uint64		tick_max;
+	uint32		seq_max;
+} UidClockSpec;
+
+typedef struct UidStateFile UidStateFile;
+extern UidStateFile *uid_state;
+extern void uid_state_attach(void);
+extern UidSlot *uid_state_slot(UidSlotId id);
+
+/* The slot of a type, mapping the state file on first use. */
+static inline UidSlot *
+uid_slot(UidSlotId id)
+{
+	if (unlikely(uid_state == NULL))
+		uid_state_attach();
+	return uid_state_slot(id);
+}
+
+/* The system clock in microseconds since the Unix epoch. */
+static inline int64
+uid_clock_unix_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+extern void uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us) pg_attribute_noreturn();
+
+/*
+ * Current tick of a format's clock; errors when the clock is out of range.
+ * Inline so that the division by a constant tick length is folded.
+ */
+static inline uint64
+uid_clock_tick(const UidClockSpec *spec)
+{
+	int64		us = uid_clock_unix_us() - spec->epoch_us;
+	uint64		tick;
+
+	if (unlikely(us < 0))
+		uid_clock_out_of_range(spec, us + spec->epoch_us);
+	tick = (uint64) us / (uint64) spec->tick_us;
+	if (unlikely(tick > spec->tick_max))
+		uid_clock_out_of_range(spec, us + spec->epoch_us);
+	return tick;
+}
+
+/* Sleeps until the format's clock may have reached tick (or an interrupt). */
+extern void uid_clock_wait_past(const UidClockSpec *spec, uint64 tick);
+
+/*
+ * Allocates the next (tick, seq) of a tick/sequence state word under the
+ * clock-regression policy of design.md: a fresh tick restarts the sequence;
+ * a used-up current tick returns false (the caller waits for the next one);
+ * while the clock is behind the word's high-water mark, it issues at that
+ * mark and moves past it without waiting (borrowing from the future).
+ */
+extern bool uid_tick_alloc(UidSlot *slot, int wordno, const UidClockSpec *spec,
+						   uint64 now, UidTickSeq *out);
+
+/*
+ * The tick-tock variant (sno): two timelines, each with its own state word
+ * (word[0] and word[1]) and word[2] counting flips, whose low bit selects
+ * the current timeline.  When the clock falls behind the current timeline
+ * but is ahead of the other one, generation flips to the other timeline at
+ * the clock's time; when it is behind both, it holds at the current
+ * timeline's high-water mark.  Every timeline word only ever grows, so no
+ * pair is issued twice whatever the races on the selector.
+ */
+extern bool uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec,
+							   uint64 now, UidTickSeq *out);
+
+/* The tick of a state word (its high-water mark). */
+static inline uint64
+uid_word_tick(uint64 word)
+{
+	return word >> UID_SEQ_BITS;
+}
+
+/* Counts one ID issued by this backend; flushed to the slot at transaction end. */
+extern void uid_count_issued(UidSlotId id);
+extern void uid_flush_counts(void);
+
+/*
+ * A 64-bit value drawn once per server start: every backend of one
+ * postmaster computes the same value for the same purpose, and it differs
+ * between server starts and between data directories.
+ */
+extern uint64 uid_boot_value(uint64 purpose);
+
+#endif							/* UID_CLOCK_H */

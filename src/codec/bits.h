@@ -1,0 +1,75 @@
+/*
+ * bits.h
+ *		Byte-order and bit-order helpers shared by every format's codec.
+ *
+ * Pure C: no PostgreSQL headers, so the codecs can be unit-tested and
+ * fuzzed on their own.
+ */
+#ifndef UID_CODEC_BITS_H
+#define UID_CODEC_BITS_H
+
+#include <stdint.h>
+
+static inline uint64_t
+uid_load_be(const uint8_t *p, int nbytes)
+{
+	uint64_t	v = 0;
+
+	for (int i = 0; i < nbytes; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static inline void
+uid_store_be(uint8_t *p, int nbytes, uint64_t v)
+{
+	for (int i = nbytes - 1; i >= 0; i--)
+	{
+		p[i] = (uint8_t) v;
+		v >>= 8;
+	}
+}
+
+static inline uint32_t
+uid_bitrev32(uint32_t x)
+{
+	x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+	x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+	x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+	return __builtin_bswap32(x);
+}
+
+static inline uint64_t
+uid_bitrev64(uint64_t x)
+{
+	return ((uint64_t) uid_bitrev32((uint32_t) x) << 32) |
+		uid_bitrev32((uint32_t) (x >> 32));
+}
+
+/* Value of a hexadecimal digit in either case, or -1. */
+static inline int
+uid_hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/*
+ * Outcome of a text or binary decode.  The glue layer maps each to an
+ * SQLSTATE and a message; the codecs never format messages themselves.
+ */
+typedef enum uid_status
+{
+	UID_OK = 0,
+	UID_BAD_LENGTH,				/* wrong number of characters or bytes */
+	UID_BAD_CHAR,				/* a character outside the alphabet */
+	UID_BAD_SHAPE,				/* separators or groups in the wrong place */
+	UID_BAD_RESERVED,			/* bits that must be zero are set */
+	UID_OUT_OF_RANGE			/* a value beyond the format's range */
+} uid_status;
+
+#endif							/* UID_CODEC_BITS_H */

@@ -1,0 +1,254 @@
+/*
+ * glue.c
+ *		PostgreSQL glue shared by the ID types.
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "lib/hyperloglog.h"
+#include "libpq/pqformat.h"
+#include "port/pg_bswap.h"
+#include "utils/builtins.h"
+
+#include "glue.h"
+
+/* PostgreSQL epoch (2000-01-01) in Unix microseconds */
+#define PG_EPOCH_UNIX_US INT64CONST(946684800000000)
+
+void
+uid_text_error(Node *escontext, const char *typname, const char *input,
+			   uid_status status, size_t bad_pos, const char *expected)
+{
+	char		detail[128];
+
+	switch (status)
+	{
+		case UID_BAD_CHAR:
+			snprintf(detail, sizeof(detail),
+					 "Character %zu is not allowed here.", bad_pos + 1);
+			break;
+		case UID_BAD_LENGTH:
+			snprintf(detail, sizeof(detail), "The input is %zu characters long.",
+					 strlen(input));
+			break;
+		case UID_BAD_RESERVED:
+			snprintf(detail, sizeof(detail), "Reserved bits are set.");
+			break;
+		case UID_OUT_OF_RANGE:
+			snprintf(detail, sizeof(detail), "The value is out of range.");
+			break;
+		default:
+			snprintf(detail, sizeof(detail), "The input is malformed.");
+			break;
+	}
+#if PG_VERSION_NUM >= 160000
+	errsave(escontext,
+#else
+	ereport(ERROR,
+#endif
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid input syntax for type %s: \"%s\"", typname, input),
+			 errdetail("%s", detail),
+			 errhint("Expected %s.", expected)));
+}
+
+void
+uid_check_field(const char *typname, const char *field, int64 value,
+				int64 min, int64 max)
+{
+	if (value < min || value > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("%s %s " INT64_FORMAT " is out of range",
+						typname, field, value),
+				 errdetail("The %s must be between " INT64_FORMAT " and " INT64_FORMAT ".",
+						   field, min, max)));
+}
+
+uint64
+uid_time_to_tick(const UidClockSpec *spec, TimestampTz t, bool round_up)
+{
+	int64		us;
+	int64		tick;
+
+	if (TIMESTAMP_NOT_FINITE(t))
+	{
+		if (round_up && TIMESTAMP_IS_NOBEGIN(t))
+			return 0;
+		goto out_of_range;
+	}
+	us = t + PG_EPOCH_UNIX_US - spec->epoch_us;
+	if (us < 0)
+	{
+		if (round_up)
+			return 0;
+		goto out_of_range;
+	}
+	tick = us / spec->tick_us;
+	if (round_up && us % spec->tick_us != 0)
+		tick++;
+	if ((uint64) tick > spec->tick_max)
+		goto out_of_range;
+	return (uint64) tick;
+
+out_of_range:
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("timestamp out of range for type %s: \"%s\"",
+					spec->type_name, timestamptz_to_str(t)),
+			 errdetail("The range is %s to %s.",
+					   timestamptz_to_str(uid_tick_to_time(spec, 0)),
+					   timestamptz_to_str(uid_tick_to_time(spec, spec->tick_max)))));
+	pg_unreachable();
+}
+
+TimestampTz
+uid_tick_to_time(const UidClockSpec *spec, uint64 tick)
+{
+	return (TimestampTz) (spec->epoch_us + (int64) tick * spec->tick_us -
+						  PG_EPOCH_UNIX_US);
+}
+
+/*
+ * Sortsupport for fixed-length byte strings, modelled on uuid.c: the
+ * abbreviated key is the first 8 bytes read as a big-endian unsigned
+ * integer, and abbreviation is abandoned when its cardinality is low.
+ */
+typedef struct
+{
+	int			len;
+	int64		input_count;
+	bool		estimating;
+	hyperLogLogState abbr_card;
+} UidSortState;
+
+static int
+uid_bytes_fastcmp(Datum x, Datum y, SortSupport ssup)
+{
+	UidSortState *st = (UidSortState *) ssup->ssup_extra;
+
+	return memcmp(DatumGetPointer(x), DatumGetPointer(y), st->len);
+}
+
+static Datum
+uid_bytes_abbrev_convert(Datum original, SortSupport ssup)
+{
+	UidSortState *st = (UidSortState *) ssup->ssup_extra;
+	uint64		key;
+
+	memcpy(&key, DatumGetPointer(original), sizeof(key));
+	key = pg_ntoh64(key);
+	st->input_count++;
+	if (st->estimating)
+		addHyperLogLog(&st->abbr_card,
+					   DatumGetUInt32(hash_uint32((uint32) (key ^ (key >> 32)))));
+	return UInt64GetDatum(key);
+}
+
+static bool
+uid_bytes_abbrev_abort(int memtupcount, SortSupport ssup)
+{
+	UidSortState *st = (UidSortState *) ssup->ssup_extra;
+	double		abbr_card;
+
+	if (memtupcount < 10000 || st->input_count < 10000 || !st->estimating)
+		return false;
+	abbr_card = estimateHyperLogLog(&st->abbr_card);
+
+	/* plenty of distinct keys: stop paying for the estimate */
+	if (abbr_card > 100000.0)
+	{
+		st->estimating = false;
+		return false;
+	}
+	/* fewer than one distinct key per 2000 rows: comparing keys is waste */
+	if (abbr_card < st->input_count / 2000.0 + 0.5)
+		return true;
+	return false;
+}
+
+void
+uid_bytes_sortsupport(SortSupport ssup, int len)
+{
+	MemoryContext oldcontext = MemoryContextSwitchTo(ssup->ssup_cxt);
+	UidSortState *st = palloc(sizeof(UidSortState));
+
+	st->len = len;
+	st->input_count = 0;
+	st->estimating = true;
+	initHyperLogLog(&st->abbr_card, 10);
+	ssup->ssup_extra = st;
+	ssup->comparator = uid_bytes_fastcmp;
+	if (ssup->abbreviate)
+	{
+		ssup->comparator = ssup_datum_unsigned_cmp;
+		ssup->abbrev_converter = uid_bytes_abbrev_convert;
+		ssup->abbrev_abort = uid_bytes_abbrev_abort;
+		ssup->abbrev_full_comparator = uid_bytes_fastcmp;
+	}
+	MemoryContextSwitchTo(oldcontext);
+}
+
+Datum
+uid_bytes_hash(const void *p, int len)
+{
+	return hash_any((const unsigned char *) p, len);
+}
+
+Datum
+uid_bytes_hash_extended(const void *p, int len, uint64 seed)
+{
+	return hash_any_extended((const unsigned char *) p, len, seed);
+}
+
+void *
+uid_bytes_recv(StringInfo buf, int len, const char *typname)
+{
+	int			have = buf->len - buf->cursor;
+	void	   *p;
+
+	if (have != len)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid binary length for type %s: %d bytes", typname, have),
+				 errdetail("A %s is %d bytes.", typname, len)));
+	p = palloc(len);
+	memcpy(p, pq_getmsgbytes(buf, len), len);
+	return p;
+}
+
+bytea *
+uid_bytes_send(const void *p, int len)
+{
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, p, len);
+	return pq_endtypsend(&buf);
+}
+
+bytea *
+uid_bytes_to_bytea(const void *p, int len)
+{
+	bytea	   *b = palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(b, VARHDRSZ + len);
+	memcpy(VARDATA(b), p, len);
+	return b;
+}
+
+void *
+uid_bytea_to_bytes(const bytea *b, int len, const char *typname)
+{
+	void	   *p;
+
+	if (VARSIZE_ANY_EXHDR(b) != (size_t) len)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid length for type %s: %zu bytes", typname,
+						(size_t) VARSIZE_ANY_EXHDR(b)),
+				 errdetail("A %s is %d bytes.", typname, len)));
+	p = palloc(len);
+	memcpy(p, VARDATA_ANY(b), len);
+	return p;
+}

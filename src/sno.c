@@ -1,0 +1,229 @@
+/*
+ * sno.c
+ *		PostgreSQL glue for the sno type.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/builtins.h"
+
+#include "clock.h"
+#include "glue.h"
+#include "guc.h"
+#include "sno.h"
+
+#define SNO_EXPECTED "16 characters of 2-9 and a-x"
+
+static const UidClockSpec sno_clock = {
+	.type_name = "sno",
+	.epoch_us = SNO_EPOCH_UNIX_MS * 1000,
+	.tick_us = SNO_UNIT_MS * 1000,
+	.tick_max = SNO_UNITS_MAX,
+	.seq_max = SNO_SEQ_MAX,
+};
+
+static inline sno_t *
+sno_make(const sno_fields *f)
+{
+	sno_t	   *id = palloc(sizeof(sno_t));
+
+	sno_pack(f, id->data);
+	return id;
+}
+
+static inline sno_fields
+sno_fields_of(const sno_t *id)
+{
+	sno_fields	f;
+
+	sno_unpack(id->data, &f);
+	return f;
+}
+
+/* The one comparator: every operator, btree and sortsupport use it. */
+static inline int
+sno_cmp_internal(const sno_t *a, const sno_t *b)
+{
+	return uid_bytes_cmp(a->data, b->data, SNO_LEN);
+}
+
+PG_FUNCTION_INFO_V1(sno_in);
+Datum
+sno_in(PG_FUNCTION_ARGS)
+{
+	char	   *s = PG_GETARG_CSTRING(0);
+	sno_t	   *id = palloc(sizeof(sno_t));
+	size_t		bad_pos = 0;
+	uid_status	st = sno_decode(s, strlen(s), id->data, &bad_pos);
+
+	if (st != UID_OK)
+	{
+		uid_text_error(fcinfo->context, "sno", s, st, bad_pos, SNO_EXPECTED);
+		PG_RETURN_NULL();
+	}
+	PG_RETURN_SNO_P(id);
+}
+
+PG_FUNCTION_INFO_V1(sno_out);
+Datum
+sno_out(PG_FUNCTION_ARGS)
+{
+	sno_t	   *id = PG_GETARG_SNO_P(0);
+	char	   *s = palloc(SNO_TEXT_LEN + 1);
+
+	sno_encode(id->data, s);
+	s[SNO_TEXT_LEN] = '\0';
+	PG_RETURN_CSTRING(s);
+}
+
+PG_FUNCTION_INFO_V1(sno_recv);
+Datum
+sno_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+
+	PG_RETURN_POINTER(uid_bytes_recv(buf, SNO_LEN, "sno"));
+}
+
+PG_FUNCTION_INFO_V1(sno_send);
+Datum
+sno_send(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(uid_bytes_send(PG_GETARG_SNO_P(0)->data, SNO_LEN));
+}
+
+#define SNO_CMP_FUNC(name, op) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BOOL(sno_cmp_internal(PG_GETARG_SNO_P(0), PG_GETARG_SNO_P(1)) op 0); \
+}
+
+SNO_CMP_FUNC(sno_eq, ==)
+SNO_CMP_FUNC(sno_ne, !=)
+SNO_CMP_FUNC(sno_lt, <)
+SNO_CMP_FUNC(sno_le, <=)
+SNO_CMP_FUNC(sno_gt, >)
+SNO_CMP_FUNC(sno_ge, >=)
+
+PG_FUNCTION_INFO_V1(sno_cmp);
+Datum
+sno_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(sno_cmp_internal(PG_GETARG_SNO_P(0), PG_GETARG_SNO_P(1)));
+}
+
+PG_FUNCTION_INFO_V1(sno_sortsupport);
+Datum
+sno_sortsupport(PG_FUNCTION_ARGS)
+{
+	uid_bytes_sortsupport((SortSupport) PG_GETARG_POINTER(0), SNO_LEN);
+	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(sno_hash);
+Datum
+sno_hash(PG_FUNCTION_ARGS)
+{
+	return uid_bytes_hash(PG_GETARG_SNO_P(0)->data, SNO_LEN);
+}
+
+PG_FUNCTION_INFO_V1(sno_hash_extended);
+Datum
+sno_hash_extended(PG_FUNCTION_ARGS)
+{
+	return uid_bytes_hash_extended(PG_GETARG_SNO_P(0)->data, SNO_LEN,
+								   (uint64) PG_GETARG_INT64(1));
+}
+
+PG_FUNCTION_INFO_V1(sno_to_bytea);
+Datum
+sno_to_bytea(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(uid_bytes_to_bytea(PG_GETARG_SNO_P(0)->data, SNO_LEN));
+}
+
+PG_FUNCTION_INFO_V1(bytea_to_sno);
+Datum
+bytea_to_sno(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(uid_bytea_to_bytes(PG_GETARG_BYTEA_PP(0), SNO_LEN, "sno"));
+}
+
+PG_FUNCTION_INFO_V1(sno_timestamp);
+Datum
+sno_timestamp(PG_FUNCTION_ARGS)
+{
+	sno_fields	f = sno_fields_of(PG_GETARG_SNO_P(0));
+
+	PG_RETURN_TIMESTAMPTZ(uid_tick_to_time(&sno_clock, f.units));
+}
+
+#define SNO_FIELD_FUNC(name, field) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_INT32((int32) sno_fields_of(PG_GETARG_SNO_P(0)).field); \
+}
+
+SNO_FIELD_FUNC(sno_meta, meta)
+SNO_FIELD_FUNC(sno_partition, partition)
+SNO_FIELD_FUNC(sno_sequence, sequence)
+SNO_FIELD_FUNC(sno_tick, tick)
+
+PG_FUNCTION_INFO_V1(sno_from_parts);
+Datum
+sno_from_parts(PG_FUNCTION_ARGS)
+{
+	sno_fields	f;
+
+	uid_check_field("sno", "metabyte", PG_GETARG_INT32(1), 0, 255);
+	uid_check_field("sno", "partition", PG_GETARG_INT32(2), 0, 65535);
+	uid_check_field("sno", "sequence", PG_GETARG_INT32(3), 0, SNO_SEQ_MAX);
+	uid_check_field("sno", "tick", PG_GETARG_INT32(4), 0, 1);
+	f.units = uid_time_to_tick(&sno_clock, PG_GETARG_TIMESTAMPTZ(0), false);
+	f.meta = (unsigned) PG_GETARG_INT32(1);
+	f.partition = (unsigned) PG_GETARG_INT32(2);
+	f.sequence = (unsigned) PG_GETARG_INT32(3);
+	f.tick = (unsigned) PG_GETARG_INT32(4);
+	PG_RETURN_SNO_P(sno_make(&f));
+}
+
+PG_FUNCTION_INFO_V1(sno_boundary);
+Datum
+sno_boundary(PG_FUNCTION_ARGS)
+{
+	sno_fields	f = {0};
+
+	f.units = uid_time_to_tick(&sno_clock, PG_GETARG_TIMESTAMPTZ(0), true);
+	PG_RETURN_SNO_P(sno_make(&f));
+}
+
+PG_FUNCTION_INFO_V1(sno_new);
+Datum
+sno_new(PG_FUNCTION_ARGS)
+{
+	int32		meta = PG_GETARG_INT32(0);
+	UidSlot    *slot;
+	UidTickSeq	ts;
+	uint64		now;
+	sno_fields	f;
+
+	uid_check_field("sno", "metabyte", meta, 0, 255);
+	slot = uid_slot(UID_SLOT_SNO);
+	now = uid_clock_tick(&sno_clock);
+	while (!uid_ticktock_alloc(slot, &sno_clock, now, &ts))
+	{
+		uid_clock_wait_past(&sno_clock, now);
+		now = uid_clock_tick(&sno_clock);
+	}
+	f.units = ts.tick;
+	f.tick = (unsigned) ts.timeline;
+	f.meta = (unsigned) meta;
+	f.partition = (unsigned) uid_effective_partition();
+	f.sequence = ts.seq;
+	uid_count_issued(UID_SLOT_SNO);
+	PG_RETURN_SNO_P(sno_make(&f));
+}
