@@ -15,7 +15,7 @@ OBJS = src/uid.o src/clock.o src/guc.o src/glue.o \
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 EXTRA_CLEAN = $(DATA_built) test/unit/codec_test test/fuzz/*_fuzz
 
-REGRESS = setup config sno_codec sno_io sno_ops sno_func sno_gen
+REGRESS = setup config sno_vectors sno_io sno_ops sno_func sno_gen
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
@@ -46,3 +46,9 @@ test/fuzz/%_fuzz: test/fuzz/%_fuzz.c src/codec/%_codec.c src/codec/*.h
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -I$(srcdir)/src -o $@ $< src/codec/$*_codec.c
 
 .PHONY: unitcheck fuzzcheck
+
+# TAP tests alone (installcheck runs pg_regress and then these).
+tapcheck:
+	$(prove_installcheck)
+
+.PHONY: tapcheck

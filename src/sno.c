@@ -111,7 +111,9 @@ PG_FUNCTION_INFO_V1(sno_cmp);
 Datum
 sno_cmp(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_INT32(sno_cmp_internal(PG_GETARG_SNO_P(0), PG_GETARG_SNO_P(1)));
+	int			c = sno_cmp_internal(PG_GETARG_SNO_P(0), PG_GETARG_SNO_P(1));
+
+	PG_RETURN_INT32((c > 0) - (c < 0));
 }
 
 PG_FUNCTION_INFO_V1(sno_sortsupport);

@@ -1,0 +1,22 @@
+-- The extension installs cleanly and owns what it should.
+CREATE EXTENSION uid;
+SELECT extversion FROM pg_extension WHERE extname = 'uid';
+-- Everything the extension creates carries a comment.
+SELECT pg_describe_object(classid, objid, 0) AS uncommented
+FROM pg_depend d
+WHERE refclassid = 'pg_extension'::regclass
+  AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'uid')
+  AND deptype = 'e'
+  AND obj_description(objid, classid::regclass::text) IS NULL
+  AND classid <> 'pg_cast'::regclass
+  AND classid <> 'pg_operator'::regclass
+  AND classid <> 'pg_opfamily'::regclass
+ORDER BY 1;
+-- Helper: run a statement, report its SQLSTATE and message instead of failing.
+CREATE FUNCTION uid_try(stmt text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE stmt;
+    RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
