@@ -34,7 +34,7 @@ CODEC_SRCS = $(patsubst %,src/codec/%_codec.c,$(TYPES))
 test/unit/codec_test: test/unit/codec_test.c $(CODEC_SRCS) src/codec/*.h
 	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/codec_test.c $(CODEC_SRCS)
 
-unitcheck: test/unit/codec_test
+unitcheck: test/unit/codec_test metacheck
 	test/unit/codec_test
 
 # Fuzz targets for each decoder (clang, libFuzzer + AddressSanitizer).
@@ -52,3 +52,10 @@ tapcheck:
 	$(prove_installcheck)
 
 .PHONY: tapcheck
+
+# The version lives in uid.control; META.json must agree with it.
+metacheck:
+	@grep -q '"version": "$(EXTVERSION)"' META.json || { echo "META.json version differs from uid.control ($(EXTVERSION))"; exit 1; }
+	@! grep '"version": "' META.json | grep -v -e '"$(EXTVERSION)"' -e '"1.0.0"' || { echo "META.json has a stale version"; exit 1; }
+
+.PHONY: metacheck
