@@ -13,7 +13,7 @@ OBJS = src/uid.o src/clock.o src/guc.o src/glue.o \
 	$(patsubst %,src/codec/%_codec.o,$(TYPES))
 
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
-EXTRA_CLEAN = $(DATA_built) test/unit/codec_test test/fuzz/*_fuzz
+EXTRA_CLEAN = $(DATA_built) test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log
 
 REGRESS = setup config sno_vectors sno_io sno_ops sno_func sno_gen
 TAP_TESTS = 1
@@ -31,7 +31,7 @@ $(EXTENSION)--$(EXTVERSION).sql: src/uid.sql $(patsubst %,src/%.sql,$(TYPES))
 
 # Codec unit tests: plain C, no server.
 CODEC_SRCS = $(patsubst %,src/codec/%_codec.c,$(TYPES))
-test/unit/codec_test: test/unit/codec_test.c $(CODEC_SRCS) src/codec/*.h
+test/unit/codec_test: $(CODEC_SRCS) src/codec/*.h test/unit/*.c test/unit/*.h
 	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/codec_test.c $(CODEC_SRCS)
 
 unitcheck: test/unit/codec_test metacheck
@@ -40,10 +40,13 @@ unitcheck: test/unit/codec_test metacheck
 # Fuzz targets for each decoder (clang, libFuzzer + AddressSanitizer).
 FUZZ_TIME ?= 20
 fuzzcheck: $(patsubst %,test/fuzz/%_fuzz,$(TYPES))
-	for t in $^; do $$t -max_total_time=$(FUZZ_TIME) -print_final_stats=0 2>&1 | tail -n 2 || exit 1; done
+	for t in $^; do \
+		$$t -max_total_time=$(FUZZ_TIME) -print_final_stats=0 -artifact_prefix=test/fuzz/ >$$t.log 2>&1; rc=$$?; \
+		tail -n 2 $$t.log; [ $$rc -eq 0 ] || exit 1; \
+	done
 
 test/fuzz/%_fuzz: test/fuzz/%_fuzz.c src/codec/%_codec.c src/codec/*.h
-	clang -g -O1 -fsanitize=fuzzer,address,undefined -I$(srcdir)/src -o $@ $< src/codec/$*_codec.c
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$(srcdir)/src -o $@ $< src/codec/$*_codec.c
 
 .PHONY: unitcheck fuzzcheck
 

@@ -1,0 +1,88 @@
+/*
+ * codec_test.c
+ *		Driver of the codec unit tests (make unitcheck).
+ *
+ * Each format's tests live in test/unit/<format>_test.c and expose
+ * "void test_<format>(void)"; the harness is test/unit/harness.h.
+ *
+ * The test files are #included below rather than compiled separately
+ * because the Makefile rule builds this binary from codec_test.c and the
+ * codec sources only: one translation unit keeps the Makefile simple and
+ * needs no list of test files there.  A new format adds one #include and
+ * one line in the table.
+ *
+ * Usage: codec_test [name ...]	  run only the named groups (default: all)
+ * UID_TEST_SEED=<n> changes the seed of the random tests.
+ * The last line printed is always "N passed, M failed" (counts of checks);
+ * the exit status is nonzero if any check failed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness.h"
+
+unsigned long long harness_passed;
+unsigned long long harness_failed;
+uint64_t	harness_seed = UINT64_C(0x75696420636f6465);	/* "uid code" */
+const char *harness_ctx;
+unsigned long long harness_iter;
+
+#include "bits_test.c"
+#include "sno_test.c"
+
+static const struct
+{
+	const char *name;
+	void		(*fn) (void);
+} groups[] = {
+	{"bits", test_bits},
+	{"sno", test_sno},
+};
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	timespec_get(&ts, TIME_UTC);
+	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *seed = getenv("UID_TEST_SEED");
+	int			ran = 0;
+
+	if (seed && *seed)
+		harness_seed = strtoull(seed, NULL, 0);
+	printf("seed 0x%016" PRIx64 "\n", harness_seed);
+
+	for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+	{
+		unsigned long long p0 = harness_passed;
+		unsigned long long f0 = harness_failed;
+		double		t0;
+		int			selected = argc < 2;
+
+		for (int a = 1; a < argc; a++)
+			if (strcmp(argv[a], groups[i].name) == 0)
+				selected = 1;
+		if (!selected)
+			continue;
+		ran++;
+		t0 = now_seconds();
+		groups[i].fn();
+		printf("%-14s %llu passed, %llu failed (%.2f s)\n", groups[i].name,
+			   harness_passed - p0, harness_failed - f0, now_seconds() - t0);
+	}
+	if (ran == 0)
+	{
+		fprintf(stderr, "no test group matched\n");
+		harness_failed++;
+	}
+
+	printf("%llu passed, %llu failed\n", harness_passed, harness_failed);
+	return harness_failed ? 1 : 0;
+}
