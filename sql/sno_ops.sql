@@ -38,6 +38,16 @@ SELECT count(*) AS text_order_mismatches FROM (
 -- few distinct 8-byte prefixes: abbreviation is abandoned, order still right
 SELECT count(*) AS out_of_order FROM (
     SELECT id, lag(id) OVER (ORDER BY id) AS prev FROM sno_sort WHERE n > 50000) s WHERE prev > id;
+-- the abbreviated key places (metabyte, partition) around the first value's:
+-- many IDs per 4 ms unit, mixed metabytes and partitions, arbitrary input order
+CREATE TABLE sno_mixed AS
+SELECT sno_from_parts('2030-01-01Z'::timestamptz + (g % 3) * interval '4 ms',
+                      (g / 3) % 3, (g / 9) % 3, (g * 7) % 65536, (g / 27) % 2) AS id, g AS n
+FROM generate_series(1, 60000) g ORDER BY md5(g::text);
+WITH a AS (SELECT n, row_number() OVER (ORDER BY id) AS r FROM sno_mixed),
+     b AS (SELECT n, row_number() OVER (ORDER BY sno_to_bytea(id)) AS r FROM sno_mixed)
+SELECT count(*) AS rows, count(*) FILTER (WHERE a.r = b.r) AS same_position FROM a JOIN b USING (n);
+DROP TABLE sno_mixed;
 RESET work_mem;
 
 -- hashing: equal values hash equally; hash joins and hash aggregation work

@@ -5,7 +5,6 @@
 #include "postgres.h"
 
 #include "common/hashfn.h"
-#include "lib/hyperloglog.h"
 #include "libpq/pqformat.h"
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
@@ -110,17 +109,18 @@ uid_tick_to_time(const UidClockSpec *spec, uint64 tick)
 }
 
 /*
- * Sortsupport for fixed-length byte strings, modelled on uuid.c: the
- * abbreviated key is the first 8 bytes read as a big-endian unsigned
- * integer, and abbreviation is abandoned when its cardinality is low.
+ * Sortsupport for fixed-length byte strings, modelled on uuid.c: a 64-bit
+ * abbreviated key compared as an unsigned integer, abandoned when its
+ * cardinality turns out low.
  */
-typedef struct
+uint64
+uid_abbrev_prefix8(const uint8 *p, UidSortState *st)
 {
-	int			len;
-	int64		input_count;
-	bool		estimating;
-	hyperLogLogState abbr_card;
-} UidSortState;
+	uint64		key;
+
+	memcpy(&key, p, sizeof(key));
+	return pg_ntoh64(key);
+}
 
 static int
 uid_bytes_fastcmp(Datum x, Datum y, SortSupport ssup)
@@ -134,10 +134,8 @@ static Datum
 uid_bytes_abbrev_convert(Datum original, SortSupport ssup)
 {
 	UidSortState *st = (UidSortState *) ssup->ssup_extra;
-	uint64		key;
+	uint64		key = st->abbrev((const uint8 *) DatumGetPointer(original), st);
 
-	memcpy(&key, DatumGetPointer(original), sizeof(key));
-	key = pg_ntoh64(key);
 	st->input_count++;
 	if (st->estimating)
 		addHyperLogLog(&st->abbr_card,
@@ -168,12 +166,15 @@ uid_bytes_abbrev_abort(int memtupcount, SortSupport ssup)
 }
 
 void
-uid_bytes_sortsupport(SortSupport ssup, int len)
+uid_bytes_sortsupport(SortSupport ssup, int len, UidAbbrevFn abbrev)
 {
 	MemoryContext oldcontext = MemoryContextSwitchTo(ssup->ssup_cxt);
 	UidSortState *st = palloc(sizeof(UidSortState));
 
 	st->len = len;
+	st->abbrev = abbrev;
+	st->have_ref = false;
+	st->ref = 0;
 	st->input_count = 0;
 	st->estimating = true;
 	initHyperLogLog(&st->abbr_card, 10);

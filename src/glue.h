@@ -8,6 +8,7 @@
 #define UID_GLUE_H
 
 #include "fmgr.h"
+#include "lib/hyperloglog.h"
 #include "lib/stringinfo.h"
 #include "nodes/nodes.h"
 #include "utils/sortsupport.h"
@@ -45,7 +46,31 @@ uid_bytes_cmp(const void *a, const void *b, int len)
 	return memcmp(a, b, len);
 }
 
-extern void uid_bytes_sortsupport(SortSupport ssup, int len);
+/*
+ * Sortsupport state.  An abbreviation function maps a value to a 64-bit key
+ * whose unsigned order never contradicts the full order (equal keys are
+ * resolved by the full comparator).  It may keep a reference value in
+ * ref/have_ref: keys are only ever compared within one sort, and tuplesort
+ * drops abbreviation before it merges runs.
+ */
+typedef struct UidSortState UidSortState;
+typedef uint64 (*UidAbbrevFn) (const uint8 *p, UidSortState *st);
+
+struct UidSortState
+{
+	int			len;
+	UidAbbrevFn abbrev;
+	bool		have_ref;
+	uint64		ref;
+	int64		input_count;
+	bool		estimating;
+	hyperLogLogState abbr_card;
+};
+
+/* The first 8 bytes as a big-endian integer, as uuid.c does. */
+extern uint64 uid_abbrev_prefix8(const uint8 *p, UidSortState *st);
+
+extern void uid_bytes_sortsupport(SortSupport ssup, int len, UidAbbrevFn abbrev);
 extern Datum uid_bytes_hash(const void *p, int len);
 extern Datum uid_bytes_hash_extended(const void *p, int len, uint64 seed);
 extern void *uid_bytes_recv(StringInfo buf, int len, const char *typname);
