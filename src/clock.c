@@ -41,7 +41,7 @@ struct UidStateFile
 
 StaticAssertDecl(sizeof(UidStateFile) <= UID_STATE_SIZE,
 				 "uid state must fit in its file");
-StaticAssertDecl(sizeof(UidSlot) == 64, "a slot is one cache line");
+StaticAssertDecl(sizeof(UidSlot) == 128, "a slot is two cache lines");
 
 UidStateFile *uid_state = NULL;
 
@@ -181,24 +181,34 @@ uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us)
 					   now_us)));
 }
 
-void
-uid_clock_wait_past(const UidClockSpec *spec, uint64 tick)
+static void
+uid_clock_wait_past(UidSlot *slot, const UidClockSpec *spec, uint64 tick)
 {
 	int64		target = spec->epoch_us + (int64) (tick + 1) * spec->tick_us;
-	int64		wait = target - uid_clock_unix_us();
+	int64		start = uid_clock_unix_us();
+	int64		wait = target - start;
+
+	pg_atomic_fetch_add_u64(&slot->overflow_waits, 1);
 
 	/*
 	 * More than a tick away means the clock jumped back since the caller
 	 * read it: return, and the caller borrows instead of waiting.
 	 */
 	if (wait > 0 && wait <= spec->tick_us)
+	{
+		int64		slept;
+
 		pg_usleep(wait);
+		slept = uid_clock_unix_us() - start;
+		if (slept > 0 && slept <= 2 * spec->tick_us)
+			pg_atomic_fetch_add_u64(&slot->overflow_wait_us, (uint64) slept);
+	}
 	CHECK_FOR_INTERRUPTS();
 }
 
 bool
 uid_tick_alloc(UidSlot *slot, int wordno, const UidClockSpec *spec,
-			   uint64 now, UidTickSeq *out)
+			   uint64 now, bool stalled, UidTickSeq *out)
 {
 	pg_atomic_uint64 *word = &slot->word[wordno];
 	uint64		old = pg_atomic_read_u64(word);
@@ -221,11 +231,8 @@ uid_tick_alloc(UidSlot *slot, int wordno, const UidClockSpec *spec,
 			tick = hi;
 			next = seq + 1;
 		}
-		else if (now == hi)
-		{
-			pg_atomic_fetch_add_u64(&slot->overflow_waits, 1);
+		else if (now == hi && !stalled)
 			return false;
-		}
 		else
 		{
 			tick = hi + 1;
@@ -237,7 +244,7 @@ uid_tick_alloc(UidSlot *slot, int wordno, const UidClockSpec *spec,
 						 errdetail("The clock is behind the last ID issued, which is at the end of the format's time range.")));
 		}
 
-		if (now < hi && !behind_counted)
+		if ((now < hi || tick > now) && !behind_counted)
 		{
 			pg_atomic_fetch_add_u64(&slot->clock_regressions, 1);
 			behind_counted = true;
@@ -256,7 +263,7 @@ uid_tick_alloc(UidSlot *slot, int wordno, const UidClockSpec *spec,
 
 bool
 uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, uint64 now,
-				   UidTickSeq *out)
+				   bool stalled, UidTickSeq *out)
 {
 	for (;;)
 	{
@@ -272,8 +279,26 @@ uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, uint64 now,
 				pg_atomic_fetch_add_u64(&slot->tick_flips, 1);
 			continue;
 		}
-		return uid_tick_alloc(slot, cur, spec, now, out);
+		return uid_tick_alloc(slot, cur, spec, now, stalled, out);
 	}
+}
+
+UidTickSeq
+uid_next_tick(UidSlot *slot, const UidClockSpec *spec, UidAllocFn alloc)
+{
+	UidTickSeq	ts;
+	uint64		now = uid_clock_tick(spec);
+	uint64		waited_at = 0;
+	bool		waited = false;
+
+	while (!alloc(slot, spec, now, waited && now == waited_at, &ts))
+	{
+		uid_clock_wait_past(slot, spec, now);
+		waited = true;
+		waited_at = now;
+		now = uid_clock_tick(spec);
+	}
+	return ts;
 }
 
 void
@@ -344,14 +369,15 @@ uid_stats(PG_FUNCTION_ARGS)
 	for (size_t i = 0; i < lengthof(uid_stat_types); i++)
 	{
 		UidSlot    *slot = &uid_state->slots[uid_stat_types[i].slot];
-		Datum		values[5];
-		bool		nulls[5] = {0};
+		Datum		values[6];
+		bool		nulls[6] = {0};
 
 		values[0] = CStringGetTextDatum(uid_stat_types[i].name);
 		values[1] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->issued));
 		values[2] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->overflow_waits));
-		values[3] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->clock_regressions));
-		values[4] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->tick_flips));
+		values[3] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->overflow_wait_us));
+		values[4] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->clock_regressions));
+		values[5] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->tick_flips));
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

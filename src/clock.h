@@ -31,13 +31,20 @@ typedef enum UidSlotId
 
 #define UID_NSLOTS 8
 
+/*
+ * One cache line of state words, updated by CAS on every ID, and one of
+ * counters, touched rarely (issued is batched per backend), so that
+ * counting never contends with generating.
+ */
 typedef struct UidSlot
 {
-	pg_atomic_uint64 word[4];	/* type-specific state */
+	pg_atomic_uint64 word[8];	/* type-specific state */
 	pg_atomic_uint64 issued;
 	pg_atomic_uint64 overflow_waits;
+	pg_atomic_uint64 overflow_wait_us;
 	pg_atomic_uint64 clock_regressions;
 	pg_atomic_uint64 tick_flips;
+	pg_atomic_uint64 spare[3];
 } UidSlot;
 
 /*
@@ -113,18 +120,16 @@ uid_clock_tick(const UidClockSpec *spec)
 	return tick;
 }
 
-/* Sleeps until the format's clock may have reached tick (or an interrupt). */
-extern void uid_clock_wait_past(const UidClockSpec *spec, uint64 tick);
-
 /*
  * Allocates the next (tick, seq) of a tick/sequence state word under the
  * clock-regression policy of design.md: a fresh tick restarts the sequence;
- * a used-up current tick returns false (the caller waits for the next one);
- * while the clock is behind the word's high-water mark, it issues at that
- * mark and moves past it without waiting (borrowing from the future).
+ * a used-up current tick returns false (the caller waits for the next one)
+ * unless stalled is set; while the clock is behind the word's high-water
+ * mark, it issues at that mark and moves past it without waiting (borrowing
+ * from the future).
  */
 extern bool uid_tick_alloc(UidSlot *slot, int wordno, const UidClockSpec *spec,
-						   uint64 now, UidTickSeq *out);
+						   uint64 now, bool stalled, UidTickSeq *out);
 
 /*
  * The tick-tock variant (sno): two timelines, each with its own state word
@@ -136,7 +141,20 @@ extern bool uid_tick_alloc(UidSlot *slot, int wordno, const UidClockSpec *spec,
  * pair is issued twice whatever the races on the selector.
  */
 extern bool uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec,
-							   uint64 now, UidTickSeq *out);
+							   uint64 now, bool stalled, UidTickSeq *out);
+
+typedef bool (*UidAllocFn) (UidSlot *slot, const UidClockSpec *spec,
+							uint64 now, bool stalled, UidTickSeq *out);
+
+/*
+ * The next (tick, seq) of a type: reads the clock, allocates with alloc
+ * (uid_ticktock_alloc, or a single-timeline allocator), and when the
+ * current tick is used up sleeps until the next one.  If a full wait did
+ * not move the clock (a stopped clock), it borrows the next tick instead of
+ * waiting again, so generation never stalls for more than about one tick.
+ */
+extern UidTickSeq uid_next_tick(UidSlot *slot, const UidClockSpec *spec,
+								UidAllocFn alloc);
 
 /* The tick of a state word (its high-water mark). */
 static inline uint64

@@ -127,8 +127,8 @@ sno_cmp(PG_FUNCTION_ARGS)
 static uint64
 sno_abbrev(const uint8 *p, UidSortState *st)
 {
-	uint64		head = uid_load_be(p, 5);
-	uint64		mid = uid_load_be(p + 5, 3);
+	uint64		first8 = uid_abbrev_prefix8(p, st);
+	uint64		mid = first8 & 0xFFFFFF;
 	uint64		low;
 
 	if (unlikely(!st->have_ref))
@@ -136,13 +136,11 @@ sno_abbrev(const uint8 *p, UidSortState *st)
 		st->ref = mid;
 		st->have_ref = true;
 	}
-	if (mid < st->ref)
-		low = 0;
-	else if (mid > st->ref)
-		low = 0xFFFFFF;
+	if (likely(mid == st->ref))
+		low = 1 + ((uint64) p[8] << 8 | p[9]);
 	else
-		low = 1 + uid_load_be(p + 8, 2);
-	return head << 24 | low;
+		low = mid < st->ref ? 0 : 0xFFFFFF;
+	return (first8 & ~UINT64CONST(0xFFFFFF)) | low;
 }
 
 PG_FUNCTION_INFO_V1(sno_sortsupport);
@@ -237,19 +235,11 @@ Datum
 sno_new(PG_FUNCTION_ARGS)
 {
 	int32		meta = PG_GETARG_INT32(0);
-	UidSlot    *slot;
 	UidTickSeq	ts;
-	uint64		now;
 	sno_fields	f;
 
 	uid_check_field("sno", "metabyte", meta, 0, 255);
-	slot = uid_slot(UID_SLOT_SNO);
-	now = uid_clock_tick(&sno_clock);
-	while (!uid_ticktock_alloc(slot, &sno_clock, now, &ts))
-	{
-		uid_clock_wait_past(&sno_clock, now);
-		now = uid_clock_tick(&sno_clock);
-	}
+	ts = uid_next_tick(uid_slot(UID_SLOT_SNO), &sno_clock, uid_ticktock_alloc);
 	f.units = ts.tick;
 	f.tick = (unsigned) ts.timeline;
 	f.meta = (unsigned) meta;

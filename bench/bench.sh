@@ -1,0 +1,449 @@
+#!/usr/bin/env bash
+# bench/bench.sh: side-by-side benchmarks of the uid extension's generators and sort support.
+#
+# Connection: the standard libpq environment, e.g.
+#   PGHOST=/tmp/benchdev PGPORT=5498 PGUSER=postgres PGDATABASE=postgres bench/bench.sh
+# (PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD or ~/.pgpass, PGOPTIONS ... as for psql).
+# The server must already be running with the uid extension installed (make install); this
+# script never starts or stops a server.  The machine info it prints is this machine's, so
+# run it on the server's machine.
+#
+# What it does (see bench/README.md for what the numbers mean):
+#   1. generation: count(f()) over generate_series(1,N) for the floor (count(g)),
+#      gen_random_uuid(), nextval('bench_seq') and sno_new();
+#   2. ORDER BY over N values of bigint, uuid, sno "dense" (sno_new(), many IDs per 4 ms
+#      unit) and sno "spread" (one ID per distinct time), plus a scan-only query per table.
+# Each section runs ROUNDS rounds after one untimed warm-up round; a round is one psql
+# session running every candidate once, the order rotated by one each round.  Times are
+# psql's \timing (client-side wall clock); tables report medians.
+#
+# It creates the extension uid if missing (left in place) and a schema uid_bench with a
+# sequence and four unlogged tables of N rows (dropped at the end unless --keep).
+#
+# Session settings: work_mem (default 2GB, so that both generate_series' tuplestore and the
+# sorts stay in memory), max_parallel_workers_per_gather = 0 and jit = off, so that every
+# candidate is measured single-threaded and without JIT compilation noise.
+
+set -euo pipefail
+
+N=5000000
+ROUNDS=7
+WORK_MEM=2GB
+WRITE=0
+KEEP=0
+REUSE=0
+ONLY=all
+SCHEMA=uid_bench
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+COMMAND=$(printf '%q ' "$0" "$@")
+COMMAND=${COMMAND% }
+
+usage() {
+	cat <<EOF
+usage: $0 [options]
+  -n, --rows N        rows per query (default $N)
+  -r, --rounds R      timed rounds per section, after one warm-up round (default $ROUNDS)
+  -m, --work-mem MEM  work_mem for the benchmark sessions (default $WORK_MEM)
+      --only SECTION  gen or sort (default: both)
+      --write         also write the report to bench/results.md
+      --keep          keep schema $SCHEMA (tables, sequence) at the end
+      --reuse         reuse the sort tables of a kept schema if they have N rows
+  -h, --help          this text
+Connection via PGHOST, PGPORT, PGUSER, PGDATABASE (libpq environment).
+EOF
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+		-n|--rows) N=$2; shift 2 ;;
+		-r|--rounds) ROUNDS=$2; shift 2 ;;
+		-m|--work-mem) WORK_MEM=$2; shift 2 ;;
+		--only) ONLY=$2; shift 2 ;;
+		--write) WRITE=1; shift ;;
+		--keep) KEEP=1; shift ;;
+		--reuse) REUSE=1; KEEP=1; shift ;;
+		-h|--help) usage; exit 0 ;;
+		*) echo "unknown argument: $1" >&2; usage >&2; exit 2 ;;
+	esac
+done
+case $N in ''|*[!0-9]*) echo "rows must be a positive integer" >&2; exit 2 ;; esac
+case $ROUNDS in ''|*[!0-9]*) echo "rounds must be a positive integer" >&2; exit 2 ;; esac
+[ "$N" -ge 1000 ] || { echo "rows must be at least 1000" >&2; exit 2; }
+[ "$ROUNDS" -ge 1 ] || { echo "rounds must be at least 1" >&2; exit 2; }
+case $ONLY in all|gen|sort) ;; *) echo "--only takes gen or sort" >&2; exit 2 ;; esac
+case $WORK_MEM in *[!0-9A-Za-z]*) echo "bad work_mem: $WORK_MEM" >&2; exit 2 ;; esac
+
+# psql prints \timing with the locale's decimal separator.
+export LC_ALL=C
+PSQL=(psql -X -q -v ON_ERROR_STOP=1 -At)
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/uid-bench.XXXXXX")
+SCHEMA_MADE=0
+cleanup() {
+	rm -rf "$TMP"
+	if [ "$KEEP" = 0 ] && [ "$SCHEMA_MADE" = 1 ]; then
+		"${PSQL[@]}" -c "SET client_min_messages = warning" -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" >/dev/null 2>&1 || true
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+RAW=$TMP/raw			# lines: section round candidate ms
+: >"$RAW"
+
+log() { printf '%s\n' "$*" >&2; }
+sql() { "${PSQL[@]}" -c "SET client_min_messages = warning" -c "$1"; }
+
+# median of the numbers on stdin (mean of the middle two for an even count)
+median() {
+	sort -g | awk '{ a[NR] = $1 } END {
+		if (NR == 0) { print "nan"; exit }
+		if (NR % 2) printf "%.6f\n", a[(NR + 1) / 2];
+		else printf "%.6f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+minmax() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.0f–%.0f\n", lo, hi }'; }
+# times of one candidate: ctimes SECTION CANDIDATE
+ctimes() { awk -v s="$1" -v c="$2" '$1 == s && $3 == c { print $4 }' "$RAW"; }
+# per-round differences a - b: diffs SECTION A B
+diffs() {
+	awk -v s="$1" -v a="$2" -v b="$3" '$1 == s && $3 == a { x[$2] = $4 }
+		$1 == s && $3 == b { y[$2] = $4 }
+		END { for (r in x) if (r in y) print x[r] - y[r] }' "$RAW"
+}
+# per-round differences a - b - w: netdiffs SECTION A B W
+netdiffs() {
+	awk -v s="$1" -v a="$2" -v b="$3" -v w="$4" '$1 == s && $3 == a { x[$2] = $4 }
+		$1 == s && $3 == b { y[$2] = $4 }
+		$1 == s && $3 == w { z[$2] = $4 }
+		END { for (r in x) if ((r in y) && (r in z)) print x[r] - y[r] - z[r] }' "$RAW"
+}
+fmt() { awk -v x="$1" -v p="${2:-1}" 'BEGIN { if (x == "nan" || x == "") print "–"; else printf "%.*f\n", p, x }'; }
+div() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || a == "nan" || b == "nan") print "–"; else printf "%.2f\n", a / b }'; }
+
+# the candidates of ROUND in round-robin order: rotate ROUND ITEM...
+rotate() {
+	local r=$1; shift
+	local items=("$@") k=$# i
+	for ((i = 0; i < k; i++)); do
+		printf '%s\n' "${items[$(((i + r) % k))]}"
+	done
+}
+
+# Runs a psql script from stdin and appends its "@@ name" / "Time:" pairs to RAW as
+# "SECTION ROUND name ms".  Keeps the session output in $TMP/session.out.
+run_session() {
+	local section=$1 round=$2
+	"${PSQL[@]}" >"$TMP/session.out"
+	awk -v s="$section" -v r="$round" '
+		$1 == "@@" { name = $2; next }
+		$1 == "Time:" && name != "" { print s, r, name, $2; name = ""; next }' \
+		"$TMP/session.out" >>"$RAW"
+}
+
+# ------------------------------------------------------------------ setup
+
+log "connecting: PGHOST=${PGHOST:-} PGPORT=${PGPORT:-} PGUSER=${PGUSER:-} PGDATABASE=${PGDATABASE:-}"
+sql "CREATE EXTENSION IF NOT EXISTS uid" >/dev/null
+EXTSCHEMA=$(sql "SELECT quote_ident(extnamespace::regnamespace::text) FROM pg_extension WHERE extname = 'uid'")
+EXTVERSION=$(sql "SELECT extversion FROM pg_extension WHERE extname = 'uid'")
+PGVERSION=$(sql "SELECT version()")
+DATABASE=$(sql "SELECT current_database()")
+SHARED_BUFFERS=$(sql "SHOW shared_buffers")
+SETTINGS="SET work_mem = '$WORK_MEM'; SET max_parallel_workers_per_gather = 0; SET jit = off; SET search_path = $SCHEMA, $EXTSCHEMA;"
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
+STARTED=$(date +%s)
+START_DATE=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+
+if [ "$REUSE" = 0 ]; then
+	sql "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" >/dev/null
+fi
+sql "CREATE SCHEMA IF NOT EXISTS $SCHEMA" >/dev/null
+SCHEMA_MADE=1
+sql "CREATE SEQUENCE IF NOT EXISTS $SCHEMA.bench_seq" >/dev/null
+
+SORT_TABLES=(bigint uuid sno_dense sno_spread)
+# The values are made in a MATERIALIZED CTE: in "SELECT f() ... ORDER BY random()" the planner
+# evaluates a volatile f() after the sort, which would store sno_new()'s IDs in ascending order.
+declare -A VALUES=(
+	[bigint]="g::bigint"
+	[uuid]="gen_random_uuid()"
+	[sno_dense]="sno_new()"
+	[sno_spread]="sno_from_parts(timestamptz '2024-01-01' + g * interval '37 ms', 1, 4242, 0)"
+)
+declare -A COLTYPE=([bigint]=bigint [uuid]=uuid [sno_dense]=sno [sno_spread]=sno)
+declare -A SORT_METHOD CORRELATION
+
+if [ "$ONLY" != gen ]; then
+	for t in "${SORT_TABLES[@]}"; do
+		have=-1
+		if [ "$(sql "SELECT to_regclass('$SCHEMA.sort_$t') IS NOT NULL")" = t ]; then
+			have=$(sql "SELECT count(*) FROM $SCHEMA.sort_$t")
+		fi
+		if [ "$have" != "$N" ]; then
+			log "filling $SCHEMA.sort_$t with $N rows in random order"
+			"${PSQL[@]}" >/dev/null <<-EOF
+				$SETTINGS
+				SET client_min_messages = warning;
+				DROP TABLE IF EXISTS sort_$t;
+				CREATE UNLOGGED TABLE sort_$t (id ${COLTYPE[$t]}) WITH (autovacuum_enabled = off);
+				INSERT INTO sort_$t
+					WITH v AS MATERIALIZED (SELECT ${VALUES[$t]} AS id FROM generate_series(1, $N) g)
+					SELECT id FROM v ORDER BY random();
+			EOF
+		fi
+		sql "VACUUM (FREEZE, ANALYZE) $SCHEMA.sort_$t"
+		CORRELATION[$t]=$(sql "SELECT round(correlation::numeric, 3) FROM pg_stats WHERE schemaname = '$SCHEMA' AND tablename = 'sort_$t' AND attname = 'id'")
+		if awk -v c="${CORRELATION[$t]}" 'BEGIN { exit !(c == "" || c > 0.1 || c < -0.1) }'; then
+			log "sort_$t: physical order is not random (pg_stats correlation '${CORRELATION[$t]}'); drop the schema and rerun"
+			exit 1
+		fi
+		# pre-warm: into shared buffers if pg_prewarm is there, else at least the OS cache
+		"${PSQL[@]}" >/dev/null 2>&1 <<-EOF || true
+			CREATE EXTENSION IF NOT EXISTS pg_prewarm;
+			SELECT pg_prewarm('$SCHEMA.sort_$t');
+		EOF
+		sql "SELECT count(*) FROM $SCHEMA.sort_$t" >/dev/null
+
+		plan=$("${PSQL[@]}" <<-EOF
+			$SETTINGS
+			EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT id FROM sort_$t ORDER BY id OFFSET $N;
+		EOF
+		)
+		method=$(printf '%s\n' "$plan" | sed -n 's/^ *Sort Method: *//p' | sed 's/  */ /g')
+		SORT_METHOD[$t]=$method
+		if ! printf '%s\n' "$plan" | grep -q '^ *->  *Sort' ||
+			printf '%s\n' "$plan" | grep -q -E 'Gather|Incremental|top-N' ||
+			! printf '%s\n' "$method" | grep -q '^quicksort Memory'; then
+			log "sort_$t: the timed query is not an in-memory full sort (raise --work-mem?):"
+			log "$plan"
+			exit 1
+		fi
+		log "sort_$t: ${SORT_METHOD[$t]}; correlation ${CORRELATION[$t]}"
+	done
+fi
+
+# ------------------------------------------------------------------ 1. generation
+
+GEN_CANDS=(floor uuid seq sno)
+declare -A GEN_LABEL=(
+	[floor]="floor: count(g)"
+	[uuid]="count(gen_random_uuid())"
+	[seq]="count(nextval('bench_seq'))"
+	[sno]="count(sno_new())"
+)
+declare -A GEN_SQL=(
+	[floor]="SELECT count(g) FROM generate_series(1, :n) g;"
+	[uuid]="SELECT count(gen_random_uuid()) FROM generate_series(1, :n) g;"
+	[seq]="SELECT count(nextval('bench_seq')) FROM generate_series(1, :n) g;"
+	[sno]="SELECT count(sno_new()) FROM generate_series(1, :n) g;"
+)
+SNO_WAITS=()
+SNO_ISSUED_BAD=0
+
+gen_session() {
+	local round=$1 c
+	{
+		echo "$SETTINGS"
+		echo '\o /dev/null'
+		# load every function and catalog entry before the clock runs
+		echo '\set n 1000'
+		for c in "${GEN_CANDS[@]}"; do echo "${GEN_SQL[$c]}"; done
+		echo "\\set n $N"
+		for c in $(rotate "$round" "${GEN_CANDS[@]}"); do
+			if [ "$c" = sno ]; then
+				echo "SELECT overflow_waits AS ow0, issued AS is0, overflow_wait_us AS wu0 FROM uid_stats() WHERE type = 'sno' \\gset"
+			fi
+			echo "\\echo @@ $c"
+			echo '\timing on'
+			echo "${GEN_SQL[$c]}"
+			echo '\timing off'
+			if [ "$c" = sno ]; then
+				echo "SELECT overflow_waits AS ow1, issued AS is1, overflow_wait_us AS wu1 FROM uid_stats() WHERE type = 'sno' \\gset"
+				echo '\echo @@stats :ow0 :ow1 :is0 :is1 :wu0 :wu1'
+			fi
+		done
+	} | run_session gen "$round"
+	if [ "$round" -gt 0 ]; then
+		local line
+		line=$(grep '^@@stats ' "$TMP/session.out")
+		set -- $line
+		SNO_WAITS+=($(($3 - $2)))
+		[ $(($5 - $4)) = "$N" ] || SNO_ISSUED_BAD=1
+		# time sno_new() slept for capacity, as a pseudo-candidate of the round
+		echo "gen $round sno_wait $(awk -v a="$6" -v b="$7" 'BEGIN { print (b - a) / 1000 }')" >>"$RAW"
+	fi
+}
+
+if [ "$ONLY" != sort ]; then
+	for ((r = 0; r <= ROUNDS; r++)); do
+		log "generation: round $r of $ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
+		gen_session "$r"
+	done
+fi
+
+# ------------------------------------------------------------------ 2. ORDER BY
+
+SORT_CANDS=()
+for t in "${SORT_TABLES[@]}"; do SORT_CANDS+=("sort_$t" "scan_$t"); done
+
+sort_session() {
+	local round=$1 c t
+	{
+		echo "$SETTINGS"
+		echo '\o /dev/null'
+		for t in "${SORT_TABLES[@]}"; do
+			echo "SELECT id FROM (SELECT id FROM sort_$t LIMIT 1000) s ORDER BY id OFFSET 1000;"
+		done
+		for c in $(rotate "$round" "${SORT_CANDS[@]}"); do
+			t=${c#*_}
+			echo "\\echo @@ $c"
+			echo '\timing on'
+			case $c in
+				sort_*) echo "SELECT id FROM sort_$t ORDER BY id OFFSET $N;" ;;
+				scan_*) echo "SELECT id FROM sort_$t OFFSET $N;" ;;
+			esac
+			echo '\timing off'
+		done
+	} | run_session sort "$round"
+}
+
+if [ "$ONLY" != gen ]; then
+	for ((r = 0; r <= ROUNDS; r++)); do
+		log "ORDER BY: round $r of $ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
+		sort_session "$r"
+	done
+fi
+
+# drop the warm-up round
+awk '$2 != 0' "$RAW" >"$TMP/raw.timed" && mv "$TMP/raw.timed" "$RAW"
+
+ELAPSED=$(($(date +%s) - STARTED))
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
+
+# ------------------------------------------------------------------ report
+
+machine_info() {
+	local cpu cores ram kernel git_rev
+	cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+	[ -n "$cpu" ] || cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
+	cores="$(nproc 2>/dev/null || echo '?') online"
+	if command -v lscpu >/dev/null; then
+		cores="$cores ($(lscpu | awk -F: '/^Socket\(s\)/ { s = $2 } /^Core\(s\) per socket/ { c = $2 } /^Thread\(s\) per core/ { t = $2 }
+			END { gsub(/ /, "", s); gsub(/ /, "", c); gsub(/ /, "", t); printf "%s socket(s) x %s core(s) x %s thread(s)", s, c, t }'))"
+	fi
+	ram=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
+	kernel=$(uname -srm)
+	git_rev=$(git -C "$SCRIPT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')
+	if [ "$git_rev" != '?' ] && [ -n "$(git -C "$SCRIPT_DIR/.." status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+		git_rev="$git_rev (working tree modified)"
+	fi
+	cat <<EOF
+- date: $START_DATE
+- command: \`$COMMAND\` (PGHOST=${PGHOST:-default} PGPORT=${PGPORT:-default}, database $DATABASE)
+- CPU: ${cpu:-?}; cores: $cores
+- RAM: ${ram:-?}; kernel: $kernel
+- load average (1/5/15 min) at start: $LOAD_START; at end: $LOAD_END
+- PostgreSQL: $PGVERSION; shared_buffers $SHARED_BUFFERS
+- uid extension $EXTVERSION, git $git_rev
+- sessions: work_mem $WORK_MEM, max_parallel_workers_per_gather 0, jit off
+- N = $N rows per query, $ROUNDS timed rounds per section (after one warm-up round), candidates interleaved round-robin; wall time ${ELAPSED} s
+EOF
+}
+
+gen_report() {
+	local c med range marg uuid_med uuid_marg total_ratio marg_ratio
+	uuid_med=$(ctimes gen uuid | median)
+	uuid_marg=$(diffs gen uuid floor | median)
+	echo "### Generation: count(f()) over generate_series(1, $N)"
+	echo
+	echo "| candidate | ms per N (median) | ms min–max | M rows/s | marginal ns/ID over floor | ratio vs uuid (total) | ratio vs uuid (marginal) |"
+	echo "|---|---:|---:|---:|---:|---:|---:|"
+	for c in "${GEN_CANDS[@]}"; do
+		med=$(ctimes gen "$c" | median)
+		range=$(ctimes gen "$c" | minmax)
+		if [ "$c" = floor ]; then
+			marg="–"; marg_ratio="–"
+		else
+			local d
+			d=$(diffs gen "$c" floor | median)
+			marg=$(fmt "$(awk -v d="$d" -v n="$N" 'BEGIN { print d * 1e6 / n }')" 1)
+			marg_ratio=$(div "$d" "$uuid_marg")
+		fi
+		total_ratio=$(div "$med" "$uuid_med")
+		echo "| ${GEN_LABEL[$c]} | $(fmt "$med" 1) | $range | $(fmt "$(awk -v m="$med" -v n="$N" 'BEGIN { print n / m / 1000 }')" 2) | $marg | $total_ratio | $marg_ratio |"
+	done
+	echo
+	echo "Marginal ns/ID = median over rounds of (candidate ms − floor ms in the same round) × 10⁶ / N."
+	echo "Ratios: median ms / uuid's median ms (total), and marginal / uuid's marginal."
+	local total=0 w
+	for w in "${SNO_WAITS[@]}"; do total=$((total + w)); done
+	echo
+	echo "uid_stats() overflow_waits during the timed sno_new() runs: $total (per run: ${SNO_WAITS[*]})$([ "$total" -gt 0 ] && echo ' — the capacity of 65,536 IDs per 4 ms unit was hit: sno_new() slept until the next unit, and its time above includes those sleeps')"
+	echo
+	# N IDs need ceil(N / 65536) units, so at least that many minus one unit boundaries pass.
+	local net waitms
+	net=$(netdiffs gen sno floor sno_wait | median)
+	waitms=$(ctimes gen sno_wait | median)
+	echo "Time sno_new() spent sleeping for the next unit (uid_stats().overflow_wait_us), median per run: $(fmt "$waitms" 1) ms."
+	echo "sno_new() marginal cost net of those sleeps (its CPU cost): $(fmt "$(awk -v d="$net" -v n="$N" 'BEGIN { print d * 1e6 / n }')" 1) ns/ID (median over rounds of (sno − floor − sleep) ms × 10⁶ / N)."
+	echo
+	echo "Capacity bound: $N sno IDs span at least $(((N + 65535) / 65536)) units of 4 ms, so their generation cannot take less than $((((N + 65535) / 65536 - 1) * 4)) ms (16.4 M IDs/s), whatever the CPU."
+	echo "generate_series() is materialized before count() reads it, so the IDs are made back to back: if overflow_waits"
+	echo "is close to the number of units per run, sno_new()'s marginal cost above is the capacity limit, and its CPU cost is lower."
+	if [ "$SNO_ISSUED_BAD" = 1 ]; then
+		echo
+		echo "WARNING: uid_stats() issued did not grow by N during a sno_new() run."
+	fi
+}
+
+sort_report() {
+	local t med range sortonly uuid_med uuid_sortonly
+	uuid_med=$(ctimes sort sort_uuid | median)
+	uuid_sortonly=$(diffs sort sort_uuid scan_uuid | median)
+	echo "### ORDER BY: SELECT id FROM t ORDER BY id OFFSET $N (full in-memory sort, table in random order)"
+	echo
+	echo "| table | ms (median) | ms min–max | ratio vs uuid | sort only ms | sort only ratio vs uuid | scan only ms | sort method | order correlation |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---|---:|"
+	for t in "${SORT_TABLES[@]}"; do
+		med=$(ctimes sort "sort_$t" | median)
+		range=$(ctimes sort "sort_$t" | minmax)
+		sortonly=$(diffs sort "sort_$t" "scan_$t" | median)
+		echo "| ${t} (${COLTYPE[$t]}) | $(fmt "$med" 1) | $range | $(div "$med" "$uuid_med") | $(fmt "$sortonly" 1) | $(div "$sortonly" "$uuid_sortonly") | $(fmt "$(ctimes sort "scan_$t" | median)" 1) | ${SORT_METHOD[$t]} | ${CORRELATION[$t]} |"
+	done
+	echo
+	echo "Tables: bigint = 1..N; uuid = gen_random_uuid(); sno_dense = sno_new() (bulk: many IDs per 4 ms unit);"
+	echo "sno_spread = sno_from_parts('2024-01-01' + g × 37 ms, 1, 4242, 0) (one ID per time). All filled ORDER BY random()."
+	echo "Order correlation: pg_stats.correlation of the stored order with the sorted order (≈ 0: shuffled)."
+	echo "Scan only = SELECT id FROM t OFFSET N; sort only = median over rounds of (sort ms − scan ms in the same round)."
+}
+
+raw_report() {
+	local s c
+	echo "<details><summary>per-round ms (round order rotated; warm-up round not shown)</summary>"
+	echo
+	echo "| section | candidate | ms per round |"
+	echo "|---|---|---|"
+	for s in gen sort; do
+		for c in $(awk -v s="$s" '$1 == s { print $3 }' "$RAW" | awk '!seen[$0]++'); do
+			echo "| $s | $c | $(ctimes "$s" "$c" | tr '\n' ' ' | sed 's/ $//') |"
+		done
+	done
+	echo
+	echo "</details>"
+}
+
+report() {
+	echo "## uid benchmarks"
+	echo
+	machine_info
+	if [ "$ONLY" != sort ]; then echo; gen_report; fi
+	if [ "$ONLY" != gen ]; then echo; sort_report; fi
+	echo
+	raw_report
+}
+
+report >"$TMP/report.md"
+cat "$TMP/report.md"
+if [ "$WRITE" = 1 ]; then
+	cp "$TMP/report.md" "$SCRIPT_DIR/results.md"
+	log "wrote $SCRIPT_DIR/results.md"
+fi
