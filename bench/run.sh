@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds, installs and starts a throwaway cluster exactly as test/demo.sh does,
+# then runs bench/bench.sh against it with the given options (e.g. --write).
+source "$(dirname "$0")/../test/lib.sh"
+
+install_packages
+build_and_install
+start_cluster
+trap stop_cluster EXIT
+uid_psql -q -c "ALTER SYSTEM SET shared_buffers = '1GB'" >/dev/null
+as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -w -l "$UID_SCRATCH/server.log" restart >/dev/null
+say "benchmark"
+if [[ " $* " == *" --write "* ]]; then
+	# write into the source tree, not the scratch copy
+	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" \
+		bash "$BUILD/bench/bench.sh" "$@"
+	cp "$BUILD/bench/results.md" "$UID_SRC/bench/results.md"
+else
+	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" \
+		bash "$BUILD/bench/bench.sh" "$@"
+fi
