@@ -206,80 +206,153 @@ uid_clock_wait_past(UidSlot *slot, const UidClockSpec *spec, uint64 tick)
 	CHECK_FOR_INTERRUPTS();
 }
 
-bool
-uid_tick_alloc(UidSlot *slot, int wordno, const UidClockSpec *spec,
-			   uint64 now, bool stalled, UidTickSeq *out)
+/*
+ * Reads the clock after the state it is to be compared with.  A CAS that
+ * then succeeds proves the state did not change in between, so the reading
+ * is no older than whatever wrote that state: "the clock is behind the mark"
+ * means the clock really went back, never that this backend was slow.
+ */
+static inline uint64
+uid_clock_after_state(const UidClockSpec *spec)
 {
-	pg_atomic_uint64 *word = &slot->word[wordno];
-	uint64		old = pg_atomic_read_u64(word);
-	bool		behind_counted = false;
+	pg_read_barrier();
+	return uid_clock_tick(spec);
+}
+
+typedef enum UidAttempt
+{
+	UID_ATTEMPT_DONE,			/* issued: *out is set */
+	UID_ATTEMPT_RETRY,			/* lost a race: read again */
+	UID_ATTEMPT_FULL			/* the clock's tick is used up */
+} UidAttempt;
+
+/*
+ * One attempt to move a tick/sequence word from old (read before the clock
+ * read now) to its next value.
+ */
+static UidAttempt
+uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
+				 uint64 old, uint64 now, bool stalled, UidTickSeq *out)
+{
+	uint64		hi = uid_word_tick(old);
+	uint32		seq = (uint32) (old & ((UINT64CONST(1) << UID_SEQ_BITS) - 1));
+	uint64		tick;
+	uint32		next;
+
+	if (now > hi)
+	{
+		tick = now;
+		next = 0;
+	}
+	else if (seq < spec->seq_max)
+	{
+		tick = hi;
+		next = seq + 1;
+	}
+	else if (now == hi && !stalled)
+		return UID_ATTEMPT_FULL;
+	else
+	{
+		tick = hi + 1;
+		next = 0;
+		if (tick > spec->tick_max)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					 errmsg("type %s has run out of time", spec->type_name),
+					 errdetail("The clock is behind the last ID issued, which is at the end of the format's time range.")));
+	}
+
+	if (!pg_atomic_compare_exchange_u64(&slot->word[wordno], &old,
+										tick << UID_SEQ_BITS | next))
+		return UID_ATTEMPT_RETRY;
+
+	out->tick = tick;
+	out->seq = next;
+	out->timeline = wordno;
+	return UID_ATTEMPT_DONE;
+}
+
+/* Counts a call that found the clock behind the mark, once, when it issues. */
+static inline bool
+uid_count_behind(UidSlot *slot, bool behind)
+{
+	if (unlikely(behind))
+		pg_atomic_fetch_add_u64(&slot->clock_regressions, 1);
+	return true;
+}
+
+bool
+uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
+			   UidTickSeq *out, uint64 *full_tick)
+{
+	bool		behind = false;
 
 	for (;;)
 	{
-		uint64		hi = old >> UID_SEQ_BITS;
-		uint32		seq = (uint32) (old & ((UINT64CONST(1) << UID_SEQ_BITS) - 1));
-		uint64		tick;
-		uint32		next;
+		uint64		old = pg_atomic_read_u64(&slot->word[0]);
+		uint64		now = uid_clock_after_state(spec);
 
-		if (now > hi)
+		behind |= now < uid_word_tick(old);
+		switch (uid_tick_attempt(slot, 0, spec, old, now, stalled, out))
 		{
-			tick = now;
-			next = 0;
-		}
-		else if (seq < spec->seq_max)
-		{
-			tick = hi;
-			next = seq + 1;
-		}
-		else if (now == hi && !stalled)
-			return false;
-		else
-		{
-			tick = hi + 1;
-			next = 0;
-			if (tick > spec->tick_max)
-				ereport(ERROR,
-						(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-						 errmsg("type %s has run out of time", spec->type_name),
-						 errdetail("The clock is behind the last ID issued, which is at the end of the format's time range.")));
-		}
-
-		if ((now < hi || tick > now) && !behind_counted)
-		{
-			pg_atomic_fetch_add_u64(&slot->clock_regressions, 1);
-			behind_counted = true;
-		}
-
-		if (pg_atomic_compare_exchange_u64(word, &old,
-										   tick << UID_SEQ_BITS | next))
-		{
-			out->tick = tick;
-			out->seq = next;
-			out->timeline = wordno;
-			return true;
+			case UID_ATTEMPT_DONE:
+				return uid_count_behind(slot, behind);
+			case UID_ATTEMPT_FULL:
+				*full_tick = now;
+				return false;
+			case UID_ATTEMPT_RETRY:
+				break;
 		}
 	}
 }
 
 bool
-uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, uint64 now,
-				   bool stalled, UidTickSeq *out)
+uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
+				   UidTickSeq *out, uint64 *full_tick)
 {
+	bool		behind = false;
+
 	for (;;)
 	{
 		uint64		sel = pg_atomic_read_u64(&slot->word[2]);
 		int			cur = (int) (sel & 1);
-		uint64		hi = uid_word_tick(pg_atomic_read_u64(&slot->word[cur]));
+		uint64		old = pg_atomic_read_u64(&slot->word[cur]);
+		uint64		other = pg_atomic_read_u64(&slot->word[1 - cur]);
+		uint64		seen = pg_atomic_read_u64(&slot->word[3]);
+		uint64		now = uid_clock_after_state(spec);
+		uint64		max_seen = seen;
 
-		if (now < hi &&
-			now > uid_word_tick(pg_atomic_read_u64(&slot->word[1 - cur])))
+		/* the highest clock reading so far; written once per new tick */
+		while (now > max_seen &&
+			   !pg_atomic_compare_exchange_u64(&slot->word[3], &max_seen, now))
+			;
+
+		behind |= now < uid_word_tick(old);
+
+		/*
+		 * Flip only when the clock itself went back (it reads less than it
+		 * did before) to a time the other timeline has not reached.  Being
+		 * behind the mark only because IDs were borrowed ahead of a slow or
+		 * stopped clock is not a regression: that holds and borrows.
+		 */
+		if (now < seen && now < uid_word_tick(old) &&
+			now > uid_word_tick(other))
 		{
 			/* the other timeline has not reached this time: flip to it */
 			if (pg_atomic_compare_exchange_u64(&slot->word[2], &sel, sel + 1))
 				pg_atomic_fetch_add_u64(&slot->tick_flips, 1);
 			continue;
 		}
-		return uid_tick_alloc(slot, cur, spec, now, stalled, out);
+		switch (uid_tick_attempt(slot, cur, spec, old, now, stalled, out))
+		{
+			case UID_ATTEMPT_DONE:
+				return uid_count_behind(slot, behind);
+			case UID_ATTEMPT_FULL:
+				*full_tick = now;
+				return false;
+			case UID_ATTEMPT_RETRY:
+				break;
+		}
 	}
 }
 
@@ -287,16 +360,22 @@ UidTickSeq
 uid_next_tick(UidSlot *slot, const UidClockSpec *spec, UidAllocFn alloc)
 {
 	UidTickSeq	ts;
-	uint64		now = uid_clock_tick(spec);
-	uint64		waited_at = 0;
+	uint64		full_tick;
+	uint64		waited_for = 0;
 	bool		waited = false;
+	bool		stalled = false;
 
-	while (!alloc(slot, spec, now, waited && now == waited_at, &ts))
+	while (!alloc(slot, spec, stalled, &ts, &full_tick))
 	{
-		uid_clock_wait_past(slot, spec, now);
+		if (waited && full_tick == waited_for)
+		{
+			/* a full wait did not move the clock: borrow the next tick */
+			stalled = true;
+			continue;
+		}
+		uid_clock_wait_past(slot, spec, full_tick);
 		waited = true;
-		waited_at = now;
-		now = uid_clock_tick(spec);
+		waited_for = full_tick;
 	}
 	return ts;
 }

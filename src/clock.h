@@ -121,37 +121,39 @@ uid_clock_tick(const UidClockSpec *spec)
 }
 
 /*
- * Allocates the next (tick, seq) of a tick/sequence state word under the
- * clock-regression policy of design.md: a fresh tick restarts the sequence;
- * a used-up current tick returns false (the caller waits for the next one)
- * unless stalled is set; while the clock is behind the word's high-water
- * mark, it issues at that mark and moves past it without waiting (borrowing
- * from the future).
+ * Allocators: each takes the next (tick, seq) of its type's state under the
+ * clock-regression policy of design.md, reading the clock itself after the
+ * state.  A fresh tick restarts the sequence.  While the clock is behind the
+ * high-water mark, they issue at that mark and move past it without waiting
+ * (borrowing from the future).  When the clock's own tick is used up they
+ * return false with *full_tick set (the caller waits), unless stalled says
+ * the clock has stopped, in which case they borrow too.
  */
-extern bool uid_tick_alloc(UidSlot *slot, int wordno, const UidClockSpec *spec,
-						   uint64 now, bool stalled, UidTickSeq *out);
+typedef bool (*UidAllocFn) (UidSlot *slot, const UidClockSpec *spec,
+							bool stalled, UidTickSeq *out, uint64 *full_tick);
+
+/* One timeline: word[0] is tick << UID_SEQ_BITS | seq. */
+extern bool uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
+						   UidTickSeq *out, uint64 *full_tick);
 
 /*
  * The tick-tock variant (sno): two timelines, each with its own state word
- * (word[0] and word[1]) and word[2] counting flips, whose low bit selects
- * the current timeline.  When the clock falls behind the current timeline
- * but is ahead of the other one, generation flips to the other timeline at
- * the clock's time; when it is behind both, it holds at the current
- * timeline's high-water mark.  Every timeline word only ever grows, so no
- * pair is issued twice whatever the races on the selector.
+ * (word[0] and word[1]), word[2] counting flips, whose low bit selects the
+ * current timeline, and word[3] the highest clock tick read so far.  When
+ * the clock goes back to a time behind the current timeline but ahead of
+ * the other one, generation flips to the other timeline at the clock's
+ * time; when it is behind both, it holds at the current timeline's
+ * high-water mark.  Every timeline word only ever grows, so no pair is
+ * issued twice whatever the races on the selector.
  */
-extern bool uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec,
-							   uint64 now, bool stalled, UidTickSeq *out);
-
-typedef bool (*UidAllocFn) (UidSlot *slot, const UidClockSpec *spec,
-							uint64 now, bool stalled, UidTickSeq *out);
+extern bool uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
+							   UidTickSeq *out, uint64 *full_tick);
 
 /*
- * The next (tick, seq) of a type: reads the clock, allocates with alloc
- * (uid_ticktock_alloc, or a single-timeline allocator), and when the
- * current tick is used up sleeps until the next one.  If a full wait did
- * not move the clock (a stopped clock), it borrows the next tick instead of
- * waiting again, so generation never stalls for more than about one tick.
+ * The next (tick, seq) of a type from alloc; sleeps until the next tick
+ * when the current one is used up.  If a full wait did not move the clock
+ * (a stopped clock), it borrows the next tick instead of waiting again, so
+ * generation never stalls for more than about one tick.
  */
 extern UidTickSeq uid_next_tick(UidSlot *slot, const UidClockSpec *spec,
 								UidAllocFn alloc);

@@ -33,7 +33,7 @@ run_regress() {
 }
 
 run_tap() {
-	as_pg env PATH="$PG_BIN:$PATH" UID_FAKETIME_LIB="$(faketime_lib)" \
+	as_pg env PATH="$PG_BIN:$PATH" UID_FAKETIME_LIB="$(faketime_lib)" UID_REQUIRE_FAKETIME=1 \
 		make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_BIN/pg_config" PROVE_FLAGS="${PROVE_FLAGS:-}" && return 0
 	tail -n 50 "$BUILD"/tmp_check/log/regress_log_* 2>/dev/null || true
 	return 1

@@ -1,0 +1,150 @@
+# The server restarts with its clock set back: the generator's state
+# outlives the server, so no ID made before is made again.  Set back 10 s,
+# into the time the first timeline covered, the tick bit flips; set back
+# further, behind both timelines, generation holds at the high-water mark
+# (design.md, guarantees 1 and 3, and the sno regression policy).
+
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use UidTest;
+
+plan skip_all => 'libfaketime is not installed' unless faketime_lib();
+
+my $node = PostgreSQL::Test::Cluster->new('restart');
+$node->init;
+# A fixed partition: one drawn at each start would keep the IDs of
+# different starts apart by itself and hide a lost state.
+$node->append_conf('postgresql.conf', 'uid.partition = 7');
+start_faked($node);
+
+$node->safe_psql(
+	'postgres', q{
+	CREATE EXTENSION uid;
+	CREATE TABLE t (id sno NOT NULL, start int NOT NULL, s int NOT NULL,
+					n int NOT NULL);
+	CREATE UNIQUE INDEX t_id ON t (id);
+
+	-- Small committed batches spread over secs seconds, so that IDs cover
+	-- every stretch of that time.
+	CREATE PROCEDURE gen(st int, sess int, secs float8) LANGUAGE plpgsql AS $$
+	DECLARE
+		i int := 0;
+		t0 timestamptz := clock_timestamp();
+	BEGIN
+		WHILE clock_timestamp() < t0 + secs * interval '1 s' LOOP
+			INSERT INTO t SELECT sno_new(), st, sess, i * 200 + g
+			FROM generate_series(1, 200) g;
+			i := i + 1;
+			COMMIT;
+			PERFORM pg_sleep(0.01);
+		END LOOP;
+	END $$;
+});
+
+# Two sessions per start, so that the IDs come from more than one backend.
+sub generate
+{
+	my ($start, $secs) = @_;
+	my @w = map { start_worker($node, "CALL gen($start, $_, $secs)") } 1 .. 2;
+	for my $w (@w)
+	{
+		my ($rc, $out, $err) = finish_worker($w);
+		is($rc, 0, "start $start: IDs generated") or diag $err;
+	}
+	return;
+}
+
+sub flips
+{
+	return $node->safe_psql('postgres',
+		"SELECT tick_flips FROM uid_stats() WHERE type = 'sno'");
+}
+
+sub restart_at
+{
+	my ($start, $offset) = @_;
+	$node->stop;
+	set_clock($node, $offset);
+	start_faked($node);
+	my $off = server_clock_offset($node);
+	cmp_ok(abs($off - $offset), '<', 0.5,
+		"start $start: the server clock is $offset s off real time")
+	  or diag "offset: $off";
+	return;
+}
+
+sub query
+{
+	return $node->safe_psql('postgres', $_[0]);
+}
+
+# Start 1: real time, for 11 s, so that start 2's clock, 10 s back, runs
+# through time for which start 1 made IDs: had the state been lost, start 2
+# would make some of the same IDs again.
+generate(1, 11);
+my $flips1 = flips();
+is(query('SELECT DISTINCT sno_tick(id) FROM t'), '0', 'start 1: one timeline');
+
+# Start 2: 10 s back, into the time start 1 covered.
+restart_at(2, -10);
+is( query(
+		'SELECT clock_timestamp() < max(sno_timestamp(id)) FROM t WHERE start = 1'),
+	't',
+	'start 2: the clock is behind the last ID made before the restart');
+generate(2, 2);
+cmp_ok(flips(), '>', $flips1, 'start 2: the tick bit flipped');
+is(query('SELECT DISTINCT sno_tick(id) FROM t WHERE start = 2'),
+	'1', 'start 2: every ID is on the other timeline');
+# Start 2 went on at the clock's time rather than holding at start 1's mark.
+is( query(
+		q{SELECT (SELECT min(sno_timestamp(id)) FROM t WHERE start = 2)
+				 < (SELECT max(sno_timestamp(id)) FROM t WHERE start = 1)}),
+	't',
+	'start 2: IDs are dated within the time start 1 covered');
+my $flips2 = flips();
+
+# Start 3: a minute back, behind both timelines.
+restart_at(3, -60);
+is( query(
+		'SELECT clock_timestamp() < min(sno_timestamp(id)) FROM t WHERE start IN (1, 2)'
+	),
+	't',
+	'start 3: the clock is behind every ID made so far');
+generate(3, 2);
+is(flips(), $flips2, 'start 3: no flip while behind both timelines');
+# Holding at the mark: each new ID is above every ID of its timeline.
+is( query(
+		q{SELECT count(*) FROM (VALUES (0), (1)) v(k)
+		  WHERE (SELECT id FROM t WHERE start = 3 AND sno_tick(id) = k
+				 ORDER BY id LIMIT 1)
+			 <= (SELECT id FROM t WHERE start < 3 AND sno_tick(id) = k
+				 ORDER BY id DESC LIMIT 1)}),
+	'0',
+	'start 3: every ID is above the earlier IDs of its timeline');
+
+my ($total, $distinct) =
+  split /\|/, query('SELECT count(*), count(DISTINCT id) FROM t');
+is($distinct, $total, "no duplicate among $total IDs of three starts");
+is( query(
+		q{SELECT count(*) FROM (
+			SELECT id <= lag(id) OVER (PARTITION BY start, s, sno_tick(id) ORDER BY n)
+			  AS bad
+			FROM t
+		) x WHERE bad}),
+	'0',
+	'each session\'s IDs are strictly increasing on each timeline');
+
+# The state survived both restarts: so did its counters.
+cmp_ok(query("SELECT issued FROM uid_stats() WHERE type = 'sno'"),
+	'>=', $total, 'uid_stats counted the IDs of every start');
+
+$node->stop;
+
+done_testing();

@@ -1,0 +1,190 @@
+# A backend killed with SIGKILL while others generate sno IDs: after crash
+# recovery generation goes on, and the state survived the crash, so no ID
+# repeats, even when the clock is set back across the crash (design.md,
+# guarantees 1 and 3).
+
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time usleep);
+use UidTest;
+
+plan skip_all => 'libfaketime is not installed' unless faketime_lib();
+
+my $workers = 4;
+my $per_batch = 200;
+
+my $node = PostgreSQL::Test::Cluster->new('crash');
+$node->init;
+# A fixed partition, so that only the surviving state keeps the IDs made
+# after a crash apart from those made before it.
+$node->append_conf('postgresql.conf', "uid.partition = 7\nrestart_after_crash = on");
+start_faked($node);
+
+$node->safe_psql(
+	'postgres', q{
+	CREATE EXTENSION uid;
+	CREATE TABLE t (id sno NOT NULL, s int NOT NULL, n int NOT NULL,
+					phase int NOT NULL);
+	CREATE UNIQUE INDEX t_id ON t (id);
+
+	-- Many small committed batches, so that what was committed before a
+	-- crash survives it; loops forever when batches is null.
+	CREATE PROCEDURE gen(sess int, ph int, per int, batches int)
+	LANGUAGE plpgsql AS $$
+	DECLARE
+		i int := 0;
+	BEGIN
+		WHILE batches IS NULL OR i < batches LOOP
+			INSERT INTO t SELECT sno_new(), sess, i * per + g, ph
+			FROM generate_series(1, per) g;
+			i := i + 1;
+			COMMIT;
+		END LOOP;
+	END $$;
+});
+
+sub query
+{
+	return $node->safe_psql('postgres', $_[0]);
+}
+
+# Workers of a phase have session numbers phase * 10 + 1, 2, ...
+sub start_workers
+{
+	my ($phase, $batches) = @_;
+	$batches = defined $batches ? $batches : 'NULL';
+	return [
+		map {
+			my $s = $phase * 10 + $_;
+			start_worker($node, "SET application_name = 'gen$s'",
+				"CALL gen($s, $phase, $per_batch, $batches)")
+		} 1 .. $workers
+	];
+}
+
+# Lets the workers of a phase run at least $secs seconds and commit a few
+# batches each, then kills one of their backends with SIGKILL, waits for the
+# server to crash-restart and returns once it takes connections again.
+sub crash_during
+{
+	my ($phase, $secs) = @_;
+	my $w = start_workers($phase);
+	my $start = time();
+
+	ok( poll_while_running(
+			$node, qq{
+			SELECT count(*) = $workers FROM (
+				SELECT s FROM t WHERE phase = $phase
+				GROUP BY s HAVING count(*) >= 5 * $per_batch
+			) x}, $w),
+		"phase $phase: every worker commits batches");
+	usleep(1_000_000 * ($secs - (time() - $start))) if time() - $start < $secs;
+
+	my $victim = query(
+		"SELECT pid FROM pg_stat_activity WHERE application_name = 'gen"
+		  . ($phase * 10 + 1) . "'");
+	like($victim, qr/^\d+$/, "phase $phase: found a generating backend");
+	my $log_offset = -s $node->logfile;
+	ok(kill('KILL', $victim), "phase $phase: killed backend $victim");
+
+	$node->wait_for_log(qr/all server processes terminated; reinitializing/,
+		$log_offset);
+	ok($node->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()'),
+		"phase $phase: the server recovered from the crash");
+
+	# Every worker lost its connection in the crash.
+	for my $i (1 .. $workers)
+	{
+		my ($rc) = finish_worker($w->[ $i - 1 ]);
+		isnt($rc, 0, "phase $phase: worker $i was cut off by the crash");
+	}
+	return;
+}
+
+# Runs the workers of a phase to completion.
+sub generate
+{
+	my ($phase, $batches) = @_;
+	my $w = start_workers($phase, $batches);
+	for my $i (1 .. $workers)
+	{
+		my ($rc, $out, $err) = finish_worker($w->[ $i - 1 ]);
+		is($rc, 0, "phase $phase: worker $i generated after the crash")
+		  or diag $err;
+	}
+	return;
+}
+
+sub flips
+{
+	return query("SELECT tick_flips FROM uid_stats() WHERE type = 'sno'");
+}
+
+# The first ID made in a phase is above every ID made before it on the
+# same timeline.
+sub above_earlier
+{
+	my ($phase) = @_;
+	return query(
+		qq{SELECT count(*) FROM (VALUES (0), (1)) v(k)
+		   WHERE (SELECT id FROM t WHERE phase = $phase AND sno_tick(id) = k
+				  ORDER BY id LIMIT 1)
+			  <= (SELECT id FROM t WHERE phase < $phase AND sno_tick(id) = k
+				  ORDER BY id DESC LIMIT 1)});
+}
+
+# Crash 1, at a steady clock: the IDs made after it continue the same
+# timeline above every ID made before it.
+crash_during(0, 1);
+my $flips0 = flips();
+generate(1, 20);
+is(flips(), $flips0, 'phase 1: no tick flip after a crash at a steady clock');
+is(query('SELECT count(DISTINCT sno_tick(id)) FROM t WHERE phase = 1'),
+	'1', 'phase 1: one timeline');
+is(above_earlier(1), '0',
+	'phase 1: the IDs made after the crash are above those made before it');
+
+# Crash 2, then the clock set back 5 s before anything is generated: the
+# surviving high-water mark is ahead of the clock, so generation flips to
+# the other timeline.  Had the state been lost, the IDs would repeat those
+# made in the last 5 s before the crash, which the generators were busy
+# making.
+crash_during(2, 6);
+my $last2 = query(
+	'SELECT sno_timestamp(id) FROM t ORDER BY sno_timestamp(id) DESC LIMIT 1');
+set_clock($node, -5);
+cmp_ok(abs(server_clock_offset($node) + 5), '<', 0.5,
+	'the server clock is 5 s behind real time');
+is(query("SELECT clock_timestamp() < '$last2'"),
+	't', 'the clock is behind the last ID committed before crash 2');
+my $flips2 = flips();
+generate(3, 20);
+cmp_ok(flips(), '>', $flips2, 'phase 3: the tick bit flipped');
+is( query(
+		"SELECT count(*) > 0 FROM t WHERE phase = 3 AND sno_timestamp(id) < '$last2'"),
+	't',
+	'phase 3: IDs are dated within the time covered before the crash');
+is(above_earlier(3), '0',
+	'phase 3: the IDs are above the earlier IDs of their timeline');
+
+my ($count, $distinct) =
+  split /\|/, query('SELECT count(*), count(DISTINCT id) FROM t');
+is($distinct, $count, "no duplicate among $count IDs");
+is( query(
+		q{SELECT count(*) FROM (
+			SELECT id <= lag(id) OVER (PARTITION BY s, sno_tick(id) ORDER BY n) AS bad
+			FROM t
+		) x WHERE bad}),
+	'0',
+	'each session\'s IDs are strictly increasing on each timeline');
+
+$node->stop;
+
+done_testing();
