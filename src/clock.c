@@ -228,11 +228,14 @@ typedef enum UidAttempt
 
 /*
  * One attempt to move a tick/sequence word from old (read before the clock
- * read now) to its next value.
+ * read now) to its next value.  On success it counts the call as one that
+ * found the clock behind the mark if behind is set; when the clock's tick
+ * is used up it reports that tick in *full_tick.
  */
 static UidAttempt
 uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
-				 uint64 old, uint64 now, bool stalled, UidTickSeq *out)
+				 uint64 old, uint64 now, bool stalled, bool behind,
+				 UidTickSeq *out, uint64 *full_tick)
 {
 	uint64		hi = uid_word_tick(old);
 	uint32		seq = (uint32) (old & ((UINT64CONST(1) << UID_SEQ_BITS) - 1));
@@ -250,7 +253,10 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 		next = seq + 1;
 	}
 	else if (now == hi && !stalled)
+	{
+		*full_tick = now;
 		return UID_ATTEMPT_FULL;
+	}
 	else
 	{
 		tick = hi + 1;
@@ -266,19 +272,12 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 										tick << UID_SEQ_BITS | next))
 		return UID_ATTEMPT_RETRY;
 
+	if (unlikely(behind))
+		pg_atomic_fetch_add_u64(&slot->clock_regressions, 1);
 	out->tick = tick;
 	out->seq = next;
 	out->timeline = wordno;
 	return UID_ATTEMPT_DONE;
-}
-
-/* Counts a call that found the clock behind the mark, once, when it issues. */
-static inline bool
-uid_count_behind(UidSlot *slot, bool behind)
-{
-	if (unlikely(behind))
-		pg_atomic_fetch_add_u64(&slot->clock_regressions, 1);
-	return true;
 }
 
 bool
@@ -291,18 +290,12 @@ uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
 	{
 		uint64		old = pg_atomic_read_u64(&slot->word[0]);
 		uint64		now = uid_clock_after_state(spec);
+		UidAttempt	r;
 
 		behind |= now < uid_word_tick(old);
-		switch (uid_tick_attempt(slot, 0, spec, old, now, stalled, out))
-		{
-			case UID_ATTEMPT_DONE:
-				return uid_count_behind(slot, behind);
-			case UID_ATTEMPT_FULL:
-				*full_tick = now;
-				return false;
-			case UID_ATTEMPT_RETRY:
-				break;
-		}
+		r = uid_tick_attempt(slot, 0, spec, old, now, stalled, behind, out, full_tick);
+		if (r != UID_ATTEMPT_RETRY)
+			return r == UID_ATTEMPT_DONE;
 	}
 }
 
@@ -321,6 +314,7 @@ uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
 		uint64		seen = pg_atomic_read_u64(&slot->word[3]);
 		uint64		now = uid_clock_after_state(spec);
 		uint64		max_seen = seen;
+		UidAttempt	r;
 
 		/* the highest clock reading so far; written once per new tick */
 		while (now > max_seen &&
@@ -343,16 +337,9 @@ uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
 				pg_atomic_fetch_add_u64(&slot->tick_flips, 1);
 			continue;
 		}
-		switch (uid_tick_attempt(slot, cur, spec, old, now, stalled, out))
-		{
-			case UID_ATTEMPT_DONE:
-				return uid_count_behind(slot, behind);
-			case UID_ATTEMPT_FULL:
-				*full_tick = now;
-				return false;
-			case UID_ATTEMPT_RETRY:
-				break;
-		}
+		r = uid_tick_attempt(slot, cur, spec, old, now, stalled, behind, out, full_tick);
+		if (r != UID_ATTEMPT_RETRY)
+			return r == UID_ATTEMPT_DONE;
 	}
 }
 

@@ -72,14 +72,7 @@ is( $node->safe_psql(
 
 # Guarantee 3 to the letter (per timeline), which holds even if the tick
 # bit flipped.
-is( $node->safe_psql(
-		'postgres', q{
-	SELECT count(*) FROM (
-		SELECT id <= lag(id) OVER (PARTITION BY s, sno_tick(id) ORDER BY n) AS bad
-		FROM t
-	) x WHERE bad}),
-	'0',
-	'each session\'s IDs are strictly increasing on each timeline');
+check_ids($node, 's');
 
 is( $node->safe_psql(
 		'postgres',

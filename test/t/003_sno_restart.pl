@@ -129,17 +129,7 @@ is( query(
 	'0',
 	'start 3: every ID is above the earlier IDs of its timeline');
 
-my ($total, $distinct) =
-  split /\|/, query('SELECT count(*), count(DISTINCT id) FROM t');
-is($distinct, $total, "no duplicate among $total IDs of three starts");
-is( query(
-		q{SELECT count(*) FROM (
-			SELECT id <= lag(id) OVER (PARTITION BY start, s, sno_tick(id) ORDER BY n)
-			  AS bad
-			FROM t
-		) x WHERE bad}),
-	'0',
-	'each session\'s IDs are strictly increasing on each timeline');
+my $total = check_ids($node, 'start, s');
 
 # The state survived both restarts: so did its counters.
 cmp_ok(query("SELECT issued FROM uid_stats() WHERE type = 'sno'"),

@@ -174,16 +174,7 @@ is( query(
 is(above_earlier(3), '0',
 	'phase 3: the IDs are above the earlier IDs of their timeline');
 
-my ($count, $distinct) =
-  split /\|/, query('SELECT count(*), count(DISTINCT id) FROM t');
-is($distinct, $count, "no duplicate among $count IDs");
-is( query(
-		q{SELECT count(*) FROM (
-			SELECT id <= lag(id) OVER (PARTITION BY s, sno_tick(id) ORDER BY n) AS bad
-			FROM t
-		) x WHERE bad}),
-	'0',
-	'each session\'s IDs are strictly increasing on each timeline');
+check_ids($node, 's');
 
 $node->stop;
 

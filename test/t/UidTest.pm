@@ -13,7 +13,7 @@ use Test::More;
 use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
-  start_worker finish_worker poll_while_running);
+  start_worker finish_worker poll_while_running check_ids);
 
 # test/check.sh passes the library of Debian's package "faketime" in
 # UID_FAKETIME_LIB; the fallback is its place on amd64.
@@ -138,6 +138,28 @@ sub poll_while_running
 	}
 	diag "timed out polling: $query";
 	return 0;
+}
+
+
+# The generator guarantees over a table of IDs t (id sno, n int, and the
+# session columns named in $sessions): no duplicate, and each session's IDs
+# strictly increasing on each timeline (guarantees 1 and 3).
+sub check_ids
+{
+	my ($node, $sessions) = @_;
+	my ($count, $distinct) = split /\|/,
+	  $node->safe_psql('postgres', 'SELECT count(*), count(DISTINCT id) FROM t');
+
+	is($distinct, $count, "no duplicate among $count IDs");
+	is( $node->safe_psql(
+			'postgres', qq{
+		SELECT count(*) FROM (
+			SELECT id <= lag(id) OVER (PARTITION BY $sessions, sno_tick(id) ORDER BY n) AS bad
+			FROM t
+		) x WHERE bad}),
+		'0',
+		"each session's IDs are strictly increasing on each timeline");
+	return $count;
 }
 
 1;
