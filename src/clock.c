@@ -216,7 +216,7 @@ static inline uint64
 uid_clock_after_state(const UidClockSpec *spec)
 {
 	pg_read_barrier();
-	return uid_clock_tick(spec);
+	return spec->now(spec);
 }
 
 typedef enum UidAttempt

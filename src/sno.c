@@ -14,13 +14,22 @@
 
 #define SNO_EXPECTED "16 characters of 2-9 and a-x"
 
+static uint64 sno_now(const UidClockSpec *spec);
+
 static const UidClockSpec sno_clock = {
 	.type_name = "sno",
 	.epoch_us = SNO_EPOCH_UNIX_MS * 1000,
 	.tick_us = SNO_UNIT_MS * 1000,
 	.tick_max = SNO_UNITS_MAX,
 	.seq_max = SNO_SEQ_MAX,
+	.now = sno_now,
 };
+
+static uint64
+sno_now(const UidClockSpec *spec)
+{
+	return uid_clock_tick(&sno_clock);
+}
 
 static inline sno_t *
 sno_make(const sno_fields *f)
