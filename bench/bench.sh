@@ -332,7 +332,7 @@ machine_info() {
 	fi
 	ram=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
 	kernel=$(uname -srm)
-	git_rev=$(git -C "$SCRIPT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')
+	git_rev=${UID_GIT_REV:-$(git -C "$SCRIPT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')}
 	if [ "$git_rev" != '?' ] && [ -n "$(git -C "$SCRIPT_DIR/.." status --porcelain --untracked-files=no 2>/dev/null)" ]; then
 		git_rev="$git_rev (working tree modified)"
 	fi
@@ -431,11 +431,29 @@ raw_report() {
 	echo "</details>"
 }
 
+# What every generated ID pays for, in isolation: the floor under sno_new().
+primitives_report() {
+	local bin=$TMP/primitives
+	echo "### Primitives (bench/primitives.c, $((20000000 / 1000000))M calls each, outside the server)"
+	echo
+	if ! ${CC:-cc} -O2 -o "$bin" "$SCRIPT_DIR/primitives.c" 2>/dev/null; then
+		echo "(no C compiler: not measured)"
+		return
+	fi
+	echo "| operation | ns per call |"
+	echo "|---|---:|"
+	"$bin" "$TMP/primitives.state"
+	echo
+	echo "sno_new() reads the precise clock once per ID and makes one compare-and-swap: together they are most"
+	echo "of its marginal cost. The coarse clock is cheaper but lags by up to one kernel tick (4 ms at HZ=250),"
+	echo "which would stamp IDs earlier than they were made; uid does not use it."
+}
+
 report() {
 	echo "## uid benchmarks"
 	echo
 	machine_info
-	if [ "$ONLY" != sort ]; then echo; gen_report; fi
+	if [ "$ONLY" != sort ]; then echo; gen_report; echo; primitives_report; fi
 	if [ "$ONLY" != gen ]; then echo; sort_report; fi
 	echo
 	raw_report

@@ -2,6 +2,9 @@
 # Builds, installs and starts a throwaway cluster exactly as test/demo.sh does,
 # then runs bench/bench.sh against it with the given options (e.g. --write).
 source "$(dirname "$0")/../test/lib.sh"
+UID_GIT_REV=$(git -C "$UID_SRC" rev-parse --short HEAD 2>/dev/null || echo '?')
+[ -z "$(git -C "$UID_SRC" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
+	UID_GIT_REV="$UID_GIT_REV (working tree modified)"
 
 install_packages
 build_and_install
@@ -12,10 +15,10 @@ as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -w -l "$UID_SCRATCH/server.log" restart 
 say "benchmark"
 if [[ " $* " == *" --write "* ]]; then
 	# write into the source tree, not the scratch copy
-	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" \
+	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" UID_GIT_REV="$UID_GIT_REV" \
 		bash "$BUILD/bench/bench.sh" "$@"
 	cp "$BUILD/bench/results.md" "$UID_SRC/bench/results.md"
 else
-	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" \
+	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" UID_GIT_REV="$UID_GIT_REV" \
 		bash "$BUILD/bench/bench.sh" "$@"
 fi
