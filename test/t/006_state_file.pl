@@ -1,0 +1,65 @@
+# The generator's state file: made on first use with mode 0600 and its
+# blocks allocated, and refused with a clear error when it is damaged
+# (design.md, "Generators: guarantees").
+
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $node = PostgreSQL::Test::Cluster->new('state_file');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION uid');
+
+my $file = $node->data_dir . '/uid_generator.state';
+ok(!-e $file, 'no state file before the first ID');
+$node->safe_psql('postgres', 'SELECT sno_new()');
+ok(-e $file, 'the first ID makes the state file');
+
+my @st = stat($file);
+is($st[7], 4096, 'it is 4096 bytes');
+is($st[2] & 07777, 0600, 'its mode is 0600');
+cmp_ok($st[12] * 512, '>=', 4096, 'its blocks are allocated');
+is(scalar(grep { /uid_generator\.state\..*\.tmp$/ } glob($node->data_dir . '/*')),
+	0, 'no temporary file is left behind');
+
+# The high-water mark is in the file: a new backend continues above it.
+my $last = $node->safe_psql('postgres', 'SELECT sno_new()');
+is($node->safe_psql('postgres', "SELECT sno_new() > '$last'"),
+	't', 'a new backend continues above the last ID');
+
+# A damaged file is refused, not silently reinitialized.
+$node->stop;
+truncate($file, 100) or die "could not truncate $file: $!";
+$node->start;
+my ($rc, $out, $err) =
+  $node->psql('postgres', 'SELECT sno_new()');
+isnt($rc, 0, 'a truncated state file is an error');
+like($err, qr/uid state file ".*uid_generator\.state" is truncated/,
+	'the error names the file');
+like($err, qr/HINT:.*remove the file/, 'and says what to do');
+
+$node->stop;
+open my $fh, '+<', $file or die "could not open $file: $!";
+print $fh "garbage!" x 512;
+close $fh;
+$node->start;
+($rc, $out, $err) = $node->psql('postgres', 'SELECT sno_new()');
+isnt($rc, 0, 'a state file of another format is an error');
+like($err, qr/has an unknown format/, 'saying so');
+
+# After the operator removes it, generation starts again.
+$node->stop;
+unlink $file or die "could not remove $file: $!";
+$node->start;
+is($node->safe_psql('postgres', q{SELECT sno_new() IS NOT NULL}),
+	't', 'generation works again once the file is removed');
+
+$node->stop;
+done_testing();
