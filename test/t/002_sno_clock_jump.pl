@@ -21,16 +21,10 @@ my $workers = 3;
 my $per_batch = 200;      # IDs per committed batch of a worker
 my $probe = 20_000;       # IDs of the timed batch in each phase
 
-my $node = PostgreSQL::Test::Cluster->new('clock_jump');
-$node->init;
-# A fixed partition, so that nothing but the generator's state keeps IDs of
-# different times and timelines apart.
-$node->append_conf('postgresql.conf', 'uid.partition = 7');
-start_faked($node);
+my $node = faked_node('clock_jump');
 
 $node->safe_psql(
 	'postgres', q{
-	CREATE EXTENSION uid;
 	CREATE TABLE t (id sno NOT NULL, s int NOT NULL, n int NOT NULL,
 					phase int NOT NULL);
 	CREATE UNIQUE INDEX t_id ON t (id);

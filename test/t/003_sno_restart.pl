@@ -17,16 +17,10 @@ use UidTest;
 
 plan skip_all => 'libfaketime is not installed' unless faketime_lib();
 
-my $node = PostgreSQL::Test::Cluster->new('restart');
-$node->init;
-# A fixed partition: one drawn at each start would keep the IDs of
-# different starts apart by itself and hide a lost state.
-$node->append_conf('postgresql.conf', 'uid.partition = 7');
-start_faked($node);
+my $node = faked_node('restart');
 
 $node->safe_psql(
 	'postgres', q{
-	CREATE EXTENSION uid;
 	CREATE TABLE t (id sno NOT NULL, start int NOT NULL, s int NOT NULL,
 					n int NOT NULL);
 	CREATE UNIQUE INDEX t_id ON t (id);

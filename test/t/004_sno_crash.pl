@@ -20,16 +20,10 @@ plan skip_all => 'libfaketime is not installed' unless faketime_lib();
 my $workers = 4;
 my $per_batch = 200;
 
-my $node = PostgreSQL::Test::Cluster->new('crash');
-$node->init;
-# A fixed partition, so that only the surviving state keeps the IDs made
-# after a crash apart from those made before it.
-$node->append_conf('postgresql.conf', "uid.partition = 7\nrestart_after_crash = on");
-start_faked($node);
+my $node = faked_node('crash', 'restart_after_crash = on');
 
 $node->safe_psql(
 	'postgres', q{
-	CREATE EXTENSION uid;
 	CREATE TABLE t (id sno NOT NULL, s int NOT NULL, n int NOT NULL,
 					phase int NOT NULL);
 	CREATE UNIQUE INDEX t_id ON t (id);

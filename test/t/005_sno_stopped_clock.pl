@@ -16,10 +16,7 @@ use UidTest;
 
 plan skip_all => 'libfaketime is not installed' unless faketime_lib();
 
-my $node = PostgreSQL::Test::Cluster->new('stopped_clock');
-$node->init;
-start_faked($node);
-$node->safe_psql('postgres', 'CREATE EXTENSION uid');
+my $node = faked_node('stopped_clock');
 
 # An absolute time without "@" freezes libfaketime's clock there.  One
 # minute ahead of now, so that the frozen time is not a regression.

@@ -13,7 +13,7 @@ use Test::More;
 use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
-  start_worker finish_worker poll_while_running check_ids);
+  start_worker finish_worker poll_while_running check_ids faked_node);
 
 # test/check.sh passes the library of Debian's package "faketime" in
 # UID_FAKETIME_LIB; the fallback is its place on amd64.
@@ -160,6 +160,23 @@ sub check_ids
 		'0',
 		"each session's IDs are strictly increasing on each timeline");
 	return $count;
+}
+
+
+# A node under libfaketime with the extension created and a fixed sno
+# partition: a partition drawn at each start would keep IDs of different
+# starts apart by itself and hide a lost or ignored state.  Extra lines go
+# to postgresql.conf.
+sub faked_node
+{
+	my ($name, @conf) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+
+	$node->init;
+	$node->append_conf('postgresql.conf', join("\n", 'uid.partition = 7', @conf));
+	start_faked($node);
+	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
+	return $node;
 }
 
 1;
