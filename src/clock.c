@@ -281,25 +281,6 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 }
 
 bool
-uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
-			   UidTickSeq *out, uint64 *full_tick)
-{
-	bool		behind = false;
-
-	for (;;)
-	{
-		uint64		old = pg_atomic_read_u64(&slot->word[0]);
-		uint64		now = uid_clock_after_state(spec);
-		UidAttempt	r;
-
-		behind |= now < uid_word_tick(old);
-		r = uid_tick_attempt(slot, 0, spec, old, now, stalled, behind, out, full_tick);
-		if (r != UID_ATTEMPT_RETRY)
-			return r == UID_ATTEMPT_DONE;
-	}
-}
-
-bool
 uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
 				   UidTickSeq *out, uint64 *full_tick)
 {
