@@ -160,7 +160,7 @@ sql "CREATE SCHEMA IF NOT EXISTS $SCHEMA" >/dev/null
 SCHEMA_MADE=1
 sql "CREATE SEQUENCE IF NOT EXISTS $SCHEMA.bench_seq" >/dev/null
 
-SORT_TABLES=(bigint uuid sno_dense sno_spread)
+SORT_TABLES=(bigint uuid sno_dense sno_spread snowflake_si)
 # The values are made in a MATERIALIZED CTE: in "SELECT f() ... ORDER BY random()" the planner
 # evaluates a volatile f() after the sort, which would store sno_new()'s IDs in ascending order.
 declare -A VALUES=(
@@ -168,8 +168,9 @@ declare -A VALUES=(
 	[uuid]="gen_random_uuid()"
 	[sno_dense]="sno_new()"
 	[sno_spread]="sno_from_parts(timestamptz '2024-01-01' + g * interval '37 ms', 1, 4242, 0)"
+	[snowflake_si]="snowflake_si_from_parts(timestamptz '2024-01-01' + (g / 4) * interval '1 ms', 1, g % 4)"
 )
-declare -A COLTYPE=([bigint]=bigint [uuid]=uuid [sno_dense]=sno [sno_spread]=sno)
+declare -A COLTYPE=([bigint]=bigint [uuid]=uuid [sno_dense]=sno [sno_spread]=sno [snowflake_si]=snowflake_si)
 declare -A SORT_METHOD CORRELATION
 
 if [ "$ONLY" != gen ]; then
@@ -277,6 +278,31 @@ if [ "$ONLY" != sort ]; then
 	for ((r = 0; r <= ROUNDS; r++)); do
 		log "generation: round $r of $ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
 		gen_session "$r"
+	done
+fi
+
+# ------------------------------------------------------------------ 1b. capacity
+# Generators whose format caps IDs per tick: one session in a tight loop, as a share of
+# the cap. CAP_N IDs take about 4 s at full capacity.
+CAP_CANDS=(snowflake_si)
+declare -A CAP_PER_S=([snowflake_si]=256000)
+declare -A CAP_LABEL=([snowflake_si]="snowflake_si_new() (k = 8: 256 per ms)")
+declare -A CAP_N=([snowflake_si]=1024000)
+CAP_ROUNDS=$((ROUNDS < 3 ? ROUNDS : 3))
+
+if [ "$ONLY" != sort ]; then
+	for ((r = 0; r <= CAP_ROUNDS; r++)); do
+		log "capacity: round $r of $CAP_ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
+		{
+			echo "$SETTINGS"
+			echo '\o /dev/null'
+			for c in "${CAP_CANDS[@]}"; do
+				echo "\\echo @@ $c"
+				echo '\timing on'
+				echo "SELECT count(${c}_new()) FROM generate_series(1, ${CAP_N[$c]}) g;"
+				echo '\timing off'
+			done
+		} | run_session cap "$r"
 	done
 fi
 
@@ -396,22 +422,24 @@ gen_report() {
 }
 
 sort_report() {
-	local t med range sortonly uuid_med uuid_sortonly
+	local t med range sortonly uuid_med uuid_sortonly bigint_med
 	uuid_med=$(ctimes sort sort_uuid | median)
+	bigint_med=$(ctimes sort sort_bigint | median)
 	uuid_sortonly=$(diffs sort sort_uuid scan_uuid | median)
 	echo "### ORDER BY: SELECT id FROM t ORDER BY id OFFSET $N (full in-memory sort, table in random order)"
 	echo
-	echo "| table | ms (median) | ms min–max | ratio vs uuid | sort only ms | sort only ratio vs uuid | scan only ms | sort method | order correlation |"
-	echo "|---|---:|---:|---:|---:|---:|---:|---|---:|"
+	echo "| table | ms (median) | ms min–max | ratio vs uuid | ratio vs bigint | sort only ms | sort only ratio vs uuid | scan only ms | sort method | order correlation |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"
 	for t in "${SORT_TABLES[@]}"; do
 		med=$(ctimes sort "sort_$t" | median)
 		range=$(ctimes sort "sort_$t" | minmax)
 		sortonly=$(diffs sort "sort_$t" "scan_$t" | median)
-		echo "| ${t} (${COLTYPE[$t]}) | $(fmt "$med" 1) | $range | $(div "$med" "$uuid_med") | $(fmt "$sortonly" 1) | $(div "$sortonly" "$uuid_sortonly") | $(fmt "$(ctimes sort "scan_$t" | median)" 1) | ${SORT_METHOD[$t]} | ${CORRELATION[$t]} |"
+		echo "| ${t} (${COLTYPE[$t]}) | $(fmt "$med" 1) | $range | $(div "$med" "$uuid_med") | $(div "$med" "$bigint_med") | $(fmt "$sortonly" 1) | $(div "$sortonly" "$uuid_sortonly") | $(fmt "$(ctimes sort "scan_$t" | median)" 1) | ${SORT_METHOD[$t]} | ${CORRELATION[$t]} |"
 	done
 	echo
 	echo "Tables: bigint = 1..N; uuid = gen_random_uuid(); sno_dense = sno_new() (bulk: many IDs per 4 ms unit);"
-	echo "sno_spread = sno_from_parts('2024-01-01' + g × 37 ms, 1, 4242, 0) (one ID per time). All filled ORDER BY random()."
+	echo "sno_spread = sno_from_parts('2024-01-01' + g × 37 ms, 1, 4242, 0) (one ID per time);"
+	echo "snowflake_si = snowflake_si_from_parts('2024-01-01' + (g / 4) ms, 1, g % 4). All filled ORDER BY random()."
 	echo "Order correlation: pg_stats.correlation of the stored order with the sorted order (≈ 0: shuffled)."
 	echo "Scan only = SELECT id FROM t OFFSET N; sort only = median over rounds of (sort ms − scan ms in the same round)."
 }
@@ -429,6 +457,18 @@ raw_report() {
 	done
 	echo
 	echo "</details>"
+}
+
+cap_report() {
+	local c med
+	echo "### Capacity: one session, SELECT count(f()) over generate_series, medians of $CAP_ROUNDS rounds"
+	echo
+	echo "| generator | IDs | ms (median) | IDs per second | share of the format's capacity |"
+	echo "|---|---:|---:|---:|---:|"
+	for c in "${CAP_CANDS[@]}"; do
+		med=$(ctimes cap "$c" | median)
+		echo "| ${CAP_LABEL[$c]} | ${CAP_N[$c]} | $(fmt "$med" 1) | $(fmt "$(awk -v n="${CAP_N[$c]}" -v m="$med" 'BEGIN { print n / m * 1000 }')" 0) | $(awk -v n="${CAP_N[$c]}" -v m="$med" -v cap="${CAP_PER_S[$c]}" 'BEGIN { if (m > 0) printf "%.1f%%", 100 * n / m * 1000 / cap; else print "–" }') |"
+	done
 }
 
 # What every generated ID pays for, in isolation: the floor under sno_new().
@@ -453,7 +493,7 @@ report() {
 	echo "## uid benchmarks"
 	echo
 	machine_info
-	if [ "$ONLY" != sort ]; then echo; gen_report; echo; primitives_report; fi
+	if [ "$ONLY" != sort ]; then echo; gen_report; echo; primitives_report; echo; cap_report; fi
 	if [ "$ONLY" != gen ]; then echo; sort_report; fi
 	echo
 	raw_report

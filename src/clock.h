@@ -142,6 +142,10 @@ uid_clock_tick(const UidClockSpec *spec)
 typedef bool (*UidAllocFn) (UidSlot *slot, const UidClockSpec *spec,
 							bool stalled, UidTickSeq *out, uint64 *full_tick);
 
+/* One timeline: word[0] is tick << UID_SEQ_BITS | seq. */
+extern bool uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
+						   UidTickSeq *out, uint64 *full_tick);
+
 /*
  * The tick-tock variant (sno): two timelines, each with its own state word
  * (word[0] and word[1]), word[2] counting flips, whose low bit selects the

@@ -20,6 +20,19 @@ uid_text_error(Node *escontext, const char *typname, const char *input,
 {
 	char		detail[128];
 
+	if (status == UID_OUT_OF_RANGE)
+	{
+#if PG_VERSION_NUM >= 160000
+		errsave(escontext,
+#else
+		ereport(ERROR,
+#endif
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("value \"%s\" is out of range for type %s", input, typname),
+				 errhint("Expected %s.", expected)));
+		return;
+	}
+
 	switch (status)
 	{
 		case UID_BAD_CHAR:
@@ -32,9 +45,6 @@ uid_text_error(Node *escontext, const char *typname, const char *input,
 			break;
 		case UID_BAD_RESERVED:
 			snprintf(detail, sizeof(detail), "Reserved bits are set.");
-			break;
-		case UID_OUT_OF_RANGE:
-			snprintf(detail, sizeof(detail), "The value is out of range.");
 			break;
 		default:
 			snprintf(detail, sizeof(detail), "The input is malformed.");

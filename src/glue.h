@@ -18,7 +18,8 @@
 #include "codec/bits.h"
 
 /*
- * Reports text input rejected by a codec: 22P02 with core's wording.  On
+ * Reports text input rejected by a codec: 22P02 with core's wording, or
+ * 22003 for a value beyond the type's range.  On
  * PostgreSQL 16+ it is a soft error when escontext asks for one, and the
  * caller must then return; expected describes the accepted form.
  */

@@ -15,6 +15,19 @@ SELECT sno_from_parts('2031-05-08 23:03:34.976+00', 255, 39434, 4147) AS from_pa
 EXPLAIN (COSTS OFF) SELECT * FROM event
 WHERE id >= sno_boundary(now() - interval '1 hour') AND id < sno_boundary(now() + interval '1 hour');
 
+-- snowflake_si: 53-bit integers, safe in JavaScript; machine id from uid.generator
+SET uid.generator = 5;
+CREATE TABLE job (id snowflake_si PRIMARY KEY DEFAULT snowflake_si_new(), name text);
+INSERT INTO job (name) SELECT 'job ' || g FROM generate_series(1, 5) g;
+SELECT id, id::bigint <= 9007199254740991 AS javascript_safe, snowflake_si_timestamp(id),
+       snowflake_si_machine(id), snowflake_si_index(id), name
+FROM job ORDER BY id;
+-- formats.md's vector: base clock 2004-01-01, machine 1, index 0
+SELECT snowflake_si_timestamp('5170397184000256', '2004-01-01Z') AS decoded_time,
+       snowflake_si_machine('5170397184000256', 8) AS machine;
+RESET uid.generator;
+DROP TABLE job;
+
 -- settings and counters
 SELECT * FROM uid_config();
 SELECT * FROM uid_stats();

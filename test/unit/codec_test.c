@@ -30,6 +30,7 @@ unsigned long long harness_iter;
 
 #include "bits_test.c"
 #include "sno_test.c"
+#include "snowflake_si_test.c"
 
 static const struct
 {
@@ -38,6 +39,7 @@ static const struct
 } groups[] = {
 	{"bits", test_bits},
 	{"sno", test_sno},
+	{"snowflake_si", test_snowflake_si},
 };
 
 static double

@@ -1,0 +1,75 @@
+-- snowflake_si: from_parts, boundaries, settings and generation.
+SET TimeZone = 'UTC';
+SET uid.snowflake_si_epoch = '2024-01-01 00:00:00+00';
+
+-- from_parts floors to the millisecond; every field out of range is an error
+SELECT snowflake_si_from_parts('2024-06-01 12:00:00.1239+00', 3, 200) AS id,
+       snowflake_si_timestamp(snowflake_si_from_parts('2024-06-01 12:00:00.1239+00', 3, 200)) AS ts;
+SELECT stmt, uid_try(stmt) FROM (VALUES
+  ($$SELECT snowflake_si_from_parts('2024-06-01Z', 32, 0)$$),
+  ($$SELECT snowflake_si_from_parts('2024-06-01Z', -1, 0)$$),
+  ($$SELECT snowflake_si_from_parts('2024-06-01Z', 0, 256)$$),
+  ($$SELECT snowflake_si_from_parts('2023-12-31 23:59:59.999Z', 0, 0)$$),
+  ($$SELECT snowflake_si_from_parts('2059-01-01Z', 0, 0)$$),
+  ($$SELECT snowflake_si_machine('8192', 0)$$),
+  ($$SELECT snowflake_si_index('8192', 14)$$),
+  ($$SELECT snowflake_si_timestamp('8192', '2003-03-18 07:20:19.224+00')$$),
+  ($$SELECT snowflake_si_timestamp('8192', '2004-01-01 00:00:00.0005+00')$$),
+  ($$SELECT snowflake_si_timestamp('8192', 'infinity')$$),
+  ($$SELECT snowflake_si_boundary('2059-01-01Z')$$)
+) v(stmt);
+-- the field layout follows the index width
+SET uid.snowflake_si_index_bits = 4;
+SELECT snowflake_si_from_parts('2024-06-01Z', 511, 15) AS k4,
+       snowflake_si_machine(snowflake_si_from_parts('2024-06-01Z', 511, 15)) AS mid,
+       snowflake_si_index(snowflake_si_from_parts('2024-06-01Z', 511, 15)) AS uin;
+SELECT uid_try($$SELECT snowflake_si_from_parts('2024-06-01Z', 512, 0)$$);
+RESET uid.snowflake_si_index_bits;
+
+-- boundaries
+SELECT snowflake_si_boundary('2024-01-01Z') AS at_epoch,
+       snowflake_si_boundary('2020-01-01Z') AS before_epoch,
+       snowflake_si_boundary('2024-01-01 00:00:00.0001Z') AS rounds_up,
+       snowflake_si_boundary('2024-01-01 00:00:00.001Z') AS next_ms;
+WITH ids AS (
+    SELECT snowflake_si_from_parts('2024-01-01Z'::timestamptz + g * interval '0.5 ms', g % 32, g % 256) AS id
+    FROM generate_series(0, 999) g)
+SELECT count(*) FILTER (WHERE id >= snowflake_si_boundary('2024-01-01 00:00:00.1+00')
+                          AND id <  snowflake_si_boundary('2024-01-01 00:00:00.2+00')) AS by_boundary,
+       count(*) FILTER (WHERE snowflake_si_timestamp(id) >= '2024-01-01 00:00:00.1+00'
+                          AND snowflake_si_timestamp(id) <  '2024-01-01 00:00:00.2+00') AS by_time
+FROM ids;
+
+-- generation: a machine id that does not fit is an error naming the setting
+SET uid.generator = 32;
+SELECT snowflake_si_new();
+SET uid.snowflake_si_index_bits = 7;
+SELECT snowflake_si_machine(snowflake_si_new()) AS fits_with_k7;
+RESET uid.snowflake_si_index_bits;
+SET uid.generator = 9;
+CREATE TABLE sf_event (id snowflake_si PRIMARY KEY DEFAULT snowflake_si_new(), n int);
+INSERT INTO sf_event (n) SELECT g FROM generate_series(1, 10000) g;
+SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids,
+       count(*) FILTER (WHERE id::bigint > 9007199254740991) AS not_javascript_safe,
+       bool_and(snowflake_si_machine(id) = 9) AS machine_ok,
+       bool_and(snowflake_si_timestamp(id) BETWEEN now() - interval '1 minute' AND clock_timestamp()) AS recent,
+       max(snowflake_si_index(id)) <= 255 AS index_ok
+FROM sf_event;
+SELECT count(*) AS not_increasing FROM (
+    SELECT id, lag(id) OVER (ORDER BY n) AS prev FROM sf_event) s WHERE prev >= id;
+-- at most 2^k per millisecond, the index counting from 0 in each
+SELECT max(c) <= 256 AS capacity_ok FROM (
+    SELECT count(*) AS c FROM sf_event GROUP BY snowflake_si_timestamp(id)) s;
+SELECT count(*) AS index_not_restarted FROM (
+    SELECT snowflake_si_index(id) AS i, snowflake_si_timestamp(id) AS t,
+           lag(snowflake_si_timestamp(id)) OVER (ORDER BY id) AS prev_t
+    FROM sf_event) x WHERE t <> prev_t AND i <> 0;
+ANALYZE sf_event;
+EXPLAIN (COSTS OFF) SELECT * FROM sf_event
+WHERE id >= snowflake_si_boundary('2024-01-01Z') AND id < snowflake_si_boundary('2024-01-02Z');
+RESET uid.generator;
+DROP TABLE sf_event;
+SELECT proname, provolatile, proparallel, pg_get_function_arguments(oid)
+FROM pg_proc WHERE proname LIKE 'snowflake\_si\_%' AND proname NOT SIMILAR TO
+  'snowflake_si_(in|out|recv|send|eq|ne|lt|le|gt|ge)'
+ORDER BY proname, pronargs;

@@ -1,0 +1,323 @@
+/*
+ * snowflake_si.c
+ *		PostgreSQL glue for the snowflake_si type.
+ *
+ * The generator's state holds Unix milliseconds, not milliseconds after
+ * uid.snowflake_si_epoch, so that the high-water mark keeps its meaning
+ * whatever the setting says.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/sortsupport.h"
+
+#include "clock.h"
+#include "glue.h"
+#include "guc.h"
+#include "snowflake_si.h"
+
+#define SNOWFLAKE_SI_EXPECTED "a decimal integer from 0 to 9007199254740991"
+
+/* PostgreSQL epoch (2000-01-01) in Unix milliseconds */
+#define PG_EPOCH_UNIX_MS INT64CONST(946684800000)
+
+static uint64 snowflake_si_now(const UidClockSpec *spec);
+
+/* Unix milliseconds: the generator's clock and its state's ticks. */
+static const UidClockSpec unix_ms_clock = {
+	.type_name = "snowflake_si",
+	.epoch_us = 0,
+	.tick_us = 1000,
+	.tick_max = UID_TICK_MAX,
+	.seq_max = 0,
+	.now = snowflake_si_now,
+};
+
+static uint64
+snowflake_si_now(const UidClockSpec *spec)
+{
+	return uid_clock_tick(&unix_ms_clock);
+}
+
+/* The format's clock for a base clock: ms after epoch_ms, 40 bits. */
+static UidClockSpec
+snowflake_si_clock(int64 epoch_ms)
+{
+	UidClockSpec spec = unix_ms_clock;
+
+	spec.epoch_us = epoch_ms * 1000;
+	spec.tick_max = SNOWFLAKE_SI_MAB_MAX;
+	return spec;
+}
+
+static void
+snowflake_si_check_epoch(TimestampTz epoch, int64 *epoch_ms)
+{
+	if (TIMESTAMP_NOT_FINITE(epoch) || epoch % 1000 != 0 ||
+		epoch / 1000 + PG_EPOCH_UNIX_MS < SNOWFLAKE_SI_EPOCH_MIN_MS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid snowflake_si base clock: \"%s\"", timestamptz_to_str(epoch)),
+				 errdetail("The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.")));
+	*epoch_ms = epoch / 1000 + PG_EPOCH_UNIX_MS;
+}
+
+static void
+snowflake_si_check_bits(int32 k)
+{
+	uid_check_field("snowflake_si", "index width", k, SNOWFLAKE_SI_K_MIN, SNOWFLAKE_SI_K_MAX);
+}
+
+static inline int
+snowflake_si_cmp_internal(uint64 a, uint64 b)
+{
+	return (a > b) - (a < b);
+}
+
+PG_FUNCTION_INFO_V1(snowflake_si_in);
+Datum
+snowflake_si_in(PG_FUNCTION_ARGS)
+{
+	char	   *s = PG_GETARG_CSTRING(0);
+	uint64		id = 0;
+	size_t		bad_pos = 0;
+	uid_status	st = snowflake_si_decode(s, strlen(s), &id, &bad_pos);
+
+	if (st != UID_OK)
+	{
+		uid_text_error(fcinfo->context, "snowflake_si", s, st, bad_pos,
+					   SNOWFLAKE_SI_EXPECTED);
+		PG_RETURN_NULL();
+	}
+	PG_RETURN_SNOWFLAKE_SI(id);
+}
+
+PG_FUNCTION_INFO_V1(snowflake_si_out);
+Datum
+snowflake_si_out(PG_FUNCTION_ARGS)
+{
+	char	   *s = palloc(SNOWFLAKE_SI_TEXT_MAX + 1);
+
+	snowflake_si_encode(PG_GETARG_SNOWFLAKE_SI(0), s);
+	PG_RETURN_CSTRING(s);
+}
+
+static uint64
+snowflake_si_checked(int64 v)
+{
+	if (v < 0 || (uint64) v > SNOWFLAKE_SI_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("value " INT64_FORMAT " is out of range for type snowflake_si", v),
+				 errdetail("A snowflake_si is between 0 and 9007199254740991 (2^53 - 1).")));
+	return (uint64) v;
+}
+
+PG_FUNCTION_INFO_V1(snowflake_si_recv);
+Datum
+snowflake_si_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int64		v;
+
+	if (buf->len - buf->cursor != 8)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid binary length for type snowflake_si: %d bytes",
+						buf->len - buf->cursor),
+				 errdetail("A snowflake_si is 8 bytes.")));
+	v = pq_getmsgint64(buf);
+	if (v < 0 || (uint64) v > SNOWFLAKE_SI_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid binary value for type snowflake_si: " INT64_FORMAT, v),
+				 errdetail("A snowflake_si is between 0 and 9007199254740991 (2^53 - 1).")));
+	PG_RETURN_SNOWFLAKE_SI(v);
+}
+
+PG_FUNCTION_INFO_V1(snowflake_si_send);
+Datum
+snowflake_si_send(PG_FUNCTION_ARGS)
+{
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendint64(&buf, (int64) PG_GETARG_SNOWFLAKE_SI(0));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+#define SNOWFLAKE_SI_CMP_FUNC(name, op) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BOOL(snowflake_si_cmp_internal(PG_GETARG_SNOWFLAKE_SI(0), \
+											 PG_GETARG_SNOWFLAKE_SI(1)) op 0); \
+}
+
+SNOWFLAKE_SI_CMP_FUNC(snowflake_si_eq, ==)
+SNOWFLAKE_SI_CMP_FUNC(snowflake_si_ne, !=)
+SNOWFLAKE_SI_CMP_FUNC(snowflake_si_lt, <)
+SNOWFLAKE_SI_CMP_FUNC(snowflake_si_le, <=)
+SNOWFLAKE_SI_CMP_FUNC(snowflake_si_gt, >)
+SNOWFLAKE_SI_CMP_FUNC(snowflake_si_ge, >=)
+
+PG_FUNCTION_INFO_V1(snowflake_si_cmp);
+Datum
+snowflake_si_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(snowflake_si_cmp_internal(PG_GETARG_SNOWFLAKE_SI(0),
+											  PG_GETARG_SNOWFLAKE_SI(1)));
+}
+
+/* Values are non-negative int64s, so core's signed datum comparator orders them. */
+PG_FUNCTION_INFO_V1(snowflake_si_sortsupport);
+Datum
+snowflake_si_sortsupport(PG_FUNCTION_ARGS)
+{
+	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
+
+	ssup->comparator = ssup_datum_signed_cmp;
+	PG_RETURN_VOID();
+}
+
+/* The hashes are bigint's (frozen in core), so equal values hash as bigints do. */
+PG_FUNCTION_INFO_V1(snowflake_si_hash);
+Datum
+snowflake_si_hash(PG_FUNCTION_ARGS)
+{
+	return DirectFunctionCall1(hashint8, PG_GETARG_DATUM(0));
+}
+
+PG_FUNCTION_INFO_V1(snowflake_si_hash_extended);
+Datum
+snowflake_si_hash_extended(PG_FUNCTION_ARGS)
+{
+	return DirectFunctionCall2(hashint8extended, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
+}
+
+PG_FUNCTION_INFO_V1(snowflake_si_to_bigint);
+Datum
+snowflake_si_to_bigint(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) PG_GETARG_SNOWFLAKE_SI(0));
+}
+
+PG_FUNCTION_INFO_V1(bigint_to_snowflake_si);
+Datum
+bigint_to_snowflake_si(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_SNOWFLAKE_SI(snowflake_si_checked(PG_GETARG_INT64(0)));
+}
+
+static TimestampTz
+snowflake_si_time(uint64 id, int64 epoch_ms)
+{
+	UidClockSpec spec = snowflake_si_clock(epoch_ms);
+
+	return uid_tick_to_time(&spec, id >> SNOWFLAKE_SI_LOW_BITS);
+}
+
+/* With one argument it reads uid.snowflake_si_epoch; the second names the base clock. */
+PG_FUNCTION_INFO_V1(snowflake_si_timestamp);
+Datum
+snowflake_si_timestamp(PG_FUNCTION_ARGS)
+{
+	int64		epoch_ms = uid_snowflake_si_epoch_ms;
+
+	if (PG_NARGS() > 1)
+		snowflake_si_check_epoch(PG_GETARG_TIMESTAMPTZ(1), &epoch_ms);
+	PG_RETURN_TIMESTAMPTZ(snowflake_si_time(PG_GETARG_SNOWFLAKE_SI(0), epoch_ms));
+}
+
+static snowflake_si_fields
+snowflake_si_fields_of(uint64 id, int k)
+{
+	snowflake_si_fields f;
+
+	snowflake_si_unpack(id, k, &f);
+	return f;
+}
+
+PG_FUNCTION_INFO_V1(snowflake_si_machine);
+Datum
+snowflake_si_machine(PG_FUNCTION_ARGS)
+{
+	int32		k = PG_NARGS() > 1 ? PG_GETARG_INT32(1) : uid_snowflake_si_index_bits;
+
+	snowflake_si_check_bits(k);
+	PG_RETURN_INT32((int32) snowflake_si_fields_of(PG_GETARG_SNOWFLAKE_SI(0), k).mid);
+}
+
+PG_FUNCTION_INFO_V1(snowflake_si_index);
+Datum
+snowflake_si_index(PG_FUNCTION_ARGS)
+{
+	int32		k = PG_NARGS() > 1 ? PG_GETARG_INT32(1) : uid_snowflake_si_index_bits;
+
+	snowflake_si_check_bits(k);
+	PG_RETURN_INT32((int32) snowflake_si_fields_of(PG_GETARG_SNOWFLAKE_SI(0), k).uin);
+}
+
+PG_FUNCTION_INFO_V1(snowflake_si_from_parts);
+Datum
+snowflake_si_from_parts(PG_FUNCTION_ARGS)
+{
+	int			k = uid_snowflake_si_index_bits;
+	UidClockSpec spec = snowflake_si_clock(uid_snowflake_si_epoch_ms);
+	snowflake_si_fields f;
+
+	uid_check_field("snowflake_si", "machine id", PG_GETARG_INT32(1), 0, snowflake_si_mid_max(k));
+	uid_check_field("snowflake_si", "index", PG_GETARG_INT32(2), 0, snowflake_si_uin_max(k));
+	f.mab = uid_time_to_tick(&spec, PG_GETARG_TIMESTAMPTZ(0), false);
+	f.mid = (unsigned) PG_GETARG_INT32(1);
+	f.uin = (unsigned) PG_GETARG_INT32(2);
+	PG_RETURN_SNOWFLAKE_SI(snowflake_si_pack(&f, k));
+}
+
+PG_FUNCTION_INFO_V1(snowflake_si_boundary);
+Datum
+snowflake_si_boundary(PG_FUNCTION_ARGS)
+{
+	UidClockSpec spec = snowflake_si_clock(uid_snowflake_si_epoch_ms);
+
+	PG_RETURN_SNOWFLAKE_SI(uid_time_to_tick(&spec, PG_GETARG_TIMESTAMPTZ(0), true)
+						   << SNOWFLAKE_SI_LOW_BITS);
+}
+
+PG_FUNCTION_INFO_V1(snowflake_si_new);
+Datum
+snowflake_si_new(PG_FUNCTION_ARGS)
+{
+	int			k = uid_snowflake_si_index_bits;
+	int64		epoch_ms = uid_snowflake_si_epoch_ms;
+	UidClockSpec spec = unix_ms_clock;
+	UidTickSeq	ts;
+	snowflake_si_fields f;
+
+	if ((unsigned) uid_generator > snowflake_si_mid_max(k))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("uid.generator %d is out of range for snowflake_si", uid_generator),
+				 errdetail("With uid.snowflake_si_index_bits = %d, the machine id has %d bits: 0 to %u.",
+						   k, SNOWFLAKE_SI_LOW_BITS - k, snowflake_si_mid_max(k))));
+
+	/* the state's ticks are Unix ms; the last one the format can hold: */
+	spec.tick_max = (uint64) epoch_ms + SNOWFLAKE_SI_MAB_MAX;
+	spec.seq_max = snowflake_si_uin_max(k);
+	ts = uid_next_tick(uid_slot(UID_SLOT_SNOWFLAKE_SI), &spec, uid_tick_alloc);
+	if (ts.tick < (uint64) epoch_ms || ts.tick > spec.tick_max)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("the system clock is outside the time range of snowflake_si"),
+				 errdetail("With uid.snowflake_si_epoch = %s, the range is 2^40 milliseconds from that time.",
+						   timestamptz_to_str((epoch_ms - PG_EPOCH_UNIX_MS) * 1000))));
+	f.mab = ts.tick - (uint64) epoch_ms;
+	f.mid = (unsigned) uid_generator;
+	f.uin = ts.seq;
+	uid_count_issued(UID_SLOT_SNOWFLAKE_SI);
+	PG_RETURN_SNOWFLAKE_SI(snowflake_si_pack(&f, k));
+}
