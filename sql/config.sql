@@ -20,20 +20,28 @@ SET uid.cluster = 16;
 SET uid.partition = 65535;
 SET uid.partition = 65536;
 SET uid.partition = -2;
-SET uid.snowflake_si_index_bits = 0;
-SET uid.snowflake_si_index_bits = 14;
 SET uid.medallion = '1bfc71b112d';
 SET uid.medallion = '123456789abc';
 SET uid.medallion = 'xyz';
 SET uid.medallion = 'FFFFFFFFFFF';
 SET uid.medallion = '';
+-- The snowflake_si layout is server-wide: one session cannot change it ...
 SET uid.snowflake_si_epoch = '2004-01-01 00:00:00+00';
-SET uid.snowflake_si_epoch = '2003-03-18 07:20:19.225+00';
-SET uid.snowflake_si_epoch = '2003-03-18 07:20:19.224+00';
-SET uid.snowflake_si_epoch = '2999-01-01 00:00:00+00';
-SET uid.snowflake_si_epoch = 'now';
-SET uid.snowflake_si_epoch = '2020-01-01 00:00:00.0005+00';
-SET uid.snowflake_si_epoch = 'garbage';
+SET uid.snowflake_si_index_bits = 4;
+-- ... but postgresql.conf and ALTER SYSTEM can, with the values validated.
+ALTER SYSTEM SET uid.snowflake_si_index_bits = 0;
+ALTER SYSTEM SET uid.snowflake_si_index_bits = 14;
+ALTER SYSTEM SET uid.snowflake_si_index_bits = 13;
+ALTER SYSTEM SET uid.snowflake_si_epoch = '2004-01-01 00:00:00+00';
+ALTER SYSTEM SET uid.snowflake_si_epoch = '2003-03-18 07:20:19.225+00';
+ALTER SYSTEM SET uid.snowflake_si_epoch = '2003-03-18 07:20:19.224+00';
+ALTER SYSTEM SET uid.snowflake_si_epoch = '2999-01-01 00:00:00+00';
+ALTER SYSTEM SET uid.snowflake_si_epoch = 'now';
+ALTER SYSTEM SET uid.snowflake_si_epoch = '2020-01-01 00:00:00.0005+00';
+ALTER SYSTEM SET uid.snowflake_si_epoch = 'garbage';
+ALTER SYSTEM RESET uid.snowflake_si_epoch;
+ALTER SYSTEM RESET uid.snowflake_si_index_bits;
+SELECT name, context FROM pg_settings WHERE name LIKE 'uid.%' ORDER BY name;
 SELECT name, setting, effective FROM uid_config()
 WHERE name NOT IN ('uid.partition', 'uid.medallion') ORDER BY name;
 SET uid.partition = 7;

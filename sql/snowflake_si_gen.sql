@@ -1,6 +1,5 @@
 -- snowflake_si: from_parts, boundaries, settings and generation.
 SET TimeZone = 'UTC';
-SET uid.snowflake_si_epoch = '2024-01-01 00:00:00+00';
 
 -- from_parts floors to the millisecond; every field out of range is an error
 SELECT snowflake_si_from_parts('2024-06-01 12:00:00.1239+00', 3, 200) AS id,
@@ -19,12 +18,16 @@ SELECT stmt, uid_try(stmt) FROM (VALUES
   ($$SELECT snowflake_si_boundary('2059-01-01Z')$$)
 ) v(stmt);
 -- the field layout follows the index width
-SET uid.snowflake_si_index_bits = 4;
-SELECT snowflake_si_from_parts('2024-06-01Z', 511, 15) AS k4,
-       snowflake_si_machine(snowflake_si_from_parts('2024-06-01Z', 511, 15)) AS mid,
-       snowflake_si_index(snowflake_si_from_parts('2024-06-01Z', 511, 15)) AS uin;
-SELECT uid_try($$SELECT snowflake_si_from_parts('2024-06-01Z', 512, 0)$$);
-RESET uid.snowflake_si_index_bits;
+SELECT id AS k4, snowflake_si_machine(id, 4) AS mid, snowflake_si_index(id, 4) AS uin,
+       snowflake_si_timestamp(id, '2024-01-01Z') AS ts
+FROM (SELECT snowflake_si_from_parts('2024-06-01Z', 511, 15, '2024-01-01Z', 4) AS id) s;
+SELECT stmt, uid_try(stmt) FROM (VALUES
+  ($$SELECT snowflake_si_from_parts('2024-06-01Z', 512, 0, '2024-01-01Z', 4)$$),
+  ($$SELECT snowflake_si_from_parts('2024-06-01Z', 0, 16, '2024-01-01Z', 4)$$),
+  ($$SELECT snowflake_si_from_parts('2024-06-01Z', 0, 0, '2024-01-01Z', 0)$$),
+  ($$SELECT snowflake_si_from_parts('2024-06-01Z', 0, 0, '2003-01-01Z', 8)$$),
+  ($$SELECT snowflake_si_from_parts('2003-06-01Z', 0, 0, '2004-01-01Z', 8)$$)
+) v(stmt);
 
 -- boundaries
 SELECT snowflake_si_boundary('2024-01-01Z') AS at_epoch,
@@ -43,9 +46,8 @@ FROM ids;
 -- generation: a machine id that does not fit is an error naming the setting
 SET uid.generator = 32;
 SELECT snowflake_si_new();
-SET uid.snowflake_si_index_bits = 7;
-SELECT snowflake_si_machine(snowflake_si_new()) AS fits_with_k7;
-RESET uid.snowflake_si_index_bits;
+SET uid.generator = 31;
+SELECT snowflake_si_machine(snowflake_si_new()) AS largest_that_fits;
 SET uid.generator = 9;
 CREATE TABLE sf_event (id snowflake_si PRIMARY KEY DEFAULT snowflake_si_new(), n int);
 INSERT INTO sf_event (n) SELECT g FROM generate_series(1, 10000) g;

@@ -1,18 +1,20 @@
 -- snowflake_si: formats.md vectors, text and binary I/O, casts, bad input.
 SET TimeZone = 'UTC';
 -- Vectors of formats.md (base clock 2004-01-01Z, k = 8; the last one with
--- the smallest base clock the original accepts).
-SET uid.snowflake_si_epoch = '2004-01-01 00:00:00+00';
-SELECT snowflake_si_from_parts('2004-01-01 00:00:00.001+00', 0, 0) = '8192' AS v1,
-       snowflake_si_from_parts('2024-01-01 00:00:00+00', 1, 0) = '5170397184000256' AS v2;
-SELECT id, snowflake_si_timestamp(id), snowflake_si_machine(id), snowflake_si_index(id)
-FROM (VALUES ('8192'::snowflake_si), ('5170397184000256')) v(id);
-SET uid.snowflake_si_epoch = '2003-03-18 07:20:19.225+00';
-SELECT snowflake_si_from_parts(to_timestamp(2147483647), 31, 255) AS v3;
-SELECT snowflake_si_timestamp('9007199254740991'), snowflake_si_machine('9007199254740991'),
-       snowflake_si_index('9007199254740991');
-RESET uid.snowflake_si_epoch;
--- the explicit-argument forms need no setting
+-- the smallest base clock the original accepts), through the forms that
+-- name the base clock and width.
+SELECT snowflake_si_from_parts('2004-01-01 00:00:00.001+00', 0, 0, '2004-01-01Z', 8) AS v1,
+       snowflake_si_from_parts('2024-01-01 00:00:00+00', 1, 0, '2004-01-01Z', 8) AS v2,
+       snowflake_si_from_parts(to_timestamp(2147483647), 31, 255, '2003-03-18 07:20:19.225+00', 8) AS v3;
+SELECT id, snowflake_si_timestamp(id, epoch), snowflake_si_machine(id, 8), snowflake_si_index(id, 8)
+FROM (VALUES ('8192'::snowflake_si, '2004-01-01Z'::timestamptz),
+             ('5170397184000256', '2004-01-01Z'),
+             ('9007199254740991', '2003-03-18 07:20:19.225+00')) v(id, epoch);
+-- the forms that read the settings agree with them at the defaults (2024-01-01, k = 8)
+SELECT snowflake_si_from_parts('2024-05-06 07:08:09.01Z', 3, 7)
+     = snowflake_si_from_parts('2024-05-06 07:08:09.01Z', 3, 7, '2024-01-01Z', 8) AS same_parts,
+       snowflake_si_timestamp('5170397184000256') = snowflake_si_timestamp('5170397184000256', '2024-01-01Z') AS same_time;
+-- other widths
 SELECT snowflake_si_timestamp('5170397184000256', '2004-01-01Z'),
        snowflake_si_machine('5170397184000256', 8), snowflake_si_index('5170397184000256', 8),
        snowflake_si_machine('5170397184000256', 13), snowflake_si_index('5170397184000256', 13),

@@ -31,8 +31,12 @@
 #define UID_STATE_VERSION	1
 #define UID_STATE_SIZE		4096
 
-/* the last part of a wait for the next tick is spent spinning, not sleeping */
+/*
+ * The last part of a wait for the next tick is spent spinning, not sleeping;
+ * at most this many clock reads (a few ms even if each took 10 ns).
+ */
 #define UID_WAIT_SPIN_US	100
+#define UID_WAIT_SPIN_MAX	200000
 
 struct UidStateFile
 {
@@ -202,15 +206,22 @@ uid_clock_wait_past(UidSlot *slot, const UidClockSpec *spec, uint64 tick)
 	{
 		int64		now;
 
+		int64		spins = 0;
+
 		/*
 		 * Sleep for most of it, then spin: a sleep overshoots by the timer
 		 * slack (about 50 us), which would cost a format with 1 ms ticks a
-		 * tenth of its capacity.
+		 * tenth of its capacity.  The spin is bounded by a count as well,
+		 * so a clock that has stopped ends it (the caller then borrows).
 		 */
 		if (wait > UID_WAIT_SPIN_US)
 			pg_usleep(wait - UID_WAIT_SPIN_US);
-		while ((now = uid_clock_unix_us()) < target && now >= start)
+		while ((now = uid_clock_unix_us()) < target && now >= start &&
+			   ++spins <= UID_WAIT_SPIN_MAX)
+		{
+			CHECK_FOR_INTERRUPTS();
 			pg_spin_delay();
+		}
 		if (now > start && now - start <= 2 * spec->tick_us)
 			pg_atomic_fetch_add_u64(&slot->overflow_wait_us, (uint64) (now - start));
 	}

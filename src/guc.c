@@ -1,6 +1,11 @@
 /*
  * guc.c
  *		The uid.* settings and uid_config().
+ *
+ * All are superuser-only.  uid.snowflake_si_epoch and
+ * uid.snowflake_si_index_bits are server-wide (postgresql.conf or ALTER
+ * SYSTEM): they define the ID space that the server's one generator state
+ * allocates from, and IDs made under different values can coincide.
  */
 #include "postgres.h"
 
@@ -176,13 +181,13 @@ uid_guc_init(void)
 							   "Base clock of snowflake_si IDs; set it once, before any ID exists.",
 							   NULL,
 							   &epoch_string, "2024-01-01 00:00:00+00",
-							   PGC_SUSET, 0,
+							   PGC_SIGHUP, 0,
 							   check_epoch, assign_epoch, NULL);
 	DefineCustomIntVariable("uid.snowflake_si_index_bits",
 							"Width in bits of the snowflake_si per-millisecond index (UIN).",
 							"The machine id gets the other 13 - k bits.",
 							&uid_snowflake_si_index_bits, 8, 1, 13,
-							PGC_SUSET, 0, NULL, NULL, NULL);
+							PGC_SIGHUP, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("uid");
 }
 

@@ -1,7 +1,8 @@
 /*
  * guc.h
  *		The uid.* settings.  All are superuser-only: a user who could set
- *		them could mint another node's IDs.
+ *		them could mint another node's IDs.  The two snowflake_si layout
+ *		settings are server-wide (see guc.c).
  */
 #ifndef UID_GUC_H
 #define UID_GUC_H

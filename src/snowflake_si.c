@@ -262,13 +262,26 @@ snowflake_si_index(PG_FUNCTION_ARGS)
 	PG_RETURN_INT32((int32) snowflake_si_fields_of(PG_GETARG_SNOWFLAKE_SI(0), k).uin);
 }
 
+/*
+ * With three arguments it reads the settings; the five-argument form names
+ * the base clock and the index width.
+ */
 PG_FUNCTION_INFO_V1(snowflake_si_from_parts);
 Datum
 snowflake_si_from_parts(PG_FUNCTION_ARGS)
 {
-	int			k = uid_snowflake_si_index_bits;
-	UidClockSpec spec = snowflake_si_clock(uid_snowflake_si_epoch_ms);
+	int32		k = uid_snowflake_si_index_bits;
+	int64		epoch_ms = uid_snowflake_si_epoch_ms;
+	UidClockSpec spec;
 	snowflake_si_fields f;
+
+	if (PG_NARGS() > 3)
+	{
+		snowflake_si_check_epoch(PG_GETARG_TIMESTAMPTZ(3), &epoch_ms);
+		k = PG_GETARG_INT32(4);
+		snowflake_si_check_bits(k);
+	}
+	spec = snowflake_si_clock(epoch_ms);
 
 	uid_check_field("snowflake_si", "machine id", PG_GETARG_INT32(1), 0, snowflake_si_mid_max(k));
 	uid_check_field("snowflake_si", "index", PG_GETARG_INT32(2), 0, snowflake_si_uin_max(k));

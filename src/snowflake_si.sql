@@ -147,6 +147,10 @@ AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION snowflake_si_from_parts("time" timestamptz, machine integer, index integer)
 RETURNS snowflake_si
 AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_si_from_parts("time" timestamptz, machine integer, index integer,
+                                        epoch timestamptz, index_bits integer)
+RETURNS snowflake_si
+AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION snowflake_si_boundary(timestamptz) RETURNS snowflake_si
 AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION snowflake_si_new() RETURNS snowflake_si
@@ -166,6 +170,8 @@ COMMENT ON FUNCTION snowflake_si_index(snowflake_si, integer) IS
 'the per-millisecond index (UIN) of a snowflake_si, for the given index width (1..13)';
 COMMENT ON FUNCTION snowflake_si_from_parts(timestamptz, integer, integer) IS
 'the snowflake_si of the given time (floored to the millisecond), machine id and index, under the current settings';
+COMMENT ON FUNCTION snowflake_si_from_parts(timestamptz, integer, integer, timestamptz, integer) IS
+'the snowflake_si of the given time (floored to the millisecond), machine id and index, for the given base clock and index width';
 COMMENT ON FUNCTION snowflake_si_boundary(timestamptz) IS
 'the smallest snowflake_si whose time is at or after the argument: id >= snowflake_si_boundary(a) AND id < snowflake_si_boundary(b) selects IDs made in [a, b)';
 COMMENT ON FUNCTION snowflake_si_new() IS

@@ -1,7 +1,7 @@
 # A clock that stops (a stuck VM clock, a frozen faketime) must not stall
-# generation: once a 4 ms unit's 65,536 sequence numbers are used up and a
-# full wait does not move the clock, the generator borrows the next unit
-# (design.md, guarantee 4).  Without that, sno_new() would sleep forever.
+# generation: once a tick's sequence is used up and a full wait does not move
+# the clock, the generator borrows the next tick (design.md, guarantee 4).
+# Without that, sno_new() and snowflake_si_new() would wait forever.
 
 use strict;
 use warnings;
@@ -50,6 +50,23 @@ is( $node->safe_psql('postgres',
 is( $node->safe_psql('postgres',
 		q{SELECT overflow_waits > 0 AND tick_flips = 0 FROM uid_stats() WHERE type = 'sno'}),
 	't', 'it waited once per unit before borrowing, and never flipped');
+
+# snowflake_si, 1 ms ticks of 256 IDs: the wait for the next millisecond
+# ends in a spin, which must also end on a stopped clock (and heed cancels).
+$w = start_worker($node, q{SET statement_timeout = '60s'},
+	q{CREATE TABLE sf AS SELECT snowflake_si_new() AS id, g FROM generate_series(1, 5000) g});
+($rc, $out, $err) = finish_worker($w);
+is($rc, 0, '5,000 snowflake_si IDs from a frozen clock: generation did not stall')
+  or diag $err;
+is( $node->safe_psql('postgres',
+		q{SELECT count(DISTINCT id) = 5000 AND count(*) = 5000 FROM sf}),
+	't', 'no duplicate snowflake_si');
+is( $node->safe_psql('postgres',
+		q{SELECT count(*) FROM (SELECT id, lag(id) OVER (ORDER BY g) AS prev FROM sf) s WHERE prev >= id}),
+	'0', 'snowflake_si strictly increasing');
+cmp_ok(
+	$node->safe_psql('postgres', q{SELECT count(DISTINCT snowflake_si_timestamp(id)) FROM sf}),
+	'>=', 20, 'later milliseconds were borrowed');
 
 set_clock($node, '+0');
 $node->stop;

@@ -13,7 +13,8 @@ use Test::More;
 use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
-  start_worker finish_worker poll_while_running check_ids faked_node);
+  start_worker finish_worker poll_while_running check_ids check_ids_by
+  faked_node);
 
 # test/check.sh passes the library of Debian's package "faketime" in
 # UID_FAKETIME_LIB; the fallback is its place on amd64.
@@ -141,12 +142,17 @@ sub poll_while_running
 }
 
 
-# The generator guarantees over a table of IDs t (id sno, n int, and the
+# The generator guarantees over a table of IDs t (id, n int, and the
 # session columns named in $sessions): no duplicate, and each session's IDs
-# strictly increasing on each timeline (guarantees 1 and 3).
-sub check_ids
+# strictly increasing in the type's btree order (guarantees 1 and 3).
+# $timeline is an SQL expression of id that names the timeline within which
+# the order must hold (sno: sno_tick(id)), or undef for a type with a single
+# timeline, whose IDs must rise across every clock step.
+sub check_ids_by
 {
-	my ($node, $sessions) = @_;
+	my ($node, $sessions, $timeline) = @_;
+	my $partition = defined $timeline ? "$sessions, $timeline" : $sessions;
+	my $scope = defined $timeline ? ' on each timeline' : '';
 	my ($count, $distinct) = split /\|/,
 	  $node->safe_psql('postgres', 'SELECT count(*), count(DISTINCT id) FROM t');
 
@@ -154,12 +160,19 @@ sub check_ids
 	is( $node->safe_psql(
 			'postgres', qq{
 		SELECT count(*) FROM (
-			SELECT id <= lag(id) OVER (PARTITION BY $sessions, sno_tick(id) ORDER BY n) AS bad
+			SELECT id <= lag(id) OVER (PARTITION BY $partition ORDER BY n) AS bad
 			FROM t
 		) x WHERE bad}),
 		'0',
-		"each session's IDs are strictly increasing on each timeline");
+		"each session's IDs are strictly increasing$scope");
 	return $count;
+}
+
+# check_ids_by for sno, whose IDs rise on each of its two timelines.
+sub check_ids
+{
+	my ($node, $sessions) = @_;
+	return check_ids_by($node, $sessions, 'sno_tick(id)');
 }
 
 
