@@ -160,7 +160,7 @@ sql "CREATE SCHEMA IF NOT EXISTS $SCHEMA" >/dev/null
 SCHEMA_MADE=1
 sql "CREATE SEQUENCE IF NOT EXISTS $SCHEMA.bench_seq" >/dev/null
 
-SORT_TABLES=(bigint uuid sno_dense sno_spread snowflake_si)
+SORT_TABLES=(bigint uuid sno_dense sno_spread snowflake_si revts8)
 # The values are made in a MATERIALIZED CTE: in "SELECT f() ... ORDER BY random()" the planner
 # evaluates a volatile f() after the sort, which would store sno_new()'s IDs in ascending order.
 declare -A VALUES=(
@@ -169,8 +169,9 @@ declare -A VALUES=(
 	[sno_dense]="sno_new()"
 	[sno_spread]="sno_from_parts(timestamptz '2024-01-01' + g * interval '37 ms', 1, 4242, 0)"
 	[snowflake_si]="snowflake_si_from_parts(timestamptz '2024-01-01' + (g / 4) * interval '1 ms', 1, g % 4)"
+	[revts8]="revts8_from_parts(timestamptz '2024-01-01' + (g / 4) * interval '1 ms', g % 4, 1, 0)"
 )
-declare -A COLTYPE=([bigint]=bigint [uuid]=uuid [sno_dense]=sno [sno_spread]=sno [snowflake_si]=snowflake_si)
+declare -A COLTYPE=([bigint]=bigint [uuid]=uuid [sno_dense]=sno [sno_spread]=sno [snowflake_si]=snowflake_si [revts8]=revts8)
 declare -A SORT_METHOD CORRELATION
 
 if [ "$ONLY" != gen ]; then
@@ -284,10 +285,10 @@ fi
 # ------------------------------------------------------------------ 1b. capacity
 # Generators whose format caps IDs per tick: one session in a tight loop, as a share of
 # the cap. CAP_N IDs take about 4 s at full capacity.
-CAP_CANDS=(snowflake_si)
-declare -A CAP_PER_S=([snowflake_si]=256000)
-declare -A CAP_LABEL=([snowflake_si]="snowflake_si_new() (k = 8: 256 per ms)")
-declare -A CAP_N=([snowflake_si]=1024000)
+CAP_CANDS=(snowflake_si revts8)
+declare -A CAP_PER_S=([snowflake_si]=256000 [revts8]=64000)
+declare -A CAP_LABEL=([snowflake_si]="snowflake_si_new() (k = 8: 256 per ms)" [revts8]="revts8_new() (64 per ms)")
+declare -A CAP_N=([snowflake_si]=1024000 [revts8]=256000)
 CAP_ROUNDS=$((ROUNDS < 3 ? ROUNDS : 3))
 
 if [ "$ONLY" != sort ]; then
@@ -439,7 +440,8 @@ sort_report() {
 	echo
 	echo "Tables: bigint = 1..N; uuid = gen_random_uuid(); sno_dense = sno_new() (bulk: many IDs per 4 ms unit);"
 	echo "sno_spread = sno_from_parts('2024-01-01' + g × 37 ms, 1, 4242, 0) (one ID per time);"
-	echo "snowflake_si = snowflake_si_from_parts('2024-01-01' + (g / 4) ms, 1, g % 4). All filled ORDER BY random()."
+	echo "snowflake_si = snowflake_si_from_parts('2024-01-01' + (g / 4) ms, 1, g % 4);"
+	echo "revts8 = revts8_from_parts('2024-01-01' + (g / 4) ms, g % 4, 1, 0), default (time) order. All filled ORDER BY random()."
 	echo "Order correlation: pg_stats.correlation of the stored order with the sorted order (≈ 0: shuffled)."
 	echo "Scan only = SELECT id FROM t OFFSET N; sort only = median over rounds of (sort ms − scan ms in the same round)."
 }

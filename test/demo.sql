@@ -28,6 +28,21 @@ SELECT snowflake_si_timestamp('5170397184000256', '2004-01-01Z') AS decoded_time
 RESET uid.generator;
 DROP TABLE job;
 
+-- revts8: 8 bytes with a bit-reversed timestamp; sorts by time by default
+SET uid.generator = 42;
+SET uid.cluster = 3;
+CREATE TABLE row_key (id revts8 PRIMARY KEY DEFAULT revts8_new(), v int);
+INSERT INTO row_key (v) SELECT g FROM generate_series(1, 5) g;
+SELECT id, id::bytea AS bytes, revts8_timestamp(id), revts8_sequence(id), revts8_generator(id),
+       revts8_cluster(id), v
+FROM row_key ORDER BY id;
+-- the raw byte order that a row-key store sees
+SELECT id, v FROM row_key ORDER BY id USING ~<~;
+SELECT 'cb54ecf284000000'::revts8 AS reference, revts8_timestamp('cb54ecf284000000') AS its_time;
+RESET uid.generator;
+RESET uid.cluster;
+DROP TABLE row_key;
+
 -- settings and counters
 SELECT * FROM uid_config();
 SELECT * FROM uid_stats();

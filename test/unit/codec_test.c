@@ -31,6 +31,7 @@ unsigned long long harness_iter;
 #include "bits_test.c"
 #include "sno_test.c"
 #include "snowflake_si_test.c"
+#include "revts8_test.c"
 
 static const struct
 {
@@ -40,6 +41,7 @@ static const struct
 	{"bits", test_bits},
 	{"sno", test_sno},
 	{"snowflake_si", test_snowflake_si},
+	{"revts8", test_revts8},
 };
 
 static double

@@ -1,0 +1,322 @@
+/*
+ * revts8.c
+ *		PostgreSQL glue for the revts8 type.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
+#include "utils/sortsupport.h"
+
+#include "clock.h"
+#include "glue.h"
+#include "guc.h"
+#include "revts8.h"
+
+#define REVTS8_EXPECTED "16 hexadecimal digits with bits 15 to 10 clear"
+
+static uint64 revts8_now(const UidClockSpec *spec);
+
+/* Unix milliseconds, 42 bits (until 2109-05-15), 64 IDs each. */
+static const UidClockSpec revts8_clock = {
+	.type_name = "revts8",
+	.epoch_us = 0,
+	.tick_us = 1000,
+	.tick_max = REVTS8_TS_MAX,
+	.seq_max = REVTS8_SEQ_MAX,
+	.now = revts8_now,
+};
+
+static uint64
+revts8_now(const UidClockSpec *spec)
+{
+	return uid_clock_tick(&revts8_clock);
+}
+
+static inline uint64
+revts8_key_of(const revts8_fields *f)
+{
+	return f->ts << REVTS8_LOW_BITS | (uint64) f->seq << 16 |
+		(uint64) f->generator << 4 | f->cluster;
+}
+
+/* The time-order comparator: every default operator and sort uses it. */
+static inline int
+revts8_cmp_internal(uint64 a, uint64 b)
+{
+	return (a > b) - (a < b);
+}
+
+/* The byte-order comparator of revts8_bytes_ops. */
+static inline int
+revts8_bytes_cmp_internal(uint64 a, uint64 b)
+{
+	return revts8_cmp_internal(revts8_canonical(a), revts8_canonical(b));
+}
+
+static uint64
+revts8_checked_canonical(uint64 canonical, int sqlstate, const char *what)
+{
+	if (canonical & REVTS8_RESERVED_MASK)
+		ereport(ERROR,
+				(errcode(sqlstate),
+				 errmsg("invalid %s for type revts8: reserved bits are set", what),
+				 errdetail("Bits 15 to 10 of a revts8 must be zero; the value is %016llx.",
+						   (unsigned long long) canonical)));
+	return revts8_key(canonical);
+}
+
+PG_FUNCTION_INFO_V1(revts8_in);
+Datum
+revts8_in(PG_FUNCTION_ARGS)
+{
+	char	   *s = PG_GETARG_CSTRING(0);
+	uint64		canonical = 0;
+	size_t		bad_pos = 0;
+	uid_status	st = revts8_decode(s, strlen(s), &canonical, &bad_pos);
+
+	if (st != UID_OK)
+	{
+		uid_text_error(fcinfo->context, "revts8", s, st, bad_pos, REVTS8_EXPECTED);
+		PG_RETURN_NULL();
+	}
+	PG_RETURN_REVTS8_KEY(revts8_key(canonical));
+}
+
+PG_FUNCTION_INFO_V1(revts8_out);
+Datum
+revts8_out(PG_FUNCTION_ARGS)
+{
+	char	   *s = palloc(REVTS8_TEXT_LEN + 1);
+
+	revts8_encode(revts8_canonical(PG_GETARG_REVTS8_KEY(0)), s);
+	s[REVTS8_TEXT_LEN] = '\0';
+	PG_RETURN_CSTRING(s);
+}
+
+PG_FUNCTION_INFO_V1(revts8_recv);
+Datum
+revts8_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+
+	if (buf->len - buf->cursor != 8)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid binary length for type revts8: %d bytes",
+						buf->len - buf->cursor),
+				 errdetail("A revts8 is 8 bytes.")));
+	PG_RETURN_REVTS8_KEY(revts8_checked_canonical((uint64) pq_getmsgint64(buf),
+												  ERRCODE_INVALID_BINARY_REPRESENTATION,
+												  "binary value"));
+}
+
+PG_FUNCTION_INFO_V1(revts8_send);
+Datum
+revts8_send(PG_FUNCTION_ARGS)
+{
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendint64(&buf, (int64) revts8_canonical(PG_GETARG_REVTS8_KEY(0)));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+#define REVTS8_CMP_FUNC(name, cmp, op) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BOOL(cmp(PG_GETARG_REVTS8_KEY(0), PG_GETARG_REVTS8_KEY(1)) op 0); \
+}
+
+REVTS8_CMP_FUNC(revts8_eq, revts8_cmp_internal, ==)
+REVTS8_CMP_FUNC(revts8_ne, revts8_cmp_internal, !=)
+REVTS8_CMP_FUNC(revts8_lt, revts8_cmp_internal, <)
+REVTS8_CMP_FUNC(revts8_le, revts8_cmp_internal, <=)
+REVTS8_CMP_FUNC(revts8_gt, revts8_cmp_internal, >)
+REVTS8_CMP_FUNC(revts8_ge, revts8_cmp_internal, >=)
+REVTS8_CMP_FUNC(revts8_bytes_lt, revts8_bytes_cmp_internal, <)
+REVTS8_CMP_FUNC(revts8_bytes_le, revts8_bytes_cmp_internal, <=)
+REVTS8_CMP_FUNC(revts8_bytes_gt, revts8_bytes_cmp_internal, >)
+REVTS8_CMP_FUNC(revts8_bytes_ge, revts8_bytes_cmp_internal, >=)
+
+PG_FUNCTION_INFO_V1(revts8_cmp);
+Datum
+revts8_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(revts8_cmp_internal(PG_GETARG_REVTS8_KEY(0), PG_GETARG_REVTS8_KEY(1)));
+}
+
+PG_FUNCTION_INFO_V1(revts8_bytes_cmp);
+Datum
+revts8_bytes_cmp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT32(revts8_bytes_cmp_internal(PG_GETARG_REVTS8_KEY(0), PG_GETARG_REVTS8_KEY(1)));
+}
+
+/* Time order is the datum's unsigned order: core's specialized sorts apply. */
+PG_FUNCTION_INFO_V1(revts8_sortsupport);
+Datum
+revts8_sortsupport(PG_FUNCTION_ARGS)
+{
+	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
+
+	ssup->comparator = ssup_datum_unsigned_cmp;
+	PG_RETURN_VOID();
+}
+
+static int
+revts8_bytes_fastcmp(Datum x, Datum y, SortSupport ssup)
+{
+	return revts8_bytes_cmp_internal(DatumGetRevts8Key(x), DatumGetRevts8Key(y));
+}
+
+/* Abbreviation turns a key into its canonical value once per row. */
+static Datum
+revts8_bytes_abbrev_convert(Datum original, SortSupport ssup)
+{
+	return UInt64GetDatum(revts8_canonical(DatumGetRevts8Key(original)));
+}
+
+static bool
+revts8_bytes_abbrev_abort(int memtupcount, SortSupport ssup)
+{
+	return false;
+}
+
+PG_FUNCTION_INFO_V1(revts8_bytes_sortsupport);
+Datum
+revts8_bytes_sortsupport(PG_FUNCTION_ARGS)
+{
+	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
+
+	ssup->comparator = revts8_bytes_fastcmp;
+	if (ssup->abbreviate)
+	{
+		ssup->comparator = ssup_datum_unsigned_cmp;
+		ssup->abbrev_converter = revts8_bytes_abbrev_convert;
+		ssup->abbrev_abort = revts8_bytes_abbrev_abort;
+		ssup->abbrev_full_comparator = revts8_bytes_fastcmp;
+	}
+	PG_RETURN_VOID();
+}
+
+/* Hashes of the datum are bigint's (frozen in core). */
+PG_FUNCTION_INFO_V1(revts8_hash);
+Datum
+revts8_hash(PG_FUNCTION_ARGS)
+{
+	return DirectFunctionCall1(hashint8, PG_GETARG_DATUM(0));
+}
+
+PG_FUNCTION_INFO_V1(revts8_hash_extended);
+Datum
+revts8_hash_extended(PG_FUNCTION_ARGS)
+{
+	return DirectFunctionCall2(hashint8extended, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
+}
+
+PG_FUNCTION_INFO_V1(revts8_to_bytea);
+Datum
+revts8_to_bytea(PG_FUNCTION_ARGS)
+{
+	uint8		b[8];
+
+	uid_store_be(b, 8, revts8_canonical(PG_GETARG_REVTS8_KEY(0)));
+	PG_RETURN_BYTEA_P(uid_bytes_to_bytea(b, 8));
+}
+
+PG_FUNCTION_INFO_V1(bytea_to_revts8);
+Datum
+bytea_to_revts8(PG_FUNCTION_ARGS)
+{
+	uint8	   *b = uid_bytea_to_bytes(PG_GETARG_BYTEA_PP(0), 8, "revts8");
+
+	PG_RETURN_REVTS8_KEY(revts8_checked_canonical(uid_load_be(b, 8),
+												  ERRCODE_INVALID_BINARY_REPRESENTATION,
+												  "bytea value"));
+}
+
+PG_FUNCTION_INFO_V1(revts8_to_bigint);
+Datum
+revts8_to_bigint(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) revts8_canonical(PG_GETARG_REVTS8_KEY(0)));
+}
+
+PG_FUNCTION_INFO_V1(bigint_to_revts8);
+Datum
+bigint_to_revts8(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_REVTS8_KEY(revts8_checked_canonical((uint64) PG_GETARG_INT64(0),
+												  ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+												  "bigint value"));
+}
+
+PG_FUNCTION_INFO_V1(revts8_timestamp);
+Datum
+revts8_timestamp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TIMESTAMPTZ(uid_tick_to_time(&revts8_clock,
+										   PG_GETARG_REVTS8_KEY(0) >> REVTS8_LOW_BITS));
+}
+
+#define REVTS8_FIELD_FUNC(name, shift, mask) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_INT32((int32) ((PG_GETARG_REVTS8_KEY(0) >> (shift)) & (mask))); \
+}
+
+REVTS8_FIELD_FUNC(revts8_sequence, 16, REVTS8_SEQ_MAX)
+REVTS8_FIELD_FUNC(revts8_generator, 4, REVTS8_GENERATOR_MAX)
+REVTS8_FIELD_FUNC(revts8_cluster, 0, REVTS8_CLUSTER_MAX)
+
+PG_FUNCTION_INFO_V1(revts8_from_parts);
+Datum
+revts8_from_parts(PG_FUNCTION_ARGS)
+{
+	revts8_fields f;
+
+	uid_check_field("revts8", "sequence", PG_GETARG_INT32(1), 0, REVTS8_SEQ_MAX);
+	uid_check_field("revts8", "generator", PG_GETARG_INT32(2), 0, REVTS8_GENERATOR_MAX);
+	uid_check_field("revts8", "cluster", PG_GETARG_INT32(3), 0, REVTS8_CLUSTER_MAX);
+	f.ts = uid_time_to_tick(&revts8_clock, PG_GETARG_TIMESTAMPTZ(0), false);
+	f.seq = (unsigned) PG_GETARG_INT32(1);
+	f.generator = (unsigned) PG_GETARG_INT32(2);
+	f.cluster = (unsigned) PG_GETARG_INT32(3);
+	PG_RETURN_REVTS8_KEY(revts8_key_of(&f));
+}
+
+PG_FUNCTION_INFO_V1(revts8_boundary);
+Datum
+revts8_boundary(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_REVTS8_KEY(uid_time_to_tick(&revts8_clock, PG_GETARG_TIMESTAMPTZ(0), true)
+						 << REVTS8_LOW_BITS);
+}
+
+PG_FUNCTION_INFO_V1(revts8_new);
+Datum
+revts8_new(PG_FUNCTION_ARGS)
+{
+	UidTickSeq	ts;
+	revts8_fields f;
+
+	if (uid_generator > REVTS8_GENERATOR_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("uid.generator %d is out of range for revts8", uid_generator),
+				 errdetail("The revts8 generator id has 6 bits: 0 to %d.", REVTS8_GENERATOR_MAX)));
+	ts = uid_next_tick(uid_slot(UID_SLOT_REVTS8), &revts8_clock, uid_tick_alloc);
+	f.ts = ts.tick;
+	f.seq = ts.seq;
+	f.generator = (unsigned) uid_generator;
+	f.cluster = (unsigned) uid_cluster;
+	uid_count_issued(UID_SLOT_REVTS8);
+	PG_RETURN_REVTS8_KEY(revts8_key_of(&f));
+}
