@@ -13,14 +13,14 @@ use lib $FindBin::RealBin;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Time::HiRes qw(time);
 use UidTest;
 
 my $sessions = 8;
 my $per_session = 200_000;
 my $total = $sessions * $per_session;
 my $machine = 5;
-my $per_ms = 256;    # 2^k, k = uid.snowflake_si_index_bits (default 8)
+# 2^k IDs a millisecond, k = uid.snowflake_si_index_bits (default 8)
+my $T = { name => 'snowflake_si', seq => 'snowflake_si_index', per_ms => 256 };
 my $max_id = '9007199254740991';    # 2^53 - 1
 
 # The format holds 256,000 IDs a second: 1,600,000 of them take 6.25 s at
@@ -42,45 +42,15 @@ is( $node->safe_psql('postgres',
 	$machine,
 	"uid.generator is $machine");
 
-# A barrier: every worker queues behind an advisory lock this session holds,
-# so that all of them start generating at the same moment.
-my $gate = $node->background_psql('postgres');
-$gate->query_safe('SELECT pg_advisory_lock(4242)');
-
-my @workers;
-for my $s (1 .. $sessions)
-{
-	push @workers,
-	  start_worker($node,
-		'SELECT pg_advisory_lock_shared(4242)',
-		"INSERT INTO t SELECT snowflake_si_new(), $s, g FROM generate_series(1, $per_session) g"
-	  );
-}
-
-ok( $node->poll_query_until(
-		'postgres',
-		"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
-		$sessions),
-	"all $sessions sessions wait at the barrier");
-my $started = time();
-$gate->query_safe('SELECT pg_advisory_unlock(4242)');
-$gate->quit;
-
-for my $s (1 .. $sessions)
-{
-	my ($rc, $out, $err) = finish_worker($workers[ $s - 1 ]);
-	is($rc, 0, "session $s inserted its IDs") or diag $err;
-}
-my $elapsed = time() - $started;
+my $elapsed = run_released($node, $sessions,
+	sub {
+		"INSERT INTO t SELECT snowflake_si_new(), $_[0], g FROM generate_series(1, $per_session) g";
+	});
 note sprintf('%d IDs in %.2f s: %.0f IDs/s', $total, $elapsed, $total / $elapsed);
 
 # Read at once, before the clock moves on much: a generator that borrowed
 # ahead instead of waiting would have dated IDs in the future.
-is( $node->safe_psql('postgres',
-		q{SELECT snowflake_si_timestamp(id) <= clock_timestamp()
-		  FROM t ORDER BY id DESC LIMIT 1}),
-	't',
-	'no ID is dated ahead of the clock: full milliseconds were waited out');
+check_not_ahead($node, $T);
 
 is( $node->safe_psql('postgres', 'SELECT count(*), count(DISTINCT id) FROM t'),
 	"$total|$total",
@@ -138,52 +108,24 @@ is( $node->safe_psql(
 # The capacity: never more than 256 IDs in one millisecond, from all the
 # backends together.  The index restarts at 0 each millisecond and runs on
 # without a gap.
-my ($ms, $fullest, $bad_start, $gaps) = split /\|/,
-  $node->safe_psql(
-	'postgres', q{
-	SELECT count(*), max(c),
-		   count(*) FILTER (WHERE lo <> 0),
-		   count(*) FILTER (WHERE hi <> c - 1)
-	FROM (
-		SELECT count(*) AS c, min(snowflake_si_index(id)) AS lo,
-			   max(snowflake_si_index(id)) AS hi
-		FROM t GROUP BY snowflake_si_timestamp(id)
-	) x});
-note "$ms milliseconds used, the fullest has $fullest IDs";
-cmp_ok($fullest, '<=', $per_ms, "at most $per_ms IDs in any millisecond");
-cmp_ok($ms, '>=', $total / $per_ms,
-	'the IDs span at least total / 256 milliseconds');
-is($bad_start, '0', 'each millisecond\'s index starts at 0');
-is($gaps, '0', 'each millisecond\'s indexes have no gap');
+check_capacity($node, $T, $total);
 
-# The sessions really overlapped: every session's first ID is below every
-# session's last one.
-is( $node->safe_psql(
-		'postgres', q{
-	WITH lo AS (SELECT DISTINCT ON (s) id FROM t ORDER BY s, id),
-		 hi AS (SELECT DISTINCT ON (s) id FROM t ORDER BY s, id DESC)
-	SELECT bool_and(lo.id < hi.id) FROM lo, hi}),
-	't',
-	'the sessions generated concurrently');
+check_overlap($node);
 
 note 'uid_stats: ',
   $node->safe_psql('postgres',
 	"SELECT * FROM uid_stats() WHERE type = 'snowflake_si'");
-my ($issued, $waits, $wait_us, $regressions, $flips) = split /\|/,
-  $node->safe_psql(
-	'postgres', q{
-	SELECT issued, overflow_waits, overflow_wait_us, clock_regressions,
-		   tick_flips
-	FROM uid_stats() WHERE type = 'snowflake_si'});
-cmp_ok($issued, '>=', $total, 'uid_stats counts the IDs issued');
+my $stats = type_stats($node, 'snowflake_si');
+cmp_ok($stats->{issued}, '>=', $total, 'uid_stats counts the IDs issued');
 # 8 backends ask for more than 256 IDs a millisecond: the capacity was hit.
-cmp_ok($waits, '>', 0, 'full milliseconds were waited out (overflow_waits)');
-cmp_ok($wait_us, '>', 0, 'and the time waiting was counted');
+cmp_ok($stats->{waits}, '>', 0,
+	'full milliseconds were waited out (overflow_waits)');
+cmp_ok($stats->{wait_us}, '>', 0, 'and the time waiting was counted');
 # A backend whose clock reading was overtaken by another backend's, or
 # that waited for the next millisecond, must not pass for a clock that went
 # back.
-is($regressions, '0', 'no clock regression');
-is($flips, '0', 'no tick flip: snowflake_si has one timeline');
+is($stats->{regressions}, '0', 'no clock regression');
+is($stats->{flips}, '0', 'no tick flip: snowflake_si has one timeline');
 
 $node->stop;
 

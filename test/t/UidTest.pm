@@ -14,7 +14,8 @@ use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
   start_worker finish_worker poll_while_running check_ids check_ids_by
-  faked_node);
+  faked_node type_stats run_released check_not_ahead check_capacity
+  check_overlap clock_jump_test);
 
 # test/check.sh passes the library of Debian's package "faketime" in
 # UID_FAKETIME_LIB; the fallback is its place on amd64.
@@ -190,6 +191,494 @@ sub faked_node
 	start_faked($node);
 	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
 	return $node;
+}
+
+# The type's row of uid_stats(), as a hash: issued, waits (overflow_waits),
+# wait_us (overflow_wait_us), regressions (clock_regressions) and flips
+# (tick_flips).
+sub type_stats
+{
+	my ($node, $type) = @_;
+	my %s;
+
+	@s{qw(issued waits wait_us regressions flips)} = split /\|/,
+	  $node->safe_psql(
+		'postgres', qq{
+		SELECT issued, overflow_waits, overflow_wait_us, clock_regressions,
+			   tick_flips
+		FROM uid_stats() WHERE type = '$type'});
+	return \%s;
+}
+
+# Runs $n sessions that start generating at the same moment: each first
+# queues behind an advisory lock that a session of ours holds, and all of
+# them are let go at once.  $sql_of->($s) gives the commands of session s
+# (1 .. $n).  Returns the seconds from the release to the end of the last
+# session.
+sub run_released
+{
+	my ($node, $n, $sql_of) = @_;
+	my $gate = $node->background_psql('postgres');
+
+	$gate->query_safe('SELECT pg_advisory_lock(4242)');
+	my @workers = map {
+		start_worker($node, 'SELECT pg_advisory_lock_shared(4242)',
+			$sql_of->($_))
+	} 1 .. $n;
+	ok( $node->poll_query_until(
+			'postgres',
+			"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+			$n),
+		"all $n sessions wait at the barrier");
+	my $started = time();
+	$gate->query_safe('SELECT pg_advisory_unlock(4242)');
+	$gate->quit;
+
+	for my $s (1 .. $n)
+	{
+		my ($rc, $out, $err) = finish_worker($workers[ $s - 1 ]);
+		is($rc, 0, "session $s inserted its IDs") or diag $err;
+	}
+	return time() - $started;
+}
+
+
+# The helpers below test a type with a single timeline and millisecond
+# ticks (snowflake_si, revts8), described by a hash:
+#   name    the type; its generator is name_new(), its time name_timestamp()
+#   seq     the accessor of its sequence within a millisecond
+#   per_ms  how many IDs one millisecond holds
+# Its IDs are in a table t (id, s int, n int, ...): s the session, n the
+# ID's place in it.
+
+# No ID is dated ahead of the server's clock: at real time the generator
+# waited out full milliseconds instead of borrowing ahead.  Call it as soon
+# as the IDs are made, before the clock moves on much.
+sub check_not_ahead
+{
+	my ($node, $T) = @_;
+
+	is( $node->safe_psql(
+			'postgres',
+			"SELECT $T->{name}_timestamp(id) <= clock_timestamp() FROM t ORDER BY id DESC LIMIT 1"
+		),
+		't',
+		'no ID is dated ahead of the clock: full milliseconds were waited out');
+	return;
+}
+
+# The capacity (guarantee 5): never more than per_ms IDs in one
+# millisecond, from all the backends together, so $total IDs span at least
+# $total / per_ms milliseconds; the sequence restarts at 0 each millisecond
+# and runs on without a gap.  (With one generator id, distinct IDs of one
+# millisecond have distinct sequences.)
+sub check_capacity
+{
+	my ($node, $T, $total) = @_;
+	my ($ms, $fullest, $bad_start, $gaps) = split /\|/,
+	  $node->safe_psql(
+		'postgres', qq{
+		SELECT count(*), max(c),
+			   count(*) FILTER (WHERE lo <> 0),
+			   count(*) FILTER (WHERE hi <> c - 1)
+		FROM (
+			SELECT count(*) AS c, min($T->{seq}(id)) AS lo,
+				   max($T->{seq}(id)) AS hi
+			FROM t GROUP BY $T->{name}_timestamp(id)
+		) x});
+
+	note "$ms milliseconds used, the fullest has $fullest IDs";
+	cmp_ok($fullest, '<=', $T->{per_ms},
+		"at most $T->{per_ms} IDs in any millisecond");
+	cmp_ok($ms, '>=', $total / $T->{per_ms},
+		"the IDs span at least total / $T->{per_ms} milliseconds");
+	is($bad_start, '0', "each millisecond's $T->{seq} starts at 0");
+	is($gaps, '0', "each millisecond's $T->{seq} values have no gap");
+	return;
+}
+
+# The sessions of t really overlapped: every session's first ID is below
+# every session's last one.
+sub check_overlap
+{
+	my ($node) = @_;
+
+	is( $node->safe_psql(
+			'postgres', q{
+		WITH lo AS (SELECT DISTINCT ON (s) id FROM t ORDER BY s, id),
+			 hi AS (SELECT DISTINCT ON (s) id FROM t ORDER BY s, id DESC)
+		SELECT bool_and(lo.id < hi.id) FROM lo, hi}),
+		't',
+		'the sessions generated concurrently');
+	return;
+}
+
+
+# The clock-regression test of a single-timeline type (design.md, the
+# policy of "the others"), on a node made by faked_node.  Worker sessions
+# generate committed batches while the server's clock steps back 2 s, then
+# an hour, then forward to real time again; then the server restarts with
+# its clock 10 s back.  The generator must hold at the high-water
+# millisecond and, when its per_ms IDs are used up, borrow the next one
+# without waiting; it never goes back.  So: no duplicate, every session's
+# IDs rise across every step and the restart, no ID is dated back to the
+# clock, generation never stalls, and the regressions are counted
+# (guarantees 1, 3 and 4).
+#
+# With outpaces => 1 it also checks that while the clock is behind, the
+# server issues IDs faster than the format's capacity (per_ms a
+# millisecond), which only borrowing without waiting allows.  That needs a
+# machine that can ask for more: fine for revts8's 64,000 a second, not for
+# snowflake_si's 256,000.
+#
+# Returns how many IDs t holds.  The node is left running with its clock
+# 10 s back; the caller checks the type's own fields and stops it.
+sub clock_jump_test
+{
+	my ($node, $T, %opt) = @_;
+	my $c = {
+		node => $node,
+		T => $T,
+		workers => 3,
+		per_batch => 200,       # IDs per committed batch of a worker
+		probe => 20_000,        # IDs of the timed batch in each phase
+		outpaces => $opt{outpaces},
+	};
+	my $workers = $c->{workers};
+
+	_setup_generator($c);
+	cmp_ok(abs(server_clock_offset($node)), '<', 0.5,
+		'the server clock starts at real time');
+
+	my $started = time();
+	$c->{w} = [ map { start_worker($node, "CALL gen($_, $c->{per_batch})") }
+		  1 .. $workers ];
+
+	# Phase 0: real time, for 3 s, so that the clock stepped back 2 s runs
+	# through time for which IDs were made: a generator that followed the
+	# clock back would make some of them again.
+	ok(_wait_for_workers($c, 0), 'phase 0: every worker generates');
+	my ($base) = _timed_batch($c, 0);
+	note "phase 0 batch: $base s";
+	usleep(1_000_000 * (3 - (time() - $started))) if time() - $started < 3;
+	my $before = type_stats($node, $T->{name});
+	is($before->{regressions}, '0',
+		'phase 0: no clock regression while the clock is steady');
+
+	# Phase 1: 2 s back, into the time phase 0 covered.
+	my ($hw1) = _high_water($c);
+	my $start1 = _step_clock($c, 1, -2);
+	my (undef, $ahead1) = _high_water($c);
+	cmp_ok($ahead1, '>', 1, 'phase 1: the clock is behind the last ID made')
+	  or diag "the last ID is $ahead1 s ahead of the clock";
+	ok(_wait_for_workers($c, 1), 'phase 1: every worker keeps generating');
+	my $mid = type_stats($node, $T->{name});
+	my ($t1, $rate1) = _timed_batch($c, 1);
+	note sprintf('phase 1 batch: %s s; %.0f IDs/s from every session', $t1, $rate1);
+	_borrowed_without_waiting($c, 1, $mid, $rate1);
+	my $after = type_stats($node, $T->{name});
+	cmp_ok($after->{regressions}, '>', $before->{regressions},
+		'phase 1: the clock regression was counted');
+	_held_at_high_water($c, 1, $hw1, $start1);
+
+	# Phase 2: an hour back.  Hold at the high-water mark and borrow ahead;
+	# never wait for a clock that is an hour away.
+	my $step2 = time();
+	my ($hw2) = _high_water($c);
+	$before = type_stats($node, $T->{name});
+	my $start2 = _step_clock($c, 2, -3600);
+	ok(_wait_for_workers($c, 2), 'phase 2: every worker keeps generating');
+	$mid = type_stats($node, $T->{name});
+	my ($t2, $rate2) = _timed_batch($c, 2);
+	note sprintf('phase 2 batch: %s s; %.0f IDs/s from every session', $t2, $rate2);
+	_borrowed_without_waiting($c, 2, $mid, $rate2);
+	$after = type_stats($node, $T->{name});
+	cmp_ok($after->{regressions}, '>', $before->{regressions},
+		'phase 2: the clock regression was counted');
+	_held_at_high_water($c, 2, $hw2, $start2);
+	is( _query(
+			$c,
+			"SELECT count(*) FROM t WHERE phase = 2 AND $T->{name}_timestamp(id) < to_timestamp($step2 - 60)"
+		),
+		'0',
+		'phase 2: no ID is dated back to the clock, they hold at the high-water mark'
+	);
+
+	# Phase 3: back to real time.
+	my ($hw3) = _high_water($c);
+	_step_clock($c, 3, '+0');
+	my (undef, $ahead3) = _high_water($c);
+	# While the clock was behind, nothing held generation to the format's
+	# per_ms IDs a millisecond: the mark may have run ahead of real time.
+	note "phase 3: the last ID is $ahead3 s ahead of the clock";
+	ok(_wait_for_workers($c, 3), 'phase 3: every worker keeps generating');
+	my ($t3) = _timed_batch($c, 3);
+	note "phase 3 batch: $t3 s";
+	_above_high_water($c, 3, $hw3);
+
+	_query($c, 'UPDATE ctl SET stop = true');
+	for my $i (1 .. $workers)
+	{
+		my ($rc, $out, $err) = finish_worker($c->{w}[ $i - 1 ]);
+		is($rc, 0, "worker $i ran through every step without an error")
+		  or diag $err;
+	}
+
+	# Guarantee 4 lets each call wait at most one tick, 1 ms: a batch of
+	# probe IDs may never take that long, and should take a small part of
+	# it (a stall of a step's length, an hour, shows too).  The bound is
+	# loose because the machine may be busy.
+	my $bound = $c->{probe} / 4000;
+	for ([ 1, $t1 ], [ 2, $t2 ], [ 3, $t3 ])
+	{
+		my ($phase, $t) = @$_;
+		cmp_ok($t, '<', $bound,
+			"phase $phase: $c->{probe} IDs took ${t}s, under a quarter ms each (phase 0: ${base}s)"
+		);
+	}
+
+	# Once the clock has passed the high-water mark, IDs follow the clock
+	# again (no offset is kept from the borrowing).
+	ok( $node->poll_query_until(
+			'postgres', qq{
+			SELECT clock_timestamp() > $T->{name}_timestamp(id) + interval '10 ms'
+			FROM t ORDER BY id DESC LIMIT 1}),
+		'phase 3: the clock passes the high-water mark');
+	is( _query(
+			$c,
+			"SELECT abs(extract(epoch FROM $T->{name}_timestamp($T->{name}_new()) - clock_timestamp())) < 0.5"
+		),
+		't',
+		'phase 3: a new ID is dated at the clock again');
+
+	# Restart with the clock 10 s back: the high-water mark is in the state
+	# file, so the new IDs continue above every earlier one, the last issued
+	# before the stop included.
+	my ($hw4) = _high_water($c);
+	my $last = _query($c, "SELECT $T->{name}_new()");
+	is(_query($c, "SELECT '$last'::$T->{name} > '$hw4'"),
+		't', 'the last ID before the restart is the highest');
+	my $regressions = type_stats($node, $T->{name})->{regressions};
+	$node->stop;
+	set_clock($node, -10);
+	start_faked($node);
+	my $off = server_clock_offset($node);
+	cmp_ok(abs($off + 10), '<', 0.5,
+		'restart: the server clock is -10 s off real time')
+	  or diag "offset: $off";
+	my (undef, $ahead4) = _high_water($c);
+	cmp_ok($ahead4, '>', 5,
+		'restart: the clock is behind the last ID made before')
+	  or diag "the last ID is $ahead4 s ahead of the clock";
+
+	my @r = map {
+		start_worker($node,
+			"INSERT INTO t SELECT $T->{name}_new(), 200 + $_, g, 4 FROM generate_series(1, $c->{probe}) g"
+		  )
+	} 1 .. 2;
+	for my $i (1 .. 2)
+	{
+		my ($rc, $out, $err) = finish_worker($r[ $i - 1 ]);
+		is($rc, 0, "restart: session $i generated its IDs") or diag $err;
+	}
+	_held_at_high_water($c, 4, $last, $last, 'restart');
+	cmp_ok(type_stats($node, $T->{name})->{regressions},
+		'>', $regressions, 'restart: the clock regression was counted');
+
+	# Over every phase and the restart.
+	my $total = check_ids_by($node, 's');
+	is(_query($c, "SELECT count(DISTINCT phase) FROM t WHERE s <= $workers"),
+		'4', 'the workers generated in every phase');
+	cmp_ok(
+		_query(
+			$c,
+			"SELECT max(c) FROM (SELECT count(*) AS c FROM t GROUP BY $T->{name}_timestamp(id)) x"
+		),
+		'<=',
+		$T->{per_ms},
+		"at most $T->{per_ms} IDs in any millisecond, borrowed ones included");
+	my $end = type_stats($node, $T->{name});
+	is($end->{flips}, '0', "no tick flip: $T->{name} has one timeline");
+	# The counters are in the state file too: they survived the restart.
+	cmp_ok($end->{issued}, '>=', $total,
+		'uid_stats counted the IDs of every phase and start');
+	note 'uid_stats: ',
+	  _query($c, "SELECT * FROM uid_stats() WHERE type = '$T->{name}'");
+	return $total;
+}
+
+sub _query
+{
+	my ($c, $sql) = @_;
+	return $c->{node}->safe_psql('postgres', $sql);
+}
+
+# t, and a procedure gen(sess, per) that generates committed batches of
+# IDs until ctl says stop, each row tagged with the phase current when its
+# batch began.  (No pg_sleep between batches: it sleeps until a wall-clock
+# time, so a clock stepped back an hour would hold it for an hour.)
+sub _setup_generator
+{
+	my ($c) = @_;
+	my $type = $c->{T}{name};
+
+	_query(
+		$c, qq{
+		CREATE TABLE t (id $type NOT NULL, s int NOT NULL, n int NOT NULL,
+						phase int NOT NULL);
+		CREATE UNIQUE INDEX t_id ON t (id);
+		CREATE TABLE ctl (phase int NOT NULL, stop bool NOT NULL);
+		INSERT INTO ctl VALUES (0, false);
+
+		CREATE PROCEDURE gen(sess int, per int) LANGUAGE plpgsql AS \$\$
+		DECLARE
+			i int := 0;
+			ph int;
+			st bool;
+		BEGIN
+			LOOP
+				SELECT phase, stop INTO ph, st FROM ctl;
+				EXIT WHEN st;
+				INSERT INTO t SELECT ${type}_new(), sess, i * per + g, ph
+				FROM generate_series(1, per) g;
+				i := i + 1;
+				COMMIT;
+			END LOOP;
+		END \$\$;
+	});
+	return;
+}
+
+# Waits until every worker has committed two batches in the phase.
+sub _wait_for_workers
+{
+	my ($c, $phase) = @_;
+	my $workers = $c->{workers};
+
+	return poll_while_running(
+		$c->{node}, qq{
+		SELECT count(*) = $workers FROM (
+			SELECT s FROM t WHERE phase = $phase AND s <= $workers
+			GROUP BY s HAVING count(*) >= 2 * $c->{per_batch}
+		) x}, $c->{w});
+}
+
+# A batch of probe IDs from a new session, timed from outside: it must
+# complete.  Returns its seconds, and how many IDs a second the server
+# issued to every session meanwhile (read from uid_stats around it, so
+# over a slightly longer time than the batch's).
+sub _timed_batch
+{
+	my ($c, $phase) = @_;
+	my $type = $c->{T}{name};
+	my $s = 100 + $phase;
+	my $from = time();
+	my $issued = type_stats($c->{node}, $type)->{issued};
+	my $start = time();
+
+	_query($c,
+		"INSERT INTO t SELECT ${type}_new(), $s, g, $phase FROM generate_series(1, $c->{probe}) g"
+	);
+	my $t = time() - $start;
+	$issued = type_stats($c->{node}, $type)->{issued} - $issued;
+	return ($t, $issued / (time() - $from));
+}
+
+# The highest ID committed so far, and how far its time is ahead of the
+# server's clock, in seconds.
+sub _high_water
+{
+	my ($c) = @_;
+
+	return split /\|/,
+	  _query($c,
+		"SELECT id, extract(epoch FROM $c->{T}{name}_timestamp(id) - clock_timestamp()) FROM t ORDER BY id DESC LIMIT 1"
+	  );
+}
+
+# Moves the clock, checks that the server follows, and starts a phase.
+# Returns the highest ID committed when the phase began (read in the
+# statement that begins it).
+sub _step_clock
+{
+	my ($c, $phase, $offset) = @_;
+
+	set_clock($c->{node}, $offset);
+	my $off = server_clock_offset($c->{node});
+	cmp_ok(abs($off - $offset), '<', 0.5,
+		"phase $phase: the server clock is $offset s off real time")
+	  or diag "offset: $off";
+	return _query($c,
+		"UPDATE ctl SET phase = $phase RETURNING (SELECT id FROM t ORDER BY id DESC LIMIT 1)"
+	);
+}
+
+# Every ID of a phase is above the highest ID made before it began: the
+# generator never went back.
+sub _above_high_water
+{
+	my ($c, $phase, $hw, $what) = @_;
+
+	$what //= "phase $phase";
+	is(_query($c, "SELECT count(*) FROM t WHERE phase = $phase AND id <= '$hw'"),
+		'0', "$what: every ID is above every ID made before");
+	return;
+}
+
+# With the clock behind, a phase's IDs are above every ID made before the
+# step ($hw), and they start at the mark the phase began with ($start):
+# not dated back to the clock, and not pushed ahead of the mark by more
+# than the few batches in flight then can account for (a second holds
+# 1000 * per_ms IDs).
+sub _held_at_high_water
+{
+	my ($c, $phase, $hw, $start, $what) = @_;
+	my $type = $c->{T}{name};
+
+	$what //= "phase $phase";
+	_above_high_water($c, $phase, $hw, $what);
+	is( _query(
+			$c,
+			"SELECT min(${type}_timestamp(id)) < ${type}_timestamp('$start') + interval '1 s' FROM t WHERE phase = $phase"
+		),
+		't',
+		"$what: the IDs went on from the high-water mark");
+	return;
+}
+
+# While the clock stays behind every ID of the phase, no millisecond is
+# ever full at the clock's time: used-up ones are borrowed ahead at once,
+# so overflow_waits stays still from $from to now.  (The clock is read
+# after the counters: behind then, it was behind all along.)  With
+# outpaces, the IDs also came faster than the format's capacity: $rate,
+# the server's IDs a second around the timed batch, is above it.  That
+# holds whether or not the clock caught up in the end: a server asking for
+# more than the capacity keeps the mark running away from the clock, unless
+# the generator waits.
+sub _borrowed_without_waiting
+{
+	my ($c, $phase, $from, $rate) = @_;
+	my $T = $c->{T};
+	my $waits = type_stats($c->{node}, $T->{name})->{waits};
+	my $behind = _query(
+		$c,
+		"SELECT clock_timestamp() < min($T->{name}_timestamp(id)) FROM t WHERE phase = $phase"
+	);
+	my $capacity = 1000 * $T->{per_ms};
+
+	SKIP:
+	{
+		skip "phase $phase: the clock caught up with the mark", 1
+		  unless $behind eq 't';
+		is($waits, $from->{waits},
+			"phase $phase: used-up milliseconds were borrowed, not waited for");
+	}
+	cmp_ok($rate, '>', $capacity,
+		sprintf(
+			'phase %d: %.0f IDs/s, more than the %d/s of waiting out each full millisecond',
+			$phase, $rate, $capacity))
+	  if $c->{outpaces};
+	return;
 }
 
 1;
