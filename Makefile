@@ -26,8 +26,14 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(EXTENSION)--$(EXTVERSION).sql: src/uid.sql $(patsubst %,src/%.sql,$(TYPES))
-	cat $^ > $@
+# Each type's SQL, with its copy of the shared comparisons at "-- @comparisons@".
+$(EXTENSION)--$(EXTVERSION).sql: src/uid.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES))
+	( cat src/uid.sql; \
+	  for t in $(TYPES); do \
+		awk -v t=$$t 'FNR == NR { if (!/^--/) tmpl = tmpl $$0 "\n"; next } \
+			/^-- @comparisons@$$/ { x = tmpl; gsub(/@T@/, t, x); printf "%s", x; next } { print }' \
+			src/comparisons.sql.in src/$$t.sql; \
+	  done ) > $@
 
 # Codec unit tests: plain C, no server.
 CODEC_SRCS = $(patsubst %,src/codec/%_codec.c,$(TYPES))
