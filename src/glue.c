@@ -212,20 +212,44 @@ uid_bytes_hash_extended(const void *p, int len, uint64 seed)
 	return hash_any_extended((const unsigned char *) p, len, seed);
 }
 
-void *
-uid_bytes_recv(StringInfo buf, int len, const char *typname)
+static void
+uid_recv_check_length(StringInfo buf, int len, const char *typname)
 {
 	int			have = buf->len - buf->cursor;
-	void	   *p;
 
 	if (have != len)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 				 errmsg("invalid binary length for type %s: %d bytes", typname, have),
 				 errdetail("A %s is %d bytes.", typname, len)));
+}
+
+void *
+uid_bytes_recv(StringInfo buf, int len, const char *typname)
+{
+	void	   *p;
+
+	uid_recv_check_length(buf, len, typname);
 	p = palloc(len);
 	memcpy(p, pq_getmsgbytes(buf, len), len);
 	return p;
+}
+
+uint64
+uid_recv_uint64(StringInfo buf, const char *typname)
+{
+	uid_recv_check_length(buf, 8, typname);
+	return (uint64) pq_getmsgint64(buf);
+}
+
+bytea *
+uid_send_uint64(uint64 v)
+{
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendint64(&buf, (int64) v);
+	return pq_endtypsend(&buf);
 }
 
 bytea *

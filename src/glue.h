@@ -75,6 +75,10 @@ extern void uid_bytes_sortsupport(SortSupport ssup, int len, UidAbbrevFn abbrev)
 extern Datum uid_bytes_hash(const void *p, int len);
 extern Datum uid_bytes_hash_extended(const void *p, int len, uint64 seed);
 extern void *uid_bytes_recv(StringInfo buf, int len, const char *typname);
+
+/* The binary form of the 8-byte by-value types: a big-endian 64-bit value. */
+extern uint64 uid_recv_uint64(StringInfo buf, const char *typname);
+extern bytea *uid_send_uint64(uint64 v);
 extern bytea *uid_bytes_send(const void *p, int len);
 extern bytea *uid_bytes_to_bytea(const void *p, int len);
 extern void *uid_bytea_to_bytes(const bytea *b, int len, const char *typname);

@@ -5,7 +5,6 @@
 #include "postgres.h"
 
 #include "fmgr.h"
-#include "libpq/pqformat.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/sortsupport.h"
@@ -100,15 +99,8 @@ PG_FUNCTION_INFO_V1(revts8_recv);
 Datum
 revts8_recv(PG_FUNCTION_ARGS)
 {
-	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-
-	if (buf->len - buf->cursor != 8)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid binary length for type revts8: %d bytes",
-						buf->len - buf->cursor),
-				 errdetail("A revts8 is 8 bytes.")));
-	PG_RETURN_REVTS8_KEY(revts8_checked_canonical((uint64) pq_getmsgint64(buf),
+	PG_RETURN_REVTS8_KEY(revts8_checked_canonical(uid_recv_uint64((StringInfo) PG_GETARG_POINTER(0),
+																  "revts8"),
 												  ERRCODE_INVALID_BINARY_REPRESENTATION,
 												  "binary value"));
 }
@@ -117,11 +109,7 @@ PG_FUNCTION_INFO_V1(revts8_send);
 Datum
 revts8_send(PG_FUNCTION_ARGS)
 {
-	StringInfoData buf;
-
-	pq_begintypsend(&buf);
-	pq_sendint64(&buf, (int64) revts8_canonical(PG_GETARG_REVTS8_KEY(0)));
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(uid_send_uint64(revts8_canonical(PG_GETARG_REVTS8_KEY(0))));
 }
 
 #define REVTS8_CMP_FUNC(name, cmp, op) \

@@ -9,7 +9,6 @@
 #include "postgres.h"
 
 #include "fmgr.h"
-#include "libpq/pqformat.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/sortsupport.h"
@@ -120,16 +119,9 @@ PG_FUNCTION_INFO_V1(snowflake_si_recv);
 Datum
 snowflake_si_recv(PG_FUNCTION_ARGS)
 {
-	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-	int64		v;
+	int64		v = (int64) uid_recv_uint64((StringInfo) PG_GETARG_POINTER(0),
+										"snowflake_si");
 
-	if (buf->len - buf->cursor != 8)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid binary length for type snowflake_si: %d bytes",
-						buf->len - buf->cursor),
-				 errdetail("A snowflake_si is 8 bytes.")));
-	v = pq_getmsgint64(buf);
 	if (v < 0 || (uint64) v > SNOWFLAKE_SI_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
@@ -142,11 +134,7 @@ PG_FUNCTION_INFO_V1(snowflake_si_send);
 Datum
 snowflake_si_send(PG_FUNCTION_ARGS)
 {
-	StringInfoData buf;
-
-	pq_begintypsend(&buf);
-	pq_sendint64(&buf, (int64) PG_GETARG_SNOWFLAKE_SI(0));
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	PG_RETURN_BYTEA_P(uid_send_uint64(PG_GETARG_SNOWFLAKE_SI(0)));
 }
 
 #define SNOWFLAKE_SI_CMP_FUNC(name, op) \
