@@ -112,20 +112,8 @@ check_capacity($node, $T, $total);
 
 check_overlap($node);
 
-note 'uid_stats: ',
-  $node->safe_psql('postgres',
-	"SELECT * FROM uid_stats() WHERE type = 'snowflake_si'");
-my $stats = type_stats($node, 'snowflake_si');
-cmp_ok($stats->{issued}, '>=', $total, 'uid_stats counts the IDs issued');
 # 8 backends ask for more than 256 IDs a millisecond: the capacity was hit.
-cmp_ok($stats->{waits}, '>', 0,
-	'full milliseconds were waited out (overflow_waits)');
-cmp_ok($stats->{wait_us}, '>', 0, 'and the time waiting was counted');
-# A backend whose clock reading was overtaken by another backend's, or
-# that waited for the next millisecond, must not pass for a clock that went
-# back.
-is($stats->{regressions}, '0', 'no clock regression');
-is($stats->{flips}, '0', 'no tick flip: snowflake_si has one timeline');
+check_capacity_stats($node, 'snowflake_si', $total);
 
 $node->stop;
 

@@ -193,19 +193,8 @@ is( $node->safe_psql(
 	'0',
 	'ORDER BY id USING ~<~ is the order of the bytes');
 
-note 'uid_stats: ',
-  $node->safe_psql('postgres', "SELECT * FROM uid_stats() WHERE type = 'revts8'");
-my $stats = type_stats($node, 'revts8');
-cmp_ok($stats->{issued}, '>=', $total, 'uid_stats counts the IDs issued');
 # 8 backends ask for more than 64 IDs a millisecond: the capacity was hit.
-cmp_ok($stats->{waits}, '>', 0,
-	'full milliseconds were waited out (overflow_waits)');
-cmp_ok($stats->{wait_us}, '>', 0, 'and the time waiting was counted');
-# A backend whose clock reading was overtaken by another backend's, or
-# that waited for the next millisecond, must not pass for a clock that went
-# back.
-is($stats->{regressions}, '0', 'no clock regression');
-is($stats->{flips}, '0', 'no tick flip: revts8 has one timeline');
+check_capacity_stats($node, 'revts8', $total);
 
 $node->stop;
 

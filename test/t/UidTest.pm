@@ -15,7 +15,8 @@ use Time::HiRes qw(time usleep);
 our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
   start_worker finish_worker poll_while_running check_ids check_ids_by
   faked_node type_stats run_released check_not_ahead check_capacity
-  check_overlap clock_jump_test);
+  check_overlap clock_jump_test
+  check_capacity_stats);
 
 # test/check.sh passes the library of Debian's package "faketime" in
 # UID_FAKETIME_LIB; the fallback is its place on amd64.
@@ -678,6 +679,29 @@ sub _borrowed_without_waiting
 			'phase %d: %.0f IDs/s, more than the %d/s of waiting out each full millisecond',
 			$phase, $rate, $capacity))
 	  if $c->{outpaces};
+	return;
+}
+
+
+# After $total IDs of a capacity-bound single-timeline type from sessions
+# that asked for more than its capacity: the counters show the waits, and
+# no call was mistaken for a clock regression or a tick flip.
+sub check_capacity_stats
+{
+	my ($node, $type, $total) = @_;
+
+	note 'uid_stats: ',
+	  $node->safe_psql('postgres', "SELECT * FROM uid_stats() WHERE type = '$type'");
+	my $stats = type_stats($node, $type);
+	cmp_ok($stats->{issued}, '>=', $total, 'uid_stats counts the IDs issued');
+	cmp_ok($stats->{waits}, '>', 0,
+		'full milliseconds were waited out (overflow_waits)');
+	cmp_ok($stats->{wait_us}, '>', 0, 'and the time waiting was counted');
+	# A backend whose clock reading was overtaken by another backend's, or
+	# that waited for the next millisecond, must not pass for a clock that
+	# went back.
+	is($stats->{regressions}, '0', 'no clock regression');
+	is($stats->{flips}, '0', "no tick flip: $type has one timeline");
 	return;
 }
 
