@@ -340,6 +340,66 @@ if [ "$ONLY" != gen ]; then
 	done
 fi
 
+# ------------------------------------------------------------------ 3. text I/O and bulk INSERT
+# COPY of the sort tables' N values to /dev/null (text output) and from a file (text input),
+# and INSERT of INS_N rows into a table whose primary key defaults to the generator. The
+# capacity-bound generators are left out of the INSERT: their format, not the code, sets it.
+IO_TABLES=(bigint uuid sno_spread snowflake_si revts8)
+INS_CANDS=(bigserial uuid sno)
+INS_N=$((N * 2 / 5))
+declare -A INS_DDL=(
+	[bigserial]="id bigserial PRIMARY KEY"
+	[uuid]="id uuid PRIMARY KEY DEFAULT gen_random_uuid()"
+	[sno]="id sno PRIMARY KEY DEFAULT sno_new()"
+)
+IO_ROUNDS=$((ROUNDS < 3 ? ROUNDS : 3))
+COPY_FILE_PREFIX=/tmp/uid_bench_copy
+
+io_session() {
+	local round=$1 t c
+	{
+		echo "$SETTINGS"
+		echo '\o /dev/null'
+		for t in $(rotate "$round" "${IO_TABLES[@]}"); do
+			echo "\\echo @@ out_$t"
+			echo '\timing on'
+			echo "COPY sort_$t TO '/dev/null';"
+			echo '\timing off'
+			echo "TRUNCATE copyin_$t;"
+			echo "\\echo @@ in_$t"
+			echo '\timing on'
+			echo "COPY copyin_$t FROM '${COPY_FILE_PREFIX}_$t';"
+			echo '\timing off'
+		done
+		for c in $(rotate "$round" "${INS_CANDS[@]}"); do
+			echo "TRUNCATE ins_$c;"
+			echo "CHECKPOINT;"
+			echo "\\echo @@ ins_$c"
+			echo '\timing on'
+			echo "INSERT INTO ins_$c (v) SELECT g FROM generate_series(1, $INS_N) g;"
+			echo '\timing off'
+		done
+	} | run_session io "$round"
+}
+
+if [ "$ONLY" = all ]; then
+	for t in "${IO_TABLES[@]}"; do
+		sql "$SETTINGS DROP TABLE IF EXISTS $SCHEMA.copyin_$t; CREATE UNLOGGED TABLE $SCHEMA.copyin_$t (id ${COLTYPE[$t]}); COPY $SCHEMA.sort_$t TO '${COPY_FILE_PREFIX}_$t'" >/dev/null
+	done
+	for c in "${INS_CANDS[@]}"; do
+		sql "$SETTINGS DROP TABLE IF EXISTS $SCHEMA.ins_$c; CREATE TABLE $SCHEMA.ins_$c (${INS_DDL[$c]}, v int)" >/dev/null
+	done
+	for ((r = 0; r <= IO_ROUNDS; r++)); do
+		log "text I/O and INSERT: round $r of $IO_ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
+		io_session "$r"
+	done
+	declare -A INS_INDEX_MB
+	for c in "${INS_CANDS[@]}"; do
+		INS_INDEX_MB[$c]=$(sql "SELECT round(pg_relation_size('$SCHEMA.ins_${c}_pkey') / 1048576.0, 1)")
+	done
+	sql "COPY (SELECT 1) TO PROGRAM 'rm -f ${COPY_FILE_PREFIX}_*'" >/dev/null
+fi
+
 # drop the warm-up round
 awk '$2 != 0' "$RAW" >"$TMP/raw.timed" && mv "$TMP/raw.timed" "$RAW"
 
@@ -446,6 +506,31 @@ sort_report() {
 	echo "Scan only = SELECT id FROM t OFFSET N; sort only = median over rounds of (sort ms − scan ms in the same round)."
 }
 
+io_report() {
+	local t c uuid_out uuid_in bs med
+	uuid_out=$(ctimes io out_uuid | median)
+	uuid_in=$(ctimes io in_uuid | median)
+	echo "### Text output and input: COPY of $N values to /dev/null and from a file, medians of $IO_ROUNDS rounds"
+	echo
+	echo "| type | COPY TO ms | vs uuid | COPY FROM ms | vs uuid |"
+	echo "|---|---:|---:|---:|---:|"
+	for t in "${IO_TABLES[@]}"; do
+		echo "| ${t} (${COLTYPE[$t]}) | $(fmt "$(ctimes io "out_$t" | median)" 1) | $(div "$(ctimes io "out_$t" | median)" "$uuid_out") | $(fmt "$(ctimes io "in_$t" | median)" 1) | $(div "$(ctimes io "in_$t" | median)" "$uuid_in") |"
+	done
+	echo
+	bs=$(ctimes io ins_bigserial | median)
+	echo "### Bulk INSERT of $INS_N rows into a logged table whose primary key defaults to the generator, medians of $IO_ROUNDS rounds"
+	echo
+	echo "| primary key | ms | vs bigserial | primary key index MB |"
+	echo "|---|---:|---:|---:|"
+	for c in "${INS_CANDS[@]}"; do
+		med=$(ctimes io "ins_$c" | median)
+		echo "| ${INS_DDL[$c]} | $(fmt "$med" 1) | $(div "$med" "$bs") | ${INS_INDEX_MB[$c]} |"
+	done
+	echo
+	echo "INSERT INTO t (v) SELECT g FROM generate_series(1, $INS_N) g after TRUNCATE and CHECKPOINT, one transaction."
+}
+
 raw_report() {
 	local s c
 	echo "<details><summary>per-round ms (round order rotated; warm-up round not shown)</summary>"
@@ -497,6 +582,7 @@ report() {
 	machine_info
 	if [ "$ONLY" != sort ]; then echo; gen_report; echo; primitives_report; echo; cap_report; fi
 	if [ "$ONLY" != gen ]; then echo; sort_report; fi
+	if [ "$ONLY" = all ]; then echo; io_report; fi
 	echo
 	raw_report
 }
