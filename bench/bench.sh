@@ -400,6 +400,32 @@ if [ "$ONLY" = all ]; then
 	sql "COPY (SELECT 1) TO PROGRAM 'rm -f ${COPY_FILE_PREFIX}_*'" >/dev/null
 fi
 
+# ------------------------------------------------------------------ 4. pgbench
+# Concurrent clients, one INSERT of a row with a generated key per transaction. Commits do
+# not wait for the WAL flush (synchronous_commit = off): with a flush per commit every
+# candidate would measure the disk, not the key.
+PGB_CLIENTS=(1 2 4 8)
+PGB_SECONDS=${PGB_SECONDS:-8}
+PGB_ROUNDS=$((ROUNDS < 3 ? ROUNDS : 3))
+
+if [ "$ONLY" = all ] && command -v pgbench >/dev/null; then
+	for c in "${INS_CANDS[@]}"; do
+		sql "$SETTINGS DROP TABLE IF EXISTS $SCHEMA.pgb_$c; CREATE TABLE $SCHEMA.pgb_$c (${INS_DDL[$c]}, v int)" >/dev/null
+		echo "INSERT INTO $SCHEMA.pgb_$c (v) VALUES (1);" >"$TMP/pgb_$c.sql"
+	done
+	for ((r = 1; r <= PGB_ROUNDS; r++)); do
+		log "pgbench: round $r of $PGB_ROUNDS"
+		for n in "${PGB_CLIENTS[@]}"; do
+			for c in $(rotate "$r" "${INS_CANDS[@]}"); do
+				tps=$(PGOPTIONS="-c synchronous_commit=off" pgbench -n -M prepared -c "$n" -j "$((n < 2 ? n : 2))" \
+					-T "$PGB_SECONDS" -f "$TMP/pgb_$c.sql" 2>/dev/null |
+					sed -n 's/^tps = \([0-9.]*\).*without initial connection time.*/\1/p')
+				echo "pgb $r ${c}_$n ${tps:-nan}" >>"$RAW"
+			done
+		done
+	done
+fi
+
 # drop the warm-up round
 awk '$2 != 0' "$RAW" >"$TMP/raw.timed" && mv "$TMP/raw.timed" "$RAW"
 
@@ -531,6 +557,22 @@ io_report() {
 	echo "INSERT INTO t (v) SELECT g FROM generate_series(1, $INS_N) g after TRUNCATE and CHECKPOINT, one transaction."
 }
 
+pgb_report() {
+	local n c bs
+	echo "### pgbench: one INSERT with a generated key per transaction, tps (median of $PGB_ROUNDS runs of ${PGB_SECONDS} s)"
+	echo
+	echo "| clients | $(for c in "${INS_CANDS[@]}"; do printf '%s | ' "${INS_DDL[$c]%% PRIMARY*}"; done)sno vs bigserial | uuid vs bigserial |"
+	echo "|---:|$(for c in "${INS_CANDS[@]}"; do printf -- '---:|'; done)---:|---:|"
+	for n in "${PGB_CLIENTS[@]}"; do
+		bs=$(ctimes pgb "bigserial_$n" | median)
+		printf '| %s | ' "$n"
+		for c in "${INS_CANDS[@]}"; do printf '%s | ' "$(fmt "$(ctimes pgb "${c}_$n" | median)" 0)"; done
+		printf '%s | %s |\n' "$(div "$(ctimes pgb "sno_$n" | median)" "$bs")" "$(div "$(ctimes pgb "uuid_$n" | median)" "$bs")"
+	done
+	echo
+	echo "pgbench -n -M prepared -c N -j min(N, 2) -T ${PGB_SECONDS}, synchronous_commit = off, logged tables with the key as primary key."
+}
+
 raw_report() {
 	local s c
 	echo "<details><summary>per-round ms (round order rotated; warm-up round not shown)</summary>"
@@ -583,6 +625,7 @@ report() {
 	if [ "$ONLY" != sort ]; then echo; gen_report; echo; primitives_report; echo; cap_report; fi
 	if [ "$ONLY" != gen ]; then echo; sort_report; fi
 	if [ "$ONLY" = all ]; then echo; io_report; fi
+	if [ "$ONLY" = all ] && command -v pgbench >/dev/null; then echo; pgb_report; fi
 	echo
 	raw_report
 }
@@ -592,4 +635,20 @@ cat "$TMP/report.md"
 if [ "$WRITE" = 1 ]; then
 	cp "$TMP/report.md" "$SCRIPT_DIR/results.md"
 	log "wrote $SCRIPT_DIR/results.md"
+	if [ "$ONLY" = all ] && command -v gnuplot >/dev/null; then
+		for c in uuid seq sno; do
+			printf '%s %s\n' "$(case $c in uuid) echo gen_random_uuid ;; seq) echo nextval ;; *) echo sno_new ;; esac)" \
+				"$(diffs gen "$c" floor | median | awk -v n="$N" '{ print $1 * 1e6 / n }')"
+		done >"$TMP/gen.dat"
+		for t in "${SORT_TABLES[@]}"; do
+			printf '%s %s\n' "$t" "$(ctimes sort "sort_$t" | median)"
+		done >"$TMP/sort.dat"
+		for n in "${PGB_CLIENTS[@]}"; do
+			printf '%s' "$n"
+			for c in "${INS_CANDS[@]}"; do printf ' %s' "$(ctimes pgb "${c}_$n" | median)"; done
+			echo
+		done >"$TMP/pgb.dat"
+		gnuplot -e "gen='$TMP/gen.dat'; sort='$TMP/sort.dat'; pgb='$TMP/pgb.dat'; rows='$N'; out='$SCRIPT_DIR/results.png'" \
+			"$SCRIPT_DIR/chart.gp" && log "wrote $SCRIPT_DIR/results.png"
+	fi
 fi

@@ -6,7 +6,7 @@ UID_GIT_REV=$(git -C "$UID_SRC" rev-parse --short HEAD 2>/dev/null || echo '?')
 [ -z "$(git -C "$UID_SRC" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
 	UID_GIT_REV="$UID_GIT_REV (working tree modified)"
 
-install_packages
+install_packages gnuplot-nox
 build_and_install
 start_cluster
 trap stop_cluster EXIT
@@ -17,7 +17,7 @@ if [[ " $* " == *" --write "* ]]; then
 	# write into the source tree, not the scratch copy
 	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" UID_GIT_REV="$UID_GIT_REV" \
 		bash "$BUILD/bench/bench.sh" "$@"
-	cp "$BUILD/bench/results.md" "$UID_SRC/bench/results.md"
+	cp "$BUILD/bench/results.md" "$BUILD/bench/results.png" "$UID_SRC/bench/"
 else
 	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" UID_GIT_REV="$UID_GIT_REV" \
 		bash "$BUILD/bench/bench.sh" "$@"
