@@ -26,6 +26,9 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS tracks no header dependencies: rebuild every object when a header changes.
+$(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/codec/*.h)
+
 # Each type's SQL, with its copy of the shared comparisons at "-- @comparisons@".
 $(EXTENSION)--$(EXTVERSION).sql: src/uid.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES))
 	( cat src/uid.sql; \

@@ -35,6 +35,7 @@ ALTER SYSTEM SET uid.snowflake_si_index_bits = 13;
 ALTER SYSTEM SET uid.snowflake_si_epoch = '2004-01-01 00:00:00+00';
 ALTER SYSTEM SET uid.snowflake_si_epoch = '2003-03-18 07:20:19.225+00';
 ALTER SYSTEM SET uid.snowflake_si_epoch = '2003-03-18 07:20:19.224+00';
+-- a base clock in the future is accepted; generation refuses until the clock reaches it
 ALTER SYSTEM SET uid.snowflake_si_epoch = '2999-01-01 00:00:00+00';
 ALTER SYSTEM SET uid.snowflake_si_epoch = 'now';
 ALTER SYSTEM SET uid.snowflake_si_epoch = '2020-01-01 00:00:00.0005+00';

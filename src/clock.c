@@ -38,15 +38,6 @@
 #define UID_WAIT_SPIN_US	100
 #define UID_WAIT_SPIN_MAX	200000
 
-struct UidStateFile
-{
-	uint32		magic;
-	uint32		version;
-	uint64		secret;			/* random, drawn when the file is made */
-	char		pad[48];		/* the slots start on a cache line */
-	UidSlot		slots[UID_NSLOTS];
-};
-
 StaticAssertDecl(sizeof(UidStateFile) <= UID_STATE_SIZE,
 				 "uid state must fit in its file");
 StaticAssertDecl(sizeof(UidSlot) == 128, "a slot is two cache lines");
@@ -172,12 +163,6 @@ uid_state_attach(void)
 	uid_state = (UidStateFile *) p;
 }
 
-UidSlot *
-uid_state_slot(UidSlotId id)
-{
-	return &uid_state->slots[id];
-}
-
 void
 uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us)
 {
@@ -283,12 +268,18 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 	{
 		tick = hi + 1;
 		next = 0;
-		if (tick > spec->tick_max)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-					 errmsg("type %s has run out of time", spec->type_name),
-					 errdetail("The clock is behind the last ID issued, which is at the end of the format's time range.")));
 	}
+
+	/*
+	 * The clock read may use a wider range than the format (snowflake_si
+	 * reads Unix milliseconds and ends 2^40 ms after its base clock), and
+	 * borrowing moves past the clock: check what would be issued.
+	 */
+	if (unlikely(tick > spec->tick_max))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("type %s has run out of time", spec->type_name),
+				 errdetail("The next ID would be past the end of the format's time range.")));
 
 	if (!pg_atomic_compare_exchange_u64(&slot->word[wordno], &old,
 										tick << UID_SEQ_BITS | next))

@@ -86,10 +86,18 @@ struct UidClockSpec
 	uint64		(*now) (const UidClockSpec *spec);
 };
 
-typedef struct UidStateFile UidStateFile;
+/* The layout of the mapped state file (version 1). */
+typedef struct UidStateFile
+{
+	uint32		magic;
+	uint32		version;
+	uint64		secret;			/* random, drawn when the file is made */
+	char		pad[48];		/* the slots start on a cache line */
+	UidSlot		slots[UID_NSLOTS];
+} UidStateFile;
+
 extern UidStateFile *uid_state;
 extern void uid_state_attach(void);
-extern UidSlot *uid_state_slot(UidSlotId id);
 
 /* The slot of a type, mapping the state file on first use. */
 static inline UidSlot *
@@ -97,7 +105,7 @@ uid_slot(UidSlotId id)
 {
 	if (unlikely(uid_state == NULL))
 		uid_state_attach();
-	return uid_state_slot(id);
+	return &uid_state->slots[id];
 }
 
 /* The system clock in microseconds since the Unix epoch. */

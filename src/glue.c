@@ -11,8 +11,6 @@
 
 #include "glue.h"
 
-/* PostgreSQL epoch (2000-01-01) in Unix microseconds */
-#define PG_EPOCH_UNIX_US INT64CONST(946684800000000)
 
 void
 uid_text_error(Node *escontext, const char *typname, const char *input,

@@ -17,6 +17,10 @@
 #include "clock.h"
 #include "codec/bits.h"
 
+/* PostgreSQL's epoch, 2000-01-01 00:00:00+00, in Unix milliseconds and microseconds */
+#define PG_EPOCH_UNIX_MS INT64CONST(946684800000)
+#define PG_EPOCH_UNIX_US (PG_EPOCH_UNIX_MS * 1000)
+
 /*
  * Reports text input rejected by a codec: 22P02 with core's wording, or
  * 22003 for a value beyond the type's range.  On

@@ -18,12 +18,10 @@
 
 #include "clock.h"
 #include "codec/bits.h"
+#include "codec/snowflake_si_codec.h"
+#include "glue.h"
 #include "guc.h"
 
-/* PostgreSQL epoch (2000-01-01) in Unix milliseconds */
-#define PG_EPOCH_UNIX_MS INT64CONST(946684800000)
-/* Snowflake-SI's smallest base clock, 2003-03-18 07:20:19.225+00 */
-#define SNOWFLAKE_SI_EPOCH_MIN_MS INT64CONST(1047972019225)
 #define MEDALLION_SENTINEL ((INT64CONST(1) << 44) - 1)
 
 int			uid_generator = 0;
@@ -135,11 +133,14 @@ check_epoch(char **newval, void **extra, GucSource source)
 		GUC_check_errdetail("uid.snowflake_si_epoch must not be earlier than 2003-03-18 07:20:19.225+00.");
 		return false;
 	}
-	if (ts > GetCurrentTimestamp())
-	{
-		GUC_check_errdetail("uid.snowflake_si_epoch must not be in the future.");
-		return false;
-	}
+
+	/*
+	 * A base clock in the future is not refused here: this hook also checks
+	 * the boot value when a backend loads the library, so with the clock set
+	 * back before the base clock a refusal would kill the backend, or leave
+	 * it on another base clock than the rest of the server.
+	 * snowflake_si_new() refuses to generate while the clock is before it.
+	 */
 	*extra = malloc(sizeof(int64));
 	if (*extra == NULL)
 		return false;

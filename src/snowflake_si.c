@@ -20,8 +20,6 @@
 
 #define SNOWFLAKE_SI_EXPECTED "a decimal integer from 0 to 9007199254740991"
 
-/* PostgreSQL epoch (2000-01-01) in Unix milliseconds */
-#define PG_EPOCH_UNIX_MS INT64CONST(946684800000)
 
 static uint64 snowflake_si_now(const UidClockSpec *spec);
 
@@ -221,12 +219,18 @@ snowflake_si_timestamp(PG_FUNCTION_ARGS)
 	PG_RETURN_TIMESTAMPTZ(snowflake_si_time(PG_GETARG_SNOWFLAKE_SI(0), epoch_ms));
 }
 
+/*
+ * The fields of argument 0 for the index width in argument 1 or, in the
+ * one-argument forms, uid.snowflake_si_index_bits.
+ */
 static snowflake_si_fields
-snowflake_si_fields_of(uint64 id, int k)
+snowflake_si_fields_arg(FunctionCallInfo fcinfo)
 {
+	int32		k = PG_NARGS() > 1 ? PG_GETARG_INT32(1) : uid_snowflake_si_index_bits;
 	snowflake_si_fields f;
 
-	snowflake_si_unpack(id, k, &f);
+	snowflake_si_check_bits(k);
+	snowflake_si_unpack(PG_GETARG_SNOWFLAKE_SI(0), k, &f);
 	return f;
 }
 
@@ -234,20 +238,14 @@ PG_FUNCTION_INFO_V1(snowflake_si_machine);
 Datum
 snowflake_si_machine(PG_FUNCTION_ARGS)
 {
-	int32		k = PG_NARGS() > 1 ? PG_GETARG_INT32(1) : uid_snowflake_si_index_bits;
-
-	snowflake_si_check_bits(k);
-	PG_RETURN_INT32((int32) snowflake_si_fields_of(PG_GETARG_SNOWFLAKE_SI(0), k).mid);
+	PG_RETURN_INT32((int32) snowflake_si_fields_arg(fcinfo).mid);
 }
 
 PG_FUNCTION_INFO_V1(snowflake_si_index);
 Datum
 snowflake_si_index(PG_FUNCTION_ARGS)
 {
-	int32		k = PG_NARGS() > 1 ? PG_GETARG_INT32(1) : uid_snowflake_si_index_bits;
-
-	snowflake_si_check_bits(k);
-	PG_RETURN_INT32((int32) snowflake_si_fields_of(PG_GETARG_SNOWFLAKE_SI(0), k).uin);
+	PG_RETURN_INT32((int32) snowflake_si_fields_arg(fcinfo).uin);
 }
 
 /*
@@ -310,12 +308,12 @@ snowflake_si_new(PG_FUNCTION_ARGS)
 	spec.tick_max = (uint64) epoch_ms + SNOWFLAKE_SI_MAB_MAX;
 	spec.seq_max = snowflake_si_uin_max(k);
 	ts = uid_next_tick(uid_slot(UID_SLOT_SNOWFLAKE_SI), &spec, uid_tick_alloc);
-	if (ts.tick < (uint64) epoch_ms || ts.tick > spec.tick_max)
+	/* the base clock is never in the future, but the clock can go back before it */
+	if (ts.tick < (uint64) epoch_ms)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("the system clock is outside the time range of snowflake_si"),
-				 errdetail("With uid.snowflake_si_epoch = %s, the range is 2^40 milliseconds from that time.",
-						   timestamptz_to_str((epoch_ms - PG_EPOCH_UNIX_MS) * 1000))));
+				 errmsg("the system clock is before uid.snowflake_si_epoch (%s)",
+						timestamptz_to_str((epoch_ms - PG_EPOCH_UNIX_MS) * 1000))));
 	f.mab = ts.tick - (uint64) epoch_ms;
 	f.mid = (unsigned) uid_generator;
 	f.uin = ts.seq;
