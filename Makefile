@@ -54,7 +54,7 @@ fuzzcheck: $(patsubst %,test/fuzz/%_fuzz,$(TYPES))
 		tail -n 2 $$t.log; [ $$rc -eq 0 ] || exit 1; \
 	done
 
-test/fuzz/%_fuzz: test/fuzz/%_fuzz.c src/codec/%_codec.c src/codec/*.h
+test/fuzz/%_fuzz: test/fuzz/%_fuzz.c src/codec/%_codec.c src/codec/*.h test/unit/*.h
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$(srcdir)/src -o $@ $< src/codec/$*_codec.c
 
 .PHONY: unitcheck fuzzcheck

@@ -26,20 +26,10 @@
 #include <string.h>
 
 #include "codec/revts8_codec.h"
+#include "../unit/revts8_ref.h"
 
 #define RESERVED UINT64_C(0xFC00)	/* bits 15..10, from the spec */
 
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static char
 lower(unsigned char c)
@@ -47,31 +37,7 @@ lower(unsigned char c)
 	return (char) (c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
 }
 
-/* Fields read bit by bit from L: timestamp bit i at bit 63 - i. */
-static void
-ref_unpack(uint64_t l, revts8_fields *f)
-{
-	f->ts = 0;
-	for (int i = 0; i < 42; i++)
-		f->ts |= ((l >> (63 - i)) & 1) << i;
-	f->seq = (unsigned) (l >> 16) & 63;
-	f->generator = (unsigned) (l >> 4) & 63;
-	f->cluster = (unsigned) l & 15;
-}
 
-static int
-fields_cmp(const revts8_fields *a, const revts8_fields *b)
-{
-	if (a->ts != b->ts)
-		return a->ts < b->ts ? -1 : 1;
-	if (a->seq != b->seq)
-		return a->seq < b->seq ? -1 : 1;
-	if (a->generator != b->generator)
-		return a->generator < b->generator ? -1 : 1;
-	if (a->cluster != b->cluster)
-		return a->cluster < b->cluster ? -1 : 1;
-	return 0;
-}
 
 /* Every property of one valid canonical value; returns its fields. */
 static void
@@ -83,7 +49,7 @@ check_value(uint64_t l, revts8_fields *f)
 	uint64_t	back;
 	uint64_t	k;
 
-	ref_unpack(l, f);
+	rts8_ref_unpack(l, f);
 	k = revts8_key(l);
 	if (k != (f->ts << 22 | (uint64_t) f->seq << 16 |
 			  (uint64_t) f->generator << 4 | f->cluster))
@@ -106,7 +72,7 @@ check_value(uint64_t l, revts8_fields *f)
 
 		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
 			abort();			/* encode must emit lower-case hex */
-		if ((uint64_t) hexval(c) != ((l >> (60 - 4 * i)) & 15))
+		if ((uint64_t) rts8_ref_hex(c) != ((l >> (60 - 4 * i)) & 15))
 			abort();
 		upper[i] = (char) (c >= 'a' ? c - 'a' + 'A' : c);
 	}
@@ -135,7 +101,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == REVTS8_TEXT_LEN)
 		for (size_t i = 0; i < size; i++)
 		{
-			int			d = hexval(data[i]);
+			int			d = rts8_ref_hex(data[i]);
 
 			if (d < 0)
 			{
@@ -205,7 +171,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_value(b, &fb);
 			ka = revts8_key(a);
 			kb = revts8_key(b);
-			if ((ka > kb) - (ka < kb) != fields_cmp(&fa, &fb))
+			if ((ka > kb) - (ka < kb) != rts8_fields_cmp(&fa, &fb))
 				abort();
 
 			big.ts = uid_load_be(data, 8);
@@ -222,8 +188,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			{
 				revts8_fields g;
 
-				ref_unpack(l, &g);
-				if (fields_cmp(&g, &masked) != 0)
+				rts8_ref_unpack(l, &g);
+				if (rts8_fields_cmp(&g, &masked) != 0)
 					abort();
 			}
 		}

@@ -16,6 +16,7 @@
 
 #include "harness.h"
 #include "codec/revts8_codec.h"
+#include "revts8_ref.h"
 
 #define RTS8_RANDOM_N		1000000
 #define RTS8_ORDER_PAIRS	300000
@@ -48,25 +49,6 @@ rts8_ref_pack(uint64_t ts, uint64_t seq, uint64_t gen, uint64_t cluster)
 	return l;
 }
 
-/* Fields from L, bit by bit; the reserved bits go nowhere. */
-static void
-rts8_ref_unpack(uint64_t l, revts8_fields *f)
-{
-	f->ts = 0;
-	f->seq = f->generator = f->cluster = 0;
-	for (int i = 0; i < 42; i++)
-		if ((l >> (63 - i)) & 1)
-			f->ts |= UINT64_C(1) << i;
-	for (int i = 0; i < 6; i++)
-		if ((l >> (16 + i)) & 1)
-			f->seq |= 1u << i;
-	for (int i = 0; i < 6; i++)
-		if ((l >> (4 + i)) & 1)
-			f->generator |= 1u << i;
-	for (int i = 0; i < 4; i++)
-		if ((l >> i) & 1)
-			f->cluster |= 1u << i;
-}
 
 /* The time key from the fields: ts << 22 | seq << 16 | gen << 4 | cluster. */
 static uint64_t
@@ -90,17 +72,6 @@ rts8_upper(const char *in, char *out, size_t n)
 		out[i] = (char) (in[i] >= 'a' && in[i] <= 'z' ? in[i] - 'a' + 'A' : in[i]);
 }
 
-/* Value of a hex digit found by table look-up, or -1. */
-static int
-rts8_ref_hex(unsigned char c)
-{
-	const char *digits = "0123456789abcdefABCDEF";
-	const char *p;
-
-	if (c == '\0' || (p = strchr(digits, c)) == NULL)
-		return -1;
-	return (int) (p - digits < 16 ? p - digits : p - digits - 6);
-}
 
 /*
  * The spec's decoder: exactly 16 hex digits (length first), the first
@@ -138,20 +109,6 @@ rts8_fields_eq(const revts8_fields *a, const revts8_fields *b)
 		a->cluster == b->cluster;
 }
 
-/* -1, 0 or 1 comparing (ts, seq, generator, cluster) lexicographically */
-static int
-rts8_fields_cmp(const revts8_fields *a, const revts8_fields *b)
-{
-	if (a->ts != b->ts)
-		return a->ts < b->ts ? -1 : 1;
-	if (a->seq != b->seq)
-		return a->seq < b->seq ? -1 : 1;
-	if (a->generator != b->generator)
-		return a->generator < b->generator ? -1 : 1;
-	if (a->cluster != b->cluster)
-		return a->cluster < b->cluster ? -1 : 1;
-	return 0;
-}
 
 static int
 rts8_cmp_u64(uint64_t a, uint64_t b)
