@@ -174,6 +174,18 @@ uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us)
 					   now_us)));
 }
 
+/* The next ID of a type would be past the end of its time range. */
+static void uid_out_of_time(const UidClockSpec *spec) pg_attribute_noreturn();
+
+static void
+uid_out_of_time(const UidClockSpec *spec)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("type %s has run out of time", spec->type_name),
+			 errdetail("The next ID would be past the end of the format's time range.")));
+}
+
 static void
 uid_clock_wait_past(UidSlot *slot, const UidClockSpec *spec, uint64 tick)
 {
@@ -276,10 +288,7 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 	 * borrowing moves past the clock: check what would be issued.
 	 */
 	if (unlikely(tick > spec->tick_max))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("type %s has run out of time", spec->type_name),
-				 errdetail("The next ID would be past the end of the format's time range.")));
+		uid_out_of_time(spec);
 
 	if (!pg_atomic_compare_exchange_u64(&slot->word[wordno], &old,
 										tick << UID_SEQ_BITS | next))
@@ -380,6 +389,33 @@ uid_next_tick(UidSlot *slot, const UidClockSpec *spec, UidAllocFn alloc)
 	return ts;
 }
 
+uint64
+uid_unique_tick(UidSlot *slot, const UidClockSpec *spec)
+{
+	uint64		old = pg_atomic_read_u64(&slot->word[0]);
+	uint64		seen = pg_atomic_read_u64(&slot->word[1]);
+
+	for (;;)
+	{
+		uint64		now = uid_clock_after_state(spec);
+		uint64		next = now > old ? now : old + 1;
+
+		if (unlikely(next > spec->tick_max))
+			uid_out_of_time(spec);
+		/* on failure the CAS loads the current value into old */
+		if (!pg_atomic_compare_exchange_u64(&slot->word[0], &old, next))
+			continue;
+
+		/* the highest clock reading so far, to tell a regression from a busy tick */
+		while (now > seen &&
+			   !pg_atomic_compare_exchange_u64(&slot->word[1], &seen, now))
+			;
+		if (unlikely(now < seen))
+			pg_atomic_fetch_add_u64(&slot->clock_regressions, 1);
+		return next;
+	}
+}
+
 void
 uid_count_issued(UidSlotId id)
 {
@@ -432,6 +468,7 @@ static const struct
 }			uid_stat_types[] =
 {
 	{UID_SLOT_SNO, "sno"},
+	{UID_SLOT_MUID, "muid"},
 	{UID_SLOT_SNOWFLAKE_SI, "snowflake_si"},
 	{UID_SLOT_REVTS8, "revts8"},
 };

@@ -176,6 +176,15 @@ extern bool uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool sta
 extern UidTickSeq uid_next_tick(UidSlot *slot, const UidClockSpec *spec,
 								UidAllocFn alloc);
 
+/*
+ * A tick that strictly increases across every backend of the server:
+ * max(clock, last + 1), never past spec->tick_max (muid's transaction
+ * timestamps).  While the clock is behind the last tick, or several callers
+ * share one clock tick, it borrows from the future without waiting.
+ * word[0] is the last tick issued, word[1] the highest clock tick read.
+ */
+extern uint64 uid_unique_tick(UidSlot *slot, const UidClockSpec *spec);
+
 /* The tick of a state word (its high-water mark). */
 static inline uint64
 uid_word_tick(uint64 word)

@@ -41,6 +41,11 @@ uid_text_error(Node *escontext, const char *typname, const char *input,
 			snprintf(detail, sizeof(detail), "The input is %zu characters long.",
 					 strlen(input));
 			break;
+		case UID_BAD_SHAPE:
+			snprintf(detail, sizeof(detail),
+					 "Character %zu is out of place: a group has the wrong number of digits.",
+					 bad_pos + 1);
+			break;
 		case UID_BAD_RESERVED:
 			snprintf(detail, sizeof(detail), "Reserved bits are set.");
 			break;
@@ -183,6 +188,7 @@ uid_bytes_sortsupport(SortSupport ssup, int len, UidAbbrevFn abbrev)
 	st->abbrev = abbrev;
 	st->have_ref = false;
 	st->ref = 0;
+	st->ref2 = 0;
 	st->input_count = 0;
 	st->estimating = true;
 	initHyperLogLog(&st->abbr_card, 10);

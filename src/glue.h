@@ -67,6 +67,7 @@ struct UidSortState
 	UidAbbrevFn abbrev;
 	bool		have_ref;
 	uint64		ref;
+	uint64		ref2;			/* more of the reference, if a type needs it */
 	int64		input_count;
 	bool		estimating;
 	hyperLogLogState abbr_card;
@@ -86,5 +87,103 @@ extern bytea *uid_send_uint64(uint64 v);
 extern bytea *uid_bytes_send(const void *p, int len);
 extern bytea *uid_bytes_to_bytea(const void *p, int len);
 extern void *uid_bytea_to_bytes(const bytea *b, int len, const char *typname);
+
+/*
+ * The functions of a fixed-length by-reference type that follow from its
+ * length and its codec: text I/O through T_decode and T_encode (expected
+ * describes the accepted text in errors), binary I/O, the six comparison
+ * operators and the btree comparator (all byte order), the two hashes and
+ * the bytea casts.  Defines T_in, T_out, T_recv, T_send, T_eq, T_ne, T_lt,
+ * T_le, T_gt, T_ge, T_cmp, T_hash, T_hash_extended, T_to_bytea and
+ * bytea_to_T.  A type adds its sortsupport (with its own abbreviated key),
+ * accessors and generator.
+ */
+#define UID_BYTES_ARG(n)	((const uint8 *) PG_GETARG_POINTER(n))
+
+#define UID_BYTES_CMP_FUNC(T, LEN, name, op) \
+PG_FUNCTION_INFO_V1(T##_##name); \
+Datum \
+T##_##name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BOOL(uid_bytes_cmp(UID_BYTES_ARG(0), UID_BYTES_ARG(1), LEN) op 0); \
+}
+
+#define UID_BYTES_TYPE_FUNCS(T, LEN, TEXT_LEN, expected) \
+PG_FUNCTION_INFO_V1(T##_in); \
+Datum \
+T##_in(PG_FUNCTION_ARGS) \
+{ \
+	char	   *s = PG_GETARG_CSTRING(0); \
+	uint8	   *p = palloc(LEN); \
+	size_t		bad_pos = 0; \
+	uid_status	st = T##_decode(s, strlen(s), p, &bad_pos); \
+\
+	if (st != UID_OK) \
+	{ \
+		uid_text_error(fcinfo->context, #T, s, st, bad_pos, expected); \
+		PG_RETURN_NULL(); \
+	} \
+	PG_RETURN_POINTER(p); \
+} \
+PG_FUNCTION_INFO_V1(T##_out); \
+Datum \
+T##_out(PG_FUNCTION_ARGS) \
+{ \
+	char	   *s = palloc(TEXT_LEN + 1); \
+\
+	T##_encode(UID_BYTES_ARG(0), s); \
+	s[TEXT_LEN] = '\0'; \
+	PG_RETURN_CSTRING(s); \
+} \
+PG_FUNCTION_INFO_V1(T##_recv); \
+Datum \
+T##_recv(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_POINTER(uid_bytes_recv((StringInfo) PG_GETARG_POINTER(0), LEN, #T)); \
+} \
+PG_FUNCTION_INFO_V1(T##_send); \
+Datum \
+T##_send(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BYTEA_P(uid_bytes_send(UID_BYTES_ARG(0), LEN)); \
+} \
+UID_BYTES_CMP_FUNC(T, LEN, eq, ==) \
+UID_BYTES_CMP_FUNC(T, LEN, ne, !=) \
+UID_BYTES_CMP_FUNC(T, LEN, lt, <) \
+UID_BYTES_CMP_FUNC(T, LEN, le, <=) \
+UID_BYTES_CMP_FUNC(T, LEN, gt, >) \
+UID_BYTES_CMP_FUNC(T, LEN, ge, >=) \
+PG_FUNCTION_INFO_V1(T##_cmp); \
+Datum \
+T##_cmp(PG_FUNCTION_ARGS) \
+{ \
+	int			c = uid_bytes_cmp(UID_BYTES_ARG(0), UID_BYTES_ARG(1), LEN); \
+\
+	PG_RETURN_INT32((c > 0) - (c < 0)); \
+} \
+PG_FUNCTION_INFO_V1(T##_hash); \
+Datum \
+T##_hash(PG_FUNCTION_ARGS) \
+{ \
+	return uid_bytes_hash(UID_BYTES_ARG(0), LEN); \
+} \
+PG_FUNCTION_INFO_V1(T##_hash_extended); \
+Datum \
+T##_hash_extended(PG_FUNCTION_ARGS) \
+{ \
+	return uid_bytes_hash_extended(UID_BYTES_ARG(0), LEN, (uint64) PG_GETARG_INT64(1)); \
+} \
+PG_FUNCTION_INFO_V1(T##_to_bytea); \
+Datum \
+T##_to_bytea(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BYTEA_P(uid_bytes_to_bytea(UID_BYTES_ARG(0), LEN)); \
+} \
+PG_FUNCTION_INFO_V1(bytea_to_##T); \
+Datum \
+bytea_to_##T(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_POINTER(uid_bytea_to_bytes(PG_GETARG_BYTEA_PP(0), LEN, #T)); \
+}
 
 #endif							/* UID_GLUE_H */

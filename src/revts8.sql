@@ -24,6 +24,11 @@ CREATE TYPE revts8 (
 COMMENT ON TYPE revts8 IS
 'revts8 ID (LableOrg/java-uniqueid): 8 bytes of bit-reversed 42-bit millisecond timestamp, sequence, generator and cluster; text is 16 hex digits; sorts in time order by default';
 
+COMMENT ON FUNCTION revts8_in(cstring) IS 'revts8 input from 16 hex digits (either case) of the Lable bytes';
+COMMENT ON FUNCTION revts8_out(revts8) IS 'revts8 output as 16 lower-case hex digits of the Lable bytes';
+COMMENT ON FUNCTION revts8_recv(internal) IS 'revts8 binary input: its 8 Lable bytes';
+COMMENT ON FUNCTION revts8_send(revts8) IS 'revts8 binary output: its 8 Lable bytes';
+
 -- @comparisons@
 
 

@@ -49,81 +49,7 @@ sno_fields_of(const sno_t *id)
 	return f;
 }
 
-/* The one comparator: every operator, btree and sortsupport use it. */
-static inline int
-sno_cmp_internal(const sno_t *a, const sno_t *b)
-{
-	return uid_bytes_cmp(a->data, b->data, SNO_LEN);
-}
-
-PG_FUNCTION_INFO_V1(sno_in);
-Datum
-sno_in(PG_FUNCTION_ARGS)
-{
-	char	   *s = PG_GETARG_CSTRING(0);
-	sno_t	   *id = palloc(sizeof(sno_t));
-	size_t		bad_pos = 0;
-	uid_status	st = sno_decode(s, strlen(s), id->data, &bad_pos);
-
-	if (st != UID_OK)
-	{
-		uid_text_error(fcinfo->context, "sno", s, st, bad_pos, SNO_EXPECTED);
-		PG_RETURN_NULL();
-	}
-	PG_RETURN_SNO_P(id);
-}
-
-PG_FUNCTION_INFO_V1(sno_out);
-Datum
-sno_out(PG_FUNCTION_ARGS)
-{
-	sno_t	   *id = PG_GETARG_SNO_P(0);
-	char	   *s = palloc(SNO_TEXT_LEN + 1);
-
-	sno_encode(id->data, s);
-	s[SNO_TEXT_LEN] = '\0';
-	PG_RETURN_CSTRING(s);
-}
-
-PG_FUNCTION_INFO_V1(sno_recv);
-Datum
-sno_recv(PG_FUNCTION_ARGS)
-{
-	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
-
-	PG_RETURN_POINTER(uid_bytes_recv(buf, SNO_LEN, "sno"));
-}
-
-PG_FUNCTION_INFO_V1(sno_send);
-Datum
-sno_send(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BYTEA_P(uid_bytes_send(PG_GETARG_SNO_P(0)->data, SNO_LEN));
-}
-
-#define SNO_CMP_FUNC(name, op) \
-PG_FUNCTION_INFO_V1(name); \
-Datum \
-name(PG_FUNCTION_ARGS) \
-{ \
-	PG_RETURN_BOOL(sno_cmp_internal(PG_GETARG_SNO_P(0), PG_GETARG_SNO_P(1)) op 0); \
-}
-
-SNO_CMP_FUNC(sno_eq, ==)
-SNO_CMP_FUNC(sno_ne, !=)
-SNO_CMP_FUNC(sno_lt, <)
-SNO_CMP_FUNC(sno_le, <=)
-SNO_CMP_FUNC(sno_gt, >)
-SNO_CMP_FUNC(sno_ge, >=)
-
-PG_FUNCTION_INFO_V1(sno_cmp);
-Datum
-sno_cmp(PG_FUNCTION_ARGS)
-{
-	int			c = sno_cmp_internal(PG_GETARG_SNO_P(0), PG_GETARG_SNO_P(1));
-
-	PG_RETURN_INT32((c > 0) - (c < 0));
-}
+UID_BYTES_TYPE_FUNCS(sno, SNO_LEN, SNO_TEXT_LEN, SNO_EXPECTED)
 
 /*
  * Abbreviated key: the 40 bits of time and tick, then 24 bits that place
@@ -158,35 +84,6 @@ sno_sortsupport(PG_FUNCTION_ARGS)
 {
 	uid_bytes_sortsupport((SortSupport) PG_GETARG_POINTER(0), SNO_LEN, sno_abbrev);
 	PG_RETURN_VOID();
-}
-
-PG_FUNCTION_INFO_V1(sno_hash);
-Datum
-sno_hash(PG_FUNCTION_ARGS)
-{
-	return uid_bytes_hash(PG_GETARG_SNO_P(0)->data, SNO_LEN);
-}
-
-PG_FUNCTION_INFO_V1(sno_hash_extended);
-Datum
-sno_hash_extended(PG_FUNCTION_ARGS)
-{
-	return uid_bytes_hash_extended(PG_GETARG_SNO_P(0)->data, SNO_LEN,
-								   (uint64) PG_GETARG_INT64(1));
-}
-
-PG_FUNCTION_INFO_V1(sno_to_bytea);
-Datum
-sno_to_bytea(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BYTEA_P(uid_bytes_to_bytea(PG_GETARG_SNO_P(0)->data, SNO_LEN));
-}
-
-PG_FUNCTION_INFO_V1(bytea_to_sno);
-Datum
-bytea_to_sno(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_POINTER(uid_bytea_to_bytes(PG_GETARG_BYTEA_PP(0), SNO_LEN, "sno"));
 }
 
 PG_FUNCTION_INFO_V1(sno_timestamp);

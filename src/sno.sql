@@ -23,6 +23,11 @@ CREATE TYPE sno (
 COMMENT ON TYPE sno IS
 'sno ID (muyo/sno): 10 bytes, 4 ms time units since 2010, tick-tock bit, metabyte, partition, sequence; text is 16 characters, sortable';
 
+COMMENT ON FUNCTION sno_in(cstring) IS 'sno input from its 16-character text (upper case folded)';
+COMMENT ON FUNCTION sno_out(sno) IS 'sno output as 16 lower-case characters';
+COMMENT ON FUNCTION sno_recv(internal) IS 'sno binary input: exactly 10 bytes';
+COMMENT ON FUNCTION sno_send(sno) IS 'sno binary output: its 10 bytes';
+
 -- @comparisons@
 
 CREATE FUNCTION sno_to_bytea(sno) RETURNS bytea

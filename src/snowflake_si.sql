@@ -24,6 +24,11 @@ CREATE TYPE snowflake_si (
 COMMENT ON TYPE snowflake_si IS
 'Snowflake-SI ID: 53-bit integer (safe in JavaScript) of 40-bit milliseconds after uid.snowflake_si_epoch, machine id and per-millisecond index; text is decimal';
 
+COMMENT ON FUNCTION snowflake_si_in(cstring) IS 'snowflake_si input from decimal digits, 0 .. 2^53 - 1';
+COMMENT ON FUNCTION snowflake_si_out(snowflake_si) IS 'snowflake_si output in decimal';
+COMMENT ON FUNCTION snowflake_si_recv(internal) IS 'snowflake_si binary input: a big-endian 8-byte integer, 0 .. 2^53 - 1';
+COMMENT ON FUNCTION snowflake_si_send(snowflake_si) IS 'snowflake_si binary output: a big-endian 8-byte integer';
+
 -- @comparisons@
 
 CREATE FUNCTION snowflake_si_to_bigint(snowflake_si) RETURNS bigint

@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "guc.h"
+#include "muid.h"
 
 PG_MODULE_MAGIC;
 
@@ -24,6 +25,7 @@ uid_xact_callback(XactEvent event, void *arg)
 		case XACT_EVENT_ABORT:
 		case XACT_EVENT_PARALLEL_ABORT:
 		case XACT_EVENT_PREPARE:
+			muid_xact_end();
 			uid_flush_counts();
 			break;
 		default:

@@ -30,6 +30,7 @@ unsigned long long harness_iter;
 
 #include "bits_test.c"
 #include "sno_test.c"
+#include "muid_test.c"
 #include "snowflake_si_test.c"
 #include "revts8_test.c"
 
@@ -40,6 +41,7 @@ static const struct
 } groups[] = {
 	{"bits", test_bits},
 	{"sno", test_sno},
+	{"muid", test_muid},
 	{"snowflake_si", test_snowflake_si},
 	{"revts8", test_revts8},
 };
