@@ -392,23 +392,32 @@ uid_next_tick(UidSlot *slot, const UidClockSpec *spec, UidAllocFn alloc)
 uint64
 uid_unique_tick(UidSlot *slot, const UidClockSpec *spec)
 {
-	uint64		old = pg_atomic_read_u64(&slot->word[0]);
-	uint64		seen = pg_atomic_read_u64(&slot->word[1]);
-
 	for (;;)
 	{
-		uint64		now = uid_clock_after_state(spec);
-		uint64		next = now > old ? now : old + 1;
+		/*
+		 * The highest clock reading is read before the state: whoever wrote
+		 * it read its clock before its own update of the state, so a
+		 * reading below it means the clock went back.  (Compared with a
+		 * value read later, a backend that was merely slower would count.)
+		 */
+		uint64		seen = pg_atomic_read_u64(&slot->word[1]);
+		uint64		old;
+		uint64		now;
+		uint64		next;
+		uint64		max_seen;
 
+		pg_read_barrier();
+		old = pg_atomic_read_u64(&slot->word[0]);
+		now = uid_clock_after_state(spec);
+		next = now > old ? now : old + 1;
 		if (unlikely(next > spec->tick_max))
 			uid_out_of_time(spec);
-		/* on failure the CAS loads the current value into old */
 		if (!pg_atomic_compare_exchange_u64(&slot->word[0], &old, next))
 			continue;
 
-		/* the highest clock reading so far, to tell a regression from a busy tick */
-		while (now > seen &&
-			   !pg_atomic_compare_exchange_u64(&slot->word[1], &seen, now))
+		max_seen = seen;
+		while (now > max_seen &&
+			   !pg_atomic_compare_exchange_u64(&slot->word[1], &max_seen, now))
 			;
 		if (unlikely(now < seen))
 			pg_atomic_fetch_add_u64(&slot->clock_regressions, 1);

@@ -1,0 +1,167 @@
+# muid under a clock that goes back: the transaction timestamp is
+# max(clock, last + 1) across the server, so while the clock is behind,
+# transactions borrow microseconds ahead of it and never go back; the last
+# timestamp is in the state file, so neither does a restart with the clock
+# set back (design.md guarantees 1, 3 and 4, muid rules).
+
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(time usleep);
+use UidTest;
+
+plan skip_all => 'libfaketime is not installed' unless faketime_lib();
+
+# A fixed medallion: a medallion drawn at each start would keep the IDs of
+# different starts apart by itself and hide a lost state.
+my $node = faked_node('muid_clock', "uid.medallion = '1bfc71b112d'");
+my $workers = 3;
+
+sub query
+{
+	return $node->safe_psql('postgres', $_[0]);
+}
+
+query(
+	q{
+	CREATE TABLE ctl (phase int NOT NULL, stop bool NOT NULL);
+	INSERT INTO ctl VALUES (0, false);
+	CREATE TABLE t (id muid NOT NULL, phase int NOT NULL, s int NOT NULL,
+					x int NOT NULL, n int NOT NULL);
+	-- Short transactions of 3 IDs each until ctl says stop, tagged with the
+	-- phase current when the transaction began.
+	CREATE PROCEDURE gen(sess int) LANGUAGE plpgsql AS $$
+	DECLARE
+		i int := 0;
+		ph int;
+	BEGIN
+		SET synchronous_commit = off;
+		LOOP
+			SELECT phase INTO ph FROM ctl WHERE NOT stop;
+			EXIT WHEN NOT FOUND;
+			i := i + 1;
+			INSERT INTO t SELECT muid_new(), ph, sess, i, i * 3 + g
+			FROM generate_series(1, 3) g;
+			COMMIT;
+		END LOOP;
+	END $$;
+});
+
+sub count_in_phase
+{
+	return query("SELECT count(DISTINCT s) FROM t WHERE phase = $_[0]");
+}
+
+sub regressions
+{
+	return type_stats($node, 'muid')->{regressions};
+}
+
+# The latest timestamp issued so far, as Unix seconds, and how far it is
+# ahead of the server's clock.
+sub high_water
+{
+	return split /\|/, query(
+		'SELECT extract(epoch FROM max(muid_timestamp(id))),
+				extract(epoch FROM max(muid_timestamp(id)) - clock_timestamp()) FROM t');
+}
+
+cmp_ok(abs(server_clock_offset($node)), '<', 0.5,
+	'the server clock starts at real time');
+my @w = map { start_worker($node, "CALL gen($_)") } 1 .. $workers;
+
+# Phase 0: real time for 3 s, so that a clock 2 s back runs through time
+# for which transactions took timestamps.
+ok( poll_while_running($node, "SELECT count(DISTINCT s) = $workers FROM t",
+		\@w),
+	'phase 0: every worker generates');
+usleep(3_000_000);
+is(regressions(), '0', 'phase 0: no regression while the clock is steady');
+
+for my $step ([ 1, -2 ], [ 2, -3600 ], [ 3, '+0' ])
+{
+	my ($phase, $offset) = @$step;
+	my ($hw) = high_water();
+	my $before = regressions();
+	set_clock($node, $offset);
+	query("UPDATE ctl SET phase = $phase");
+	my $stepped = time();
+	ok( poll_while_running(
+			$node,
+			"SELECT count(DISTINCT s) = $workers FROM t WHERE phase = $phase",
+			\@w),
+		"phase $phase ($offset s): every worker keeps generating");
+	# Generation never waits for the clock: three sessions make thousands of
+	# transactions a second however far back it is.
+	usleep(1_500_000);
+	my $made = query("SELECT count(DISTINCT (s, x)) FROM t WHERE phase = $phase");
+	my $rate = $made / (time() - $stepped);
+	note sprintf('phase %d: %d transactions, %.0f a second', $phase, $made, $rate);
+	cmp_ok($rate, '>', 200, "phase $phase: no stall");
+	is( query(
+			"SELECT count(*) FROM t WHERE phase = $phase
+			   AND extract(epoch FROM muid_timestamp(id)) <= $hw"),
+		'0',
+		"phase $phase: every timestamp is above the last one before the step");
+	if ($offset ne '+0')
+	{
+		cmp_ok(regressions(), '>', $before,
+			"phase $phase: the clock regression was counted");
+	}
+}
+
+query('UPDATE ctl SET stop = true');
+for my $i (1 .. $workers)
+{
+	my ($rc, $out, $err) = finish_worker($w[ $i - 1 ]);
+	is($rc, 0, "worker $i ran through every step without an error")
+	  or diag $err;
+}
+
+# While the clock was an hour back, timestamps were borrowed ahead of it by a
+# microsecond each: none is dated back to that clock.
+is( query(
+		"SELECT count(*) FROM t WHERE phase = 2
+		   AND muid_timestamp(id) < clock_timestamp() - interval '1 min'"),
+	'0',
+	'phase 2: no timestamp is dated back an hour');
+
+# Restart with the clock 10 s back: the state file keeps the last timestamp.
+my $last = query('SELECT muid_new()');
+$node->stop;
+set_clock($node, -10);
+start_faked($node);
+my $off = server_clock_offset($node);
+cmp_ok(abs($off + 10), '<', 0.5, 'restart: the server clock is 10 s back')
+  or diag "offset: $off";
+my (undef, $ahead) = high_water();
+cmp_ok($ahead, '>', 5, 'restart: the clock is behind the last timestamp')
+  or diag "the last timestamp is $ahead s ahead of the clock";
+my $before = regressions();
+query(
+	q{DO $$
+	BEGIN
+		FOR i IN 1..2000 LOOP
+			INSERT INTO t SELECT muid_new(), 4, 100, i, i * 3 + g FROM generate_series(1, 3) g;
+			COMMIT;
+		END LOOP;
+	END $$});
+is(query("SELECT count(*) FROM t WHERE phase = 4 AND id <= '$last'"),
+	'0', 'restart: every new muid is above the last one made before');
+cmp_ok(regressions(), '>', $before, 'restart: the clock regression was counted');
+
+my $total = check_ids_by($node, 's');
+is(query('SELECT count(DISTINCT muid_timestamp(id)) = count(DISTINCT (s, x)) FROM t'),
+	't', 'over every phase and the restart, each transaction has its own timestamp');
+is(query('SELECT count(DISTINCT phase) FROM t'), '5', 'IDs from every phase');
+note "$total IDs; uid_stats: ", query("SELECT * FROM uid_stats() WHERE type = 'muid'");
+
+$node->stop;
+
+done_testing();
