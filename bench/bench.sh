@@ -10,9 +10,14 @@
 #
 # What it does (see bench/README.md for what the numbers mean):
 #   1. generation: count(f()) over generate_series(1,N) for the floor (count(g)),
-#      gen_random_uuid(), nextval('bench_seq') and sno_new();
+#      gen_random_uuid(), nextval('bench_seq'), sno_new() and muid_new() (one transaction);
+#      the capacity-bound generators' rate as a share of their format's capacity;
 #   2. ORDER BY over N values of bigint, uuid, sno "dense" (sno_new(), many IDs per 4 ms
-#      unit) and sno "spread" (one ID per distinct time), plus a scan-only query per table.
+#      unit) and sno "spread" (one ID per distinct time), muid "bulk" (muid_new() in one
+#      transaction) and muid "txns" (4 per transaction), snowflake_si and revts8, plus a
+#      scan-only query per table;
+#   3. text output and input (COPY) and bulk INSERT with a generated primary key;
+#   4. pgbench, 1/2/4/8 clients, one INSERT with a generated key per transaction.
 # Each section runs ROUNDS rounds after one untimed warm-up round; a round is one psql
 # session running every candidate once, the order rotated by one each round.  Times are
 # psql's \timing (client-side wall clock); tables report medians.
@@ -160,7 +165,7 @@ sql "CREATE SCHEMA IF NOT EXISTS $SCHEMA" >/dev/null
 SCHEMA_MADE=1
 sql "CREATE SEQUENCE IF NOT EXISTS $SCHEMA.bench_seq" >/dev/null
 
-SORT_TABLES=(bigint uuid sno_dense sno_spread snowflake_si revts8)
+SORT_TABLES=(bigint uuid sno_dense sno_spread muid_bulk muid_txns snowflake_si revts8)
 # The values are made in a MATERIALIZED CTE: in "SELECT f() ... ORDER BY random()" the planner
 # evaluates a volatile f() after the sort, which would store sno_new()'s IDs in ascending order.
 declare -A VALUES=(
@@ -168,10 +173,12 @@ declare -A VALUES=(
 	[uuid]="gen_random_uuid()"
 	[sno_dense]="sno_new()"
 	[sno_spread]="sno_from_parts(timestamptz '2024-01-01' + g * interval '37 ms', 1, 4242, 0)"
+	[muid_bulk]="muid_new()"
+	[muid_txns]="muid_from_parts(timestamptz '2024-01-01' + (g / 4) * interval '37 us', 1923190821165, g % 4 + 1)"
 	[snowflake_si]="snowflake_si_from_parts(timestamptz '2024-01-01' + (g / 4) * interval '1 ms', 1, g % 4)"
 	[revts8]="revts8_from_parts(timestamptz '2024-01-01' + (g / 4) * interval '1 ms', g % 4, 1, 0)"
 )
-declare -A COLTYPE=([bigint]=bigint [uuid]=uuid [sno_dense]=sno [sno_spread]=sno [snowflake_si]=snowflake_si [revts8]=revts8)
+declare -A COLTYPE=([bigint]=bigint [uuid]=uuid [sno_dense]=sno [sno_spread]=sno [muid_bulk]=muid [muid_txns]=muid [snowflake_si]=snowflake_si [revts8]=revts8)
 declare -A SORT_METHOD CORRELATION
 
 if [ "$ONLY" != gen ]; then
@@ -225,18 +232,20 @@ fi
 
 # ------------------------------------------------------------------ 1. generation
 
-GEN_CANDS=(floor uuid seq sno)
+GEN_CANDS=(floor uuid seq sno muid)
 declare -A GEN_LABEL=(
 	[floor]="floor: count(g)"
 	[uuid]="count(gen_random_uuid())"
 	[seq]="count(nextval('bench_seq'))"
 	[sno]="count(sno_new())"
+	[muid]="count(muid_new()) (one transaction)"
 )
 declare -A GEN_SQL=(
 	[floor]="SELECT count(g) FROM generate_series(1, :n) g;"
 	[uuid]="SELECT count(gen_random_uuid()) FROM generate_series(1, :n) g;"
 	[seq]="SELECT count(nextval('bench_seq')) FROM generate_series(1, :n) g;"
 	[sno]="SELECT count(sno_new()) FROM generate_series(1, :n) g;"
+	[muid]="SELECT count(muid_new()) FROM generate_series(1, :n) g;"
 )
 SNO_WAITS=()
 SNO_ISSUED_BAD=0
@@ -344,13 +353,14 @@ fi
 # COPY of the sort tables' N values to /dev/null (text output) and from a file (text input),
 # and INSERT of INS_N rows into a table whose primary key defaults to the generator. The
 # capacity-bound generators are left out of the INSERT: their format, not the code, sets it.
-IO_TABLES=(bigint uuid sno_spread snowflake_si revts8)
-INS_CANDS=(bigserial uuid sno)
+IO_TABLES=(bigint uuid sno_spread muid_txns snowflake_si revts8)
+INS_CANDS=(bigserial uuid sno muid)
 INS_N=$((N * 2 / 5))
 declare -A INS_DDL=(
 	[bigserial]="id bigserial PRIMARY KEY"
 	[uuid]="id uuid PRIMARY KEY DEFAULT gen_random_uuid()"
 	[sno]="id sno PRIMARY KEY DEFAULT sno_new()"
+	[muid]="id muid PRIMARY KEY DEFAULT muid_new()"
 )
 IO_ROUNDS=$((ROUNDS < 3 ? ROUNDS : 3))
 COPY_FILE_PREFIX=/tmp/uid_bench_copy
@@ -526,6 +536,8 @@ sort_report() {
 	echo
 	echo "Tables: bigint = 1..N; uuid = gen_random_uuid(); sno_dense = sno_new() (bulk: many IDs per 4 ms unit);"
 	echo "sno_spread = sno_from_parts('2024-01-01' + g × 37 ms, 1, 4242, 0) (one ID per time);"
+	echo "muid_bulk = muid_new() in one transaction (one timestamp, offsets 1..N);"
+	echo "muid_txns = muid_from_parts('2024-01-01' + (g / 4) × 37 µs, medallion, g % 4 + 1) (4 IDs per transaction);"
 	echo "snowflake_si = snowflake_si_from_parts('2024-01-01' + (g / 4) ms, 1, g % 4);"
 	echo "revts8 = revts8_from_parts('2024-01-01' + (g / 4) ms, g % 4, 1, 0), default (time) order. All filled ORDER BY random()."
 	echo "Order correlation: pg_stats.correlation of the stored order with the sorted order (≈ 0: shuffled)."
@@ -561,13 +573,14 @@ pgb_report() {
 	local n c bs
 	echo "### pgbench: one INSERT with a generated key per transaction, tps (median of $PGB_ROUNDS runs of ${PGB_SECONDS} s)"
 	echo
-	echo "| clients | $(for c in "${INS_CANDS[@]}"; do printf '%s | ' "${INS_DDL[$c]%% PRIMARY*}"; done)sno vs bigserial | uuid vs bigserial |"
-	echo "|---:|$(for c in "${INS_CANDS[@]}"; do printf -- '---:|'; done)---:|---:|"
+	echo "| clients | $(for c in "${INS_CANDS[@]}"; do printf '%s | ' "${INS_DDL[$c]%% PRIMARY*}"; done)$(for c in "${INS_CANDS[@]:1}"; do printf '%s vs bigserial | ' "$c"; done)"
+	echo "|---:|$(for c in "${INS_CANDS[@]}" "${INS_CANDS[@]:1}"; do printf -- '---:|'; done)"
 	for n in "${PGB_CLIENTS[@]}"; do
 		bs=$(ctimes pgb "bigserial_$n" | median)
 		printf '| %s | ' "$n"
 		for c in "${INS_CANDS[@]}"; do printf '%s | ' "$(fmt "$(ctimes pgb "${c}_$n" | median)" 0)"; done
-		printf '%s | %s |\n' "$(div "$(ctimes pgb "sno_$n" | median)" "$bs")" "$(div "$(ctimes pgb "uuid_$n" | median)" "$bs")"
+		for c in "${INS_CANDS[@]:1}"; do printf '%s | ' "$(div "$(ctimes pgb "${c}_$n" | median)" "$bs")"; done
+		echo
 	done
 	echo
 	echo "pgbench -n -M prepared -c N -j min(N, 2) -T ${PGB_SECONDS}, synchronous_commit = off, logged tables with the key as primary key."
@@ -636,8 +649,8 @@ if [ "$WRITE" = 1 ]; then
 	cp "$TMP/report.md" "$SCRIPT_DIR/results.md"
 	log "wrote $SCRIPT_DIR/results.md"
 	if [ "$ONLY" = all ] && command -v gnuplot >/dev/null; then
-		for c in uuid seq sno; do
-			printf '%s %s\n' "$(case $c in uuid) echo gen_random_uuid ;; seq) echo nextval ;; *) echo sno_new ;; esac)" \
+		for c in uuid seq sno muid; do
+			printf '%s %s\n' "$(case $c in uuid) echo gen_random_uuid ;; seq) echo nextval ;; *) echo "${c}_new" ;; esac)" \
 				"$(diffs gen "$c" floor | median | awk -v n="$N" '{ print $1 * 1e6 / n }')"
 		done >"$TMP/gen.dat"
 		for t in "${SORT_TABLES[@]}"; do

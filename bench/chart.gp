@@ -26,5 +26,6 @@ set xlabel "clients"
 set key top left
 plot pgb using 1:2 with linespoints lw 2 title "bigserial", \
      pgb using 1:3 with linespoints lw 2 title "uuid (gen_random_uuid)", \
-     pgb using 1:4 with linespoints lw 2 title "sno (sno_new)"
+     pgb using 1:4 with linespoints lw 2 title "sno (sno_new)", \
+     pgb using 1:5 with linespoints lw 2 title "muid (muid_new)"
 unset multiplot
