@@ -15,6 +15,24 @@ SELECT sno_from_parts('2031-05-08 23:03:34.976+00', 255, 39434, 4147) AS from_pa
 EXPLAIN (COSTS OFF) SELECT * FROM event
 WHERE id >= sno_boundary(now() - interval '1 hour') AND id < sno_boundary(now() + interval '1 hour');
 
+-- muid: 16 bytes; one timestamp per transaction, offsets 1, 2, 3 ... inside it
+SET uid.medallion = '1bfc71b112d';
+CREATE TABLE thing (id muid PRIMARY KEY DEFAULT muid_new(), body text);
+BEGIN;
+INSERT INTO thing (body) VALUES ('first'), ('second'), ('third');
+SELECT muid_txn() AS this_transaction;
+COMMIT;
+INSERT INTO thing (body) VALUES ('next transaction');
+SELECT id, muid_timestamp(id), to_hex(muid_medallion(id)) AS medallion, muid_offset(id), body
+FROM thing ORDER BY id;
+SELECT id::uuid AS as_uuid FROM thing ORDER BY id LIMIT 1;
+-- formats.md's vector
+SELECT muid_from_parts('2022-01-19 08:00:30.975519+00', 1923190821165, 11) AS from_parts,
+       muid_timestamp('5D5EAC793E61F-1BFC71B112D-FFFFFFFF') AS its_time,
+       muid_offset('5D5EAC793E61F-1BFC71B112D-FFFFFFFF') AS its_offset;
+RESET uid.medallion;
+DROP TABLE thing;
+
 -- snowflake_si: 53-bit integers, safe in JavaScript; machine id from uid.generator
 SET uid.generator = 5;
 CREATE TABLE job (id snowflake_si PRIMARY KEY DEFAULT snowflake_si_new(), name text);
