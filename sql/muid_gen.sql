@@ -120,3 +120,12 @@ SELECT to_hex(muid_medallion(muid_new())) = lower((SELECT effective FROM uid_con
 CREATE TEMP TABLE before AS SELECT issued FROM uid_stats() WHERE type = 'muid';
 SELECT count(muid_new()) FROM generate_series(1, 1000);
 SELECT s.issued - b.issued >= 1000 AS counted FROM uid_stats() s, before b WHERE s.type = 'muid';
+
+-- a wrapper wrongly marked PARALLEL SAFE cannot take a timestamp in a worker
+CREATE FUNCTION wrongly_safe() RETURNS muid LANGUAGE plpgsql PARALLEL SAFE AS
+$$ BEGIN RETURN muid_new(); END $$;
+SET force_parallel_mode = regress;
+SELECT wrongly_safe();
+RESET force_parallel_mode;
+SELECT muid_offset(wrongly_safe()) AS in_the_leader;
+DROP FUNCTION wrongly_safe();

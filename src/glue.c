@@ -5,6 +5,7 @@
 #include "postgres.h"
 
 #include "common/hashfn.h"
+#include "common/int.h"
 #include "libpq/pqformat.h"
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
@@ -89,7 +90,9 @@ uid_time_to_tick(const UidClockSpec *spec, TimestampTz t, bool round_up)
 			return 0;
 		goto out_of_range;
 	}
-	us = t + PG_EPOCH_UNIX_US - spec->epoch_us;
+	/* near the end of timestamptz's range the sum overflows int64 */
+	if (pg_add_s64_overflow(t, PG_EPOCH_UNIX_US - spec->epoch_us, &us))
+		goto out_of_range;
 	if (us < 0)
 	{
 		if (round_up)

@@ -17,6 +17,14 @@
 #include "clock.h"
 #include "codec/bits.h"
 
+/*
+ * The 8-byte types are passed by value and abbreviated keys are 64-bit
+ * Datums compared as integers: both need 8-byte Datums.
+ */
+#if SIZEOF_DATUM < 8
+#error "uid needs a 64-bit build of PostgreSQL (8-byte Datum)"
+#endif
+
 /* PostgreSQL's epoch, 2000-01-01 00:00:00+00, in Unix milliseconds and microseconds */
 #define PG_EPOCH_UNIX_MS INT64CONST(946684800000)
 #define PG_EPOCH_UNIX_US (PG_EPOCH_UNIX_MS * 1000)

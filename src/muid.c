@@ -4,6 +4,7 @@
  */
 #include "postgres.h"
 
+#include "access/parallel.h"
 #include "fmgr.h"
 #include "utils/builtins.h"
 
@@ -63,6 +64,18 @@ muid_txn_begin(void)
 
 	if (likely(muid_txn_state.active))
 		return;
+
+	/*
+	 * The counter lives in the backend that runs the transaction; a
+	 * parallel worker would take a timestamp of its own.  The functions are
+	 * PARALLEL RESTRICTED, so only a wrapper mislabelled PARALLEL SAFE gets
+	 * here.
+	 */
+	if (IsParallelWorker())
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
+				 errmsg("muid_new() and muid_txn() cannot run in a parallel worker"),
+				 errhint("Mark functions that call them PARALLEL RESTRICTED.")));
 	medallion = (uint64) uid_effective_medallion();
 	muid_txn_state.timestamp = uid_unique_tick(uid_slot(UID_SLOT_MUID), &muid_clock);
 	muid_txn_state.medallion = medallion;
@@ -90,70 +103,17 @@ muid_fields_of(const muid_t *id)
 
 UID_BYTES_TYPE_FUNCS(muid, MUID_LEN, MUID_TEXT_LEN, MUID_EXPECTED)
 
-static inline uint64
-muid_sat_add(uint64 a, uint64 b)
-{
-	return a > PG_UINT64_MAX - b ? PG_UINT64_MAX : a + b;
-}
-
-/*
- * Abbreviated key.  The plain 8-byte prefix is the timestamp and 12 bits of
- * the medallion, equal for all the muids of one transaction, which may be
- * millions (a bulk INSERT): every comparison among them would go to the full
- * comparator.  So the key is built around the first value's (timestamp,
- * medallion), the reference R, as 52 bits of timestamp and 12 bits below:
- *
- *	- timestamp below R's: ts << 12 | c, where c places (medallion, offset)
- *	  relative to R's medallion: 0 below it, 1 + offset (saturated at 4094)
- *	  equal to it, 4095 above it;
- *	- timestamp equal to R's: a block of 2^32 + 2 keys from R's ts << 12:
- *	  medallion below R's, then 1 + offset (all 2^32 offsets, unsigned) for
- *	  R's medallion, then medallion above R's;
- *	- timestamp above R's: ts << 12 | c as for those below, moved up by
- *	  2^33 past R's block (saturating at 2^64 - 1).
- *
- * Each part only ever grows with the full (byte) order and the parts are in
- * order, so the key never contradicts the full comparator.  The transaction
- * of R gets a distinct key for each of its offsets; other transactions of
- * R's medallion are told apart by timestamp and their first 4094 offsets.
- */
+/* The abbreviated key around the first value converted: see muid_abbrev_key. */
 static uint64
 muid_abbrev(const uint8 *p, UidSortState *st)
 {
-	uint64		hi = uid_abbrev_prefix8(p, st);
-	uint64		lo = uid_abbrev_prefix8(p + 8, st);
-	uint32		med_lo = (uint32) (lo >> 32);
-	uint32		offset = (uint32) lo;
-	uint64		ts = hi >> 12;
-	uint64		ref_ts;
-	int			medcmp;
-	uint64		c;
-
 	if (unlikely(!st->have_ref))
 	{
-		st->ref = hi;
-		st->ref2 = med_lo;
+		st->ref = uid_load_be(p, 8);
+		st->ref2 = (uint32) uid_load_be(p + 8, 4);
 		st->have_ref = true;
 	}
-	ref_ts = st->ref >> 12;
-	/* medallion against R's: its top 12 bits are in hi, the rest in med_lo */
-	if ((hi & 0xFFF) != (st->ref & 0xFFF))
-		medcmp = (hi & 0xFFF) < (st->ref & 0xFFF) ? -1 : 1;
-	else
-		medcmp = med_lo == st->ref2 ? 0 : (med_lo < st->ref2 ? -1 : 1);
-
-	if (ts == ref_ts)
-	{
-		uint64		base = ref_ts << 12;
-
-		if (medcmp == 0)
-			return muid_sat_add(base, UINT64CONST(1) + offset);
-		return medcmp < 0 ? base : muid_sat_add(base, (UINT64CONST(1) << 32) + 1);
-	}
-	c = medcmp < 0 ? 0 : medcmp > 0 ? 4095 : 1 + Min(offset, (uint32) 4093);
-	if (ts < ref_ts)
-		return ts << 12 | c;
-	return muid_sat_add(ts << 12 | c, UINT64CONST(1) << 33);
+	return muid_abbrev_key(p, st->ref, (uint32) st->ref2);
 }
 
 PG_FUNCTION_INFO_V1(muid_sortsupport);

@@ -65,4 +65,69 @@ muid_next_offset(int32_t *last)
 	return 1;
 }
 
+static inline uint64_t
+muid_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * The abbreviated sort key of v, relative to a reference R (in a sort, the
+ * first value converted): ref_hi is R's first 8 bytes, ref_med_lo its
+ * bytes 8-11, both as big-endian integers.
+ *
+ * The plain 8-byte prefix is the timestamp and 12 bits of the medallion,
+ * equal for all the muids of one transaction, which may be millions (a
+ * bulk INSERT): every comparison among them would go to the full
+ * comparator.  So the key is 52 bits of timestamp and 12 bits below, built
+ * around R's (timestamp, medallion):
+ *
+ *	- timestamp below R's: ts << 12 | c, where c places (medallion, offset)
+ *	  relative to R's medallion: 0 below it, 1 + offset (saturated at 4094)
+ *	  equal to it, 4095 above it;
+ *	- timestamp equal to R's: a block of 2^32 + 2 keys from R's ts << 12:
+ *	  medallion below R's, then 1 + offset (all 2^32 offsets, unsigned) for
+ *	  R's medallion, then medallion above R's;
+ *	- timestamp above R's: ts << 12 | c as for those below, moved up by
+ *	  2^33 past R's block (saturating at 2^64 - 1).
+ *
+ * Each part only ever grows with the byte order and the parts are in
+ * order, so key(a) < key(b) implies a < b, and equal values have equal
+ * keys.  R's transaction gets a distinct key for each of its offsets
+ * (unless R is within 2^20 us of the end of the range, 2112-09-17);
+ * other transactions of R's medallion are told apart by timestamp and their
+ * first 4,094 offsets (0 .. 4093).
+ */
+static inline uint64_t
+muid_abbrev_key(const uint8_t v[MUID_LEN], uint64_t ref_hi, uint32_t ref_med_lo)
+{
+	uint64_t	hi = uid_load_be(v, 8);
+	uint64_t	lo = uid_load_be(v + 8, 8);
+	uint32_t	med_lo = (uint32_t) (lo >> 32);
+	uint32_t	offset = (uint32_t) lo;
+	uint64_t	ts = hi >> 12;
+	uint64_t	ref_ts = ref_hi >> 12;
+	int			medcmp;
+	uint64_t	c;
+
+	/* the medallion against R's: its top 12 bits are in hi, the rest in lo */
+	if ((hi & 0xFFF) != (ref_hi & 0xFFF))
+		medcmp = (hi & 0xFFF) < (ref_hi & 0xFFF) ? -1 : 1;
+	else
+		medcmp = med_lo == ref_med_lo ? 0 : (med_lo < ref_med_lo ? -1 : 1);
+
+	if (ts == ref_ts)
+	{
+		uint64_t	base = ref_ts << 12;
+
+		if (medcmp == 0)
+			return muid_sat_add(base, UINT64_C(1) + offset);
+		return medcmp < 0 ? base : muid_sat_add(base, (UINT64_C(1) << 32) + 1);
+	}
+	c = medcmp < 0 ? 0 : medcmp > 0 ? 4095 : 1 + (offset < 4093 ? offset : 4093);
+	if (ts < ref_ts)
+		return ts << 12 | c;
+	return muid_sat_add(ts << 12 | c, UINT64_C(1) << 33);
+}
+
 #endif							/* UID_MUID_CODEC_H */

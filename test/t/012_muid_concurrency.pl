@@ -21,7 +21,8 @@ my $per_txn = 4;       # muid_new() calls per transaction
 my $node = PostgreSQL::Test::Cluster->new('muid_concurrency');
 $node->init;
 # A fixed medallion: transactions can then be told apart by timestamp only.
-$node->append_conf('postgresql.conf', "uid.medallion = '1bfc71b112d'");
+$node->append_conf('postgresql.conf',
+	"uid.medallion = '1bfc71b112d'\nmax_prepared_transactions = 2");
 $node->start;
 
 $node->safe_psql(
@@ -90,6 +91,27 @@ is( query(
 	'the timestamps follow the clock');
 cmp_ok(query("SELECT issued FROM uid_stats() WHERE type = 'muid'"),
 	'>=', $total, 'uid_stats counted every muid_new()');
+
+# PREPARE TRANSACTION ends the transaction for its backend: the next one
+# takes a new timestamp and starts again at offset 1, while the prepared
+# transaction's muids stay its own.
+my $twophase = $node->safe_psql(
+	'postgres', q{
+	CREATE TABLE p (id muid, tag text);
+	BEGIN;
+	INSERT INTO p SELECT muid_new(), 'prepared' FROM generate_series(1, 3);
+	PREPARE TRANSACTION 'muid_2pc';
+	INSERT INTO p SELECT muid_new(), 'after' FROM generate_series(1, 2);
+	COMMIT PREPARED 'muid_2pc';
+	SELECT tag, count(*), count(DISTINCT muid_timestamp(id)), min(muid_offset(id)),
+		   max(muid_offset(id))
+	FROM p GROUP BY tag ORDER BY tag;
+	SELECT (SELECT id FROM p WHERE tag = 'after' ORDER BY id LIMIT 1)
+		 > (SELECT id FROM p WHERE tag = 'prepared' ORDER BY id DESC LIMIT 1);
+});
+is( $twophase,
+	"after|2|1|1|2\nprepared|3|1|1|3\nt",
+	'after PREPARE TRANSACTION the session takes a new, later timestamp and offsets restart');
 
 $node->stop;
 

@@ -72,7 +72,7 @@ sub high_water
 				extract(epoch FROM max(muid_timestamp(id)) - clock_timestamp()) FROM t');
 }
 
-cmp_ok(abs(server_clock_offset($node)), '<', 0.5,
+cmp_ok(abs(server_clock_offset($node)), '<', 2,
 	'the server clock starts at real time');
 my @w = map { start_worker($node, "CALL gen($_)") } 1 .. $workers;
 
@@ -132,16 +132,18 @@ is( query(
 	'0',
 	'phase 2: no timestamp is dated back an hour');
 
-# Restart with the clock 10 s back: the state file keeps the last timestamp.
+# Restart with the clock 60 s back: the state file keeps the last timestamp.
+# (A minute leaves room for a slow machine: the stop, the start and the
+# checks below take a few seconds, and the clock must still be behind.)
 my $last = query('SELECT muid_new()');
 $node->stop;
-set_clock($node, -10);
+set_clock($node, -60);
 start_faked($node);
 my $off = server_clock_offset($node);
-cmp_ok(abs($off + 10), '<', 0.5, 'restart: the server clock is 10 s back')
+cmp_ok(abs($off + 60), '<', 2, 'restart: the server clock is a minute back')
   or diag "offset: $off";
 my (undef, $ahead) = high_water();
-cmp_ok($ahead, '>', 5, 'restart: the clock is behind the last timestamp')
+cmp_ok($ahead, '>', 30, 'restart: the clock is behind the last timestamp')
   or diag "the last timestamp is $ahead s ahead of the clock";
 my $before = regressions();
 query(

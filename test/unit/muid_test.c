@@ -387,6 +387,135 @@ muid_test_offsets(void)
 	CHECK(!muid_next_offset(&last));
 }
 
+/* ---- (g) the abbreviated sort key never contradicts byte order ---- */
+
+/* A value near base: each field equal, one off, at an edge, or random. */
+static void
+muid_near(harness_rng *r, const uint8_t base[MUID_LEN], uint8_t out[MUID_LEN])
+{
+	muid_fields f;
+
+	muid_unpack(base, &f);
+	switch (rng_below(r, 6))
+	{
+		case 0:
+			f.timestamp += 1;
+			break;
+		case 1:
+			f.timestamp -= 1;
+			break;
+		case 2:
+			f.timestamp = rng_below(r, 2) ? MUID_TS_MAX : 0;
+			break;
+		case 3:
+			f.timestamp = rng_next(r);
+			break;
+		default:
+			break;
+	}
+	switch (rng_below(r, 5))
+	{
+		case 0:
+			f.medallion += rng_below(r, 2) ? 1 : -1;
+			break;
+		case 1:
+			f.medallion ^= UINT64_C(1) << (32 + rng_below(r, 12));	/* the top 12 bits */
+			break;
+		case 2:
+			f.medallion = rng_next(r);
+			break;
+		default:
+			break;
+	}
+	switch (rng_below(r, 6))
+	{
+		case 0:
+			f.offset = (int32_t) (4090 + rng_below(r, 8));	/* around the saturation */
+			break;
+		case 1:
+			f.offset = (int32_t) rng_next(r);
+			break;
+		case 2:
+			f.offset = -1;
+			break;
+		case 3:
+			f.offset += 1;
+			break;
+		default:
+			f.offset = (int32_t) rng_below(r, 5000);
+			break;
+	}
+	muid_pack(&f, out);
+}
+
+static void
+muid_test_abbrev(void)
+{
+	harness_rng r = rng_seeded(0x61626272);
+	const int	n = 2000000;
+	unsigned long long distinct_ref_offsets = 0;
+
+	harness_ctx = "muid abbreviated key";
+	for (int i = 0; i < n; i++)
+	{
+		uint8_t		ref[MUID_LEN],
+					a[MUID_LEN],
+					b[MUID_LEN];
+		uint64_t	ref_hi,
+					ka,
+					kb;
+		uint32_t	ref_med_lo;
+		int			bytes;
+
+		harness_iter = (unsigned long long) i;
+		muid_random_value(&r, ref);
+		if (i % 4 == 0)			/* references at the top of the range */
+			memset(ref, 0xFF, 6 + rng_below(&r, 7));
+		muid_near(&r, ref, a);
+		muid_near(&r, i % 3 ? ref : a, b);
+		ref_hi = uid_load_be(ref, 8);
+		ref_med_lo = (uint32_t) uid_load_be(ref + 8, 4);
+		ka = muid_abbrev_key(a, ref_hi, ref_med_lo);
+		kb = muid_abbrev_key(b, ref_hi, ref_med_lo);
+		bytes = memcmp(a, b, MUID_LEN);
+		if (ka < kb)
+			CHECK(bytes < 0);
+		else if (ka > kb)
+			CHECK(bytes > 0);
+		else if (memcmp(a, ref, 12) == 0 && memcmp(b, ref, 12) == 0 &&
+				 (ref_hi >> 12) < MUID_TS_MAX - (UINT64_C(1) << 20))
+			CHECK(bytes == 0);	/* R's transaction: every offset its own key */
+		if (bytes == 0)
+			CHECK(ka == kb);
+		if (memcmp(a, ref, 12) == 0 && memcmp(b, ref, 12) == 0 && bytes != 0)
+			distinct_ref_offsets++;
+	}
+	/* the reference's own transaction was exercised, not only neighbours */
+	CHECK(distinct_ref_offsets > (unsigned long long) n / 200);
+
+	/* offsets 0 .. 4093 of another transaction of R's medallion are told apart */
+	{
+		uint8_t		ref[MUID_LEN],
+					v[MUID_LEN];
+		muid_fields f = {UINT64_C(1642579230975519), UINT64_C(1923190821165), 0};
+		uint64_t	prev = 0;
+
+		muid_pack(&f, ref);
+		f.timestamp += 5;
+		for (int32_t o = 0; o <= 4093; o++)
+		{
+			uint64_t	k;
+
+			f.offset = o;
+			muid_pack(&f, v);
+			k = muid_abbrev_key(v, uid_load_be(ref, 8), (uint32_t) uid_load_be(ref + 8, 4));
+			if (o > 0 && !CHECK(k > prev))
+				break;
+			prev = k;
+		}
+	}
+}
+
 static void
 test_muid(void)
 {
@@ -396,5 +525,6 @@ test_muid(void)
 	muid_test_order();
 	muid_test_rejections();
 	muid_test_offsets();
+	muid_test_abbrev();
 	harness_ctx = NULL;
 }

@@ -1,7 +1,7 @@
-# A backend killed with SIGKILL while others generate sno IDs: after crash
-# recovery generation goes on, and the state survived the crash, so no ID
-# repeats, even when the clock is set back across the crash (design.md,
-# guarantees 1 and 3).
+# A backend killed with SIGKILL while others generate sno and muid IDs:
+# after crash recovery generation goes on, and the state survived the
+# crash, so no ID repeats, even when the clock is set back across the crash
+# (design.md, guarantees 1 and 3).
 
 use strict;
 use warnings;
@@ -20,13 +20,16 @@ plan skip_all => 'libfaketime is not installed' unless faketime_lib();
 my $workers = 4;
 my $per_batch = 200;
 
-my $node = faked_node('crash', 'restart_after_crash = on');
+# A fixed medallion, so that muids of different starts differ by timestamp only.
+my $node = faked_node('crash', 'restart_after_crash = on',
+	"uid.medallion = '1bfc71b112d'");
 
 $node->safe_psql(
 	'postgres', q{
 	CREATE TABLE t (id sno NOT NULL, s int NOT NULL, n int NOT NULL,
-					phase int NOT NULL);
+					phase int NOT NULL, m muid NOT NULL);
 	CREATE UNIQUE INDEX t_id ON t (id);
+	CREATE UNIQUE INDEX t_m ON t (m);
 
 	-- Many small committed batches, so that what was committed before a
 	-- crash survives it; loops forever when batches is null.
@@ -36,7 +39,7 @@ $node->safe_psql(
 		i int := 0;
 	BEGIN
 		WHILE batches IS NULL OR i < batches LOOP
-			INSERT INTO t SELECT sno_new(), sess, i * per + g, ph
+			INSERT INTO t SELECT sno_new(), sess, i * per + g, ph, muid_new()
 			FROM generate_series(1, per) g;
 			i := i + 1;
 			COMMIT;
@@ -116,6 +119,15 @@ sub generate
 	return;
 }
 
+# muid has one timeline: every muid of a phase is above every earlier one.
+sub muid_above_earlier
+{
+	my ($phase) = @_;
+	return query(
+		qq{SELECT (SELECT m FROM t WHERE phase = $phase ORDER BY m LIMIT 1)
+				> (SELECT m FROM t WHERE phase < $phase ORDER BY m DESC LIMIT 1)});
+}
+
 sub flips
 {
 	return query("SELECT tick_flips FROM uid_stats() WHERE type = 'sno'");
@@ -144,6 +156,8 @@ is(query('SELECT count(DISTINCT sno_tick(id)) FROM t WHERE phase = 1'),
 	'1', 'phase 1: one timeline');
 is(above_earlier(1), '0',
 	'phase 1: the IDs made after the crash are above those made before it');
+is(muid_above_earlier(1), 't',
+	'phase 1: the muids made after the crash are above those made before it');
 
 # Crash 2, then the clock set back 5 s before anything is generated: the
 # surviving high-water mark is ahead of the clock, so generation flips to
@@ -167,8 +181,16 @@ is( query(
 	'phase 3: IDs are dated within the time covered before the crash');
 is(above_earlier(3), '0',
 	'phase 3: the IDs are above the earlier IDs of their timeline');
+is(muid_above_earlier(3), 't',
+	'phase 3: with the clock behind, the muids are still above every earlier one');
 
 check_ids($node, 's');
+is(query('SELECT count(DISTINCT m) = count(*) FROM t'), 't', 'no muid repeats');
+is( query(
+		'SELECT count(*) FROM (SELECT m <= lag(m) OVER (PARTITION BY s ORDER BY n) AS bad FROM t) x WHERE bad'
+	),
+	'0',
+	"each session's muids are strictly increasing");
 
 $node->stop;
 
