@@ -120,5 +120,7 @@ SELECT stmt, uid_try(stmt) FROM (VALUES
   ($$SELECT muid_from_parts(now(), -1)$$),                            -- medallion below 0
   ($$SELECT muid_from_parts(now(), 17592186044416)$$),                -- medallion 2^44
   ($$SELECT muid_boundary('2112-09-17 23:53:47.370495+00')$$),
-  ($$SELECT muid_boundary('infinity')$$)
+  ($$SELECT muid_boundary('infinity')$$),
+  ($$SELECT muid_boundary('294270-01-01+00')$$),                      -- near the end of timestamptz
+  ($$SELECT sno_boundary('294270-01-01+00')$$)
 ) v(stmt);
