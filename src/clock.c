@@ -521,6 +521,7 @@ static const struct
 	{UID_SLOT_SNO, "sno"},
 	{UID_SLOT_SNOWFLAKE_SI, "snowflake_si"},
 	{UID_SLOT_REVTS8, "revts8"},
+	{UID_SLOT_UID60, "uid60"},
 };
 
 PG_FUNCTION_INFO_V1(uid_stats);

@@ -32,6 +32,7 @@ unsigned long long harness_iter;
 #include "sno_test.c"
 #include "snowflake_si_test.c"
 #include "revts8_test.c"
+#include "uid60_test.c"
 
 static const struct
 {
@@ -42,6 +43,7 @@ static const struct
 	{"sno", test_sno},
 	{"snowflake_si", test_snowflake_si},
 	{"revts8", test_revts8},
+	{"uid60", test_uid60},
 };
 
 static double
