@@ -23,12 +23,14 @@ CREATE TYPE uid60 (
 );
 COMMENT ON TYPE uid60 IS
 'uid60 ID (abyss-club/uexky): 60-bit integer of 32-bit seconds since 2018-03-01, worker, sequence and random bits; text is 10 base64url characters with the timestamp bit-reversed; sorts in time order';
+
+-- @comparisons@
+
+-- after the shared comparisons, so that these descriptions are the ones that stay
 COMMENT ON FUNCTION uid60_in(cstring) IS 'uid60 input from its 10 characters of A-Z, a-z, 0-9, - and _ (case-sensitive)';
 COMMENT ON FUNCTION uid60_out(uid60) IS 'uid60 output as its 10 characters';
 COMMENT ON FUNCTION uid60_recv(internal) IS 'uid60 binary input: a big-endian 64-bit integer, 0 to 2^60 - 1';
 COMMENT ON FUNCTION uid60_send(uid60) IS 'uid60 binary output: its integer as a big-endian 64-bit integer';
-
--- @comparisons@
 
 CREATE FUNCTION uid60_to_bigint(uid60) RETURNS bigint
 AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT LEAKPROOF PARALLEL SAFE;
