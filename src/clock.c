@@ -19,10 +19,13 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "storage/fd.h"
+#include "storage/latch.h"
 #include "storage/s_lock.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
+#include "utils/wait_event.h"
 
 #include "clock.h"
 
@@ -33,10 +36,13 @@
 
 /*
  * The last part of a wait for the next tick is spent spinning, not sleeping;
- * at most this many clock reads (a few ms even if each took 10 ns).
+ * at most this many clock reads (a few ms even if each took 10 ns).  A wait
+ * sleeps again when a signal woke it early, at most UID_WAIT_SLEEPS_MAX
+ * times.
  */
 #define UID_WAIT_SPIN_US	100
 #define UID_WAIT_SPIN_MAX	200000
+#define UID_WAIT_SLEEPS_MAX 16
 
 StaticAssertDecl(sizeof(UidStateFile) <= UID_STATE_SIZE,
 				 "uid state must fit in its file");
@@ -47,6 +53,31 @@ UidStateFile *uid_state = NULL;
 /* IDs issued by this backend and not yet added to the shared counters. */
 static uint64 pending_issued[UID_NSLOTS];
 static bool pending_any = false;
+
+/* splitmix64's finalizer: a bijection that spreads every input bit. */
+static inline uint64
+uid_mix64(uint64 x)
+{
+	x ^= x >> 30;
+	x *= UINT64CONST(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64CONST(0x94d049bb133111eb);
+	x ^= x >> 31;
+	return x;
+}
+
+/*
+ * Where a slot's run-on sequence starts: a value drawn when the state file
+ * was made (its secret comes from pg_strong_random), the same for every
+ * backend and across restarts.  It has to stay the same while the file
+ * does: the state word holds the sequence relative to it.
+ */
+static inline uint32
+uid_seq_origin(UidSlot *slot)
+{
+	return (uint32) uid_mix64(uid_state->secret ^
+							  uid_mix64((uint64) (slot - uid_state->slots) + 1));
+}
 
 /*
  * Makes the state file under a private name, fully initialized and with its
@@ -186,6 +217,47 @@ uid_out_of_time(const UidClockSpec *spec)
 			 errdetail("The next ID would be past the end of the format's time range.")));
 }
 
+/* The monotonic clock in microseconds, which no clock step moves. */
+static inline int64
+uid_clock_mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/*
+ * Sleeps for about us microseconds.  Long sleeps (uid60 waits up to a
+ * second) wait on the process latch, so that a cancel or a dying
+ * postmaster ends them at once; short ones use pg_usleep, whose resolution
+ * a 1 ms tick needs.  A signal may end either early.
+ */
+static void
+uid_sleep_us(int64 us)
+{
+	if (us >= 1000)
+	{
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 (long) (us / 1000), PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	else
+		pg_usleep((long) us);
+}
+
+/*
+ * Waits until the clock is past tick.  It sleeps for most of the wait and
+ * spins through the last UID_WAIT_SPIN_US: a sleep overshoots by the timer
+ * slack (about 50 us), which would cost a format with 1 ms ticks a tenth of
+ * its capacity.  A sleep that a signal cut short is taken up again.
+ *
+ * The wait also ends when the clock goes back (the caller then borrows
+ * instead of waiting), and when the monotonic clock says it has lasted as
+ * long as it should have: then the clock has stopped or crawls, and the
+ * caller, finding the tick still full, borrows.  The counts of sleeps and
+ * spins bound it even if both clocks stood still.
+ */
 static void
 uid_clock_wait_past(UidSlot *slot, const UidClockSpec *spec, uint64 tick)
 {
@@ -201,23 +273,30 @@ uid_clock_wait_past(UidSlot *slot, const UidClockSpec *spec, uint64 tick)
 	 */
 	if (wait > 0 && wait <= spec->tick_us)
 	{
+		int64		deadline = uid_clock_mono_us() + wait + wait / 16 + UID_WAIT_SPIN_US;
 		int64		now;
-
+		int			sleeps = 0;
 		int64		spins = 0;
 
-		/*
-		 * Sleep for most of it, then spin: a sleep overshoots by the timer
-		 * slack (about 50 us), which would cost a format with 1 ms ticks a
-		 * tenth of its capacity.  The spin is bounded by a count as well,
-		 * so a clock that has stopped ends it (the caller then borrows).
-		 */
-		if (wait > UID_WAIT_SPIN_US)
-			pg_usleep(wait - UID_WAIT_SPIN_US);
-		while ((now = uid_clock_unix_us()) < target && now >= start &&
-			   ++spins <= UID_WAIT_SPIN_MAX)
+		while ((now = uid_clock_unix_us()) < target && now >= start)
 		{
+			int64		left = Min(target - now, deadline - uid_clock_mono_us());
+
+			if (left <= 0)
+				break;
+			if (left > UID_WAIT_SPIN_US)
+			{
+				if (++sleeps > UID_WAIT_SLEEPS_MAX)
+					break;
+				uid_sleep_us(left - UID_WAIT_SPIN_US);
+			}
+			else
+			{
+				if (++spins > UID_WAIT_SPIN_MAX)
+					break;
+				pg_spin_delay();
+			}
 			CHECK_FOR_INTERRUPTS();
-			pg_spin_delay();
 		}
 		if (now > start && now - start <= 2 * spec->tick_us)
 			pg_atomic_fetch_add_u64(&slot->overflow_wait_us, (uint64) (now - start));
@@ -258,8 +337,22 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 {
 	uint64		hi = uid_word_tick(old);
 	uint32		seq = (uint32) (old & ((UINT64CONST(1) << UID_SEQ_BITS) - 1));
+	int			width = 0;
+	uint32		start = 0;
 	uint64		tick;
 	uint32		next;
+
+	/*
+	 * A run-on sequence counts the tick's IDs in seq like any other, so that
+	 * the rules below are the same for it; start says where they began.
+	 */
+	if (spec->seq_runs_on)
+	{
+		width = pg_leftmost_one_pos32(spec->seq_max) + 1;
+		Assert(spec->seq_max == (1u << width) - 1 && 2 * width <= UID_SEQ_BITS);
+		start = seq >> width;
+		seq &= spec->seq_max;
+	}
 
 	if (now > hi)
 	{
@@ -290,14 +383,20 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 	if (unlikely(tick > spec->tick_max))
 		uid_out_of_time(spec);
 
+	/* a new tick's run-on sequence begins one after the last number issued */
+	if (spec->seq_runs_on && tick != hi)
+		start = (start + seq + 1) & spec->seq_max;
+
 	if (!pg_atomic_compare_exchange_u64(&slot->word[wordno], &old,
-										tick << UID_SEQ_BITS | next))
+										tick << UID_SEQ_BITS | start << width | next))
 		return UID_ATTEMPT_RETRY;
 
 	if (unlikely(behind))
 		pg_atomic_fetch_add_u64(&slot->clock_regressions, 1);
 	out->tick = tick;
 	out->seq = next;
+	if (spec->seq_runs_on)
+		out->seq = (uid_seq_origin(slot) + start + next) & spec->seq_max;
 	out->timeline = wordno;
 	return UID_ATTEMPT_DONE;
 }
@@ -448,18 +547,6 @@ uid_flush_counts(void)
 	pending_any = false;
 }
 
-/* splitmix64's finalizer: a bijection that spreads every input bit. */
-static inline uint64
-uid_mix64(uint64 x)
-{
-	x ^= x >> 30;
-	x *= UINT64CONST(0xbf58476d1ce4e5b9);
-	x ^= x >> 27;
-	x *= UINT64CONST(0x94d049bb133111eb);
-	x ^= x >> 31;
-	return x;
-}
-
 uint64
 uid_boot_value(uint64 purpose)
 {
@@ -480,6 +567,7 @@ static const struct
 	{UID_SLOT_MUID, "muid"},
 	{UID_SLOT_SNOWFLAKE_SI, "snowflake_si"},
 	{UID_SLOT_REVTS8, "revts8"},
+	{UID_SLOT_UID60, "uid60"},
 };
 
 PG_FUNCTION_INFO_V1(uid_stats);

@@ -50,7 +50,9 @@ typedef struct UidSlot
 /*
  * A tick/sequence state word: tick << 20 | seq.  Ticks up to 2^44 and
  * sequences up to 2^20 - 1 fit, which covers every format's clock and
- * per-tick sequence.
+ * per-tick sequence.  A run-on sequence (see UidClockSpec) keeps there
+ * start << w | seq instead, w the width of its seq_max: seq counts the
+ * tick's IDs from 0, start is where the tick's sequence numbers began.
  */
 #define UID_SEQ_BITS 20
 #define UID_TICK_MAX ((UINT64CONST(1) << (64 - UID_SEQ_BITS)) - 1)
@@ -66,6 +68,12 @@ typedef struct UidTickSeq
 /*
  * Describes one format's clock for the generic allocator: the tick length
  * and origin, and the largest tick and sequence number it may issue.
+ *
+ * A sequence restarts at 0 each tick, unless seq_runs_on is set (uid60):
+ * then it is not reset, it runs on by 1 modulo seq_max + 1 (a power of two,
+ * whose square fits UID_SEQ_BITS) across ticks, and a tick is used up when
+ * it would come back to the number the tick began with.  The first number
+ * ever issued is one after a value drawn when the state file was made.
  */
 typedef struct UidClockSpec UidClockSpec;
 
@@ -76,6 +84,7 @@ struct UidClockSpec
 	int64		tick_us;		/* length of one tick, microseconds */
 	uint64		tick_max;
 	uint32		seq_max;
+	bool		seq_runs_on;
 
 	/*
 	 * The current tick: uid_clock_tick() on this spec, compiled by the type
@@ -141,7 +150,8 @@ uid_clock_tick(const UidClockSpec *spec)
 /*
  * Allocators: each takes the next (tick, seq) of its type's state under the
  * clock-regression policy of design.md, reading the clock itself after the
- * state.  A fresh tick restarts the sequence.  While the clock is behind the
+ * state.  A fresh tick restarts the sequence (a run-on one goes on from the
+ * last tick's).  While the clock is behind the
  * high-water mark, they issue at that mark and move past it without waiting
  * (borrowing from the future).  When the clock's own tick is used up they
  * return false with *full_tick set (the caller waits), unless stalled says

@@ -1,8 +1,9 @@
 /*
  * glue.h
  *		PostgreSQL glue shared by the ID types: error reporting for bad
- *		input, time conversion, and the comparator, sortsupport, hashing and
- *		byte conversions of the fixed-length by-reference types.
+ *		input, time conversion, the comparison functions of the 8-byte
+ *		by-value types, and the comparator, sortsupport, hashing and byte
+ *		conversions of the fixed-length by-reference types.
  */
 #ifndef UID_GLUE_H
 #define UID_GLUE_H
@@ -11,6 +12,7 @@
 #include "lib/hyperloglog.h"
 #include "lib/stringinfo.h"
 #include "nodes/nodes.h"
+#include "utils/fmgrprotos.h"
 #include "utils/sortsupport.h"
 #include "utils/timestamp.h"
 
@@ -88,6 +90,63 @@ extern void uid_bytes_sortsupport(SortSupport ssup, int len, UidAbbrevFn abbrev)
 extern Datum uid_bytes_hash(const void *p, int len);
 extern Datum uid_bytes_hash_extended(const void *p, int len, uint64 seed);
 extern void *uid_bytes_recv(StringInfo buf, int len, const char *typname);
+
+/*
+ * The functions of comparisons.sql.in for a by-value type whose datum is a
+ * 64-bit integer in the type's btree order, read as ctype: int64 where the
+ * values are non-negative int64s, uint64 for a key in unsigned order;
+ * ssup_cmp is core's datum comparator for that order.  One comparator,
+ * T_cmp_internal, serves every operator and the btree support; the hashes
+ * are bigint's (frozen in core), so equal values hash as bigints do.
+ */
+#define UID_INT64_CMP_FUNC(name, T, ctype, op) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BOOL(T##_cmp_internal((ctype) PG_GETARG_INT64(0), \
+									(ctype) PG_GETARG_INT64(1)) op 0); \
+}
+
+#define UID_INT64_COMPARISONS(T, ctype, ssup_cmp) \
+static inline int \
+T##_cmp_internal(ctype a, ctype b) \
+{ \
+	return (a > b) - (a < b); \
+} \
+UID_INT64_CMP_FUNC(T##_eq, T, ctype, ==) \
+UID_INT64_CMP_FUNC(T##_ne, T, ctype, !=) \
+UID_INT64_CMP_FUNC(T##_lt, T, ctype, <) \
+UID_INT64_CMP_FUNC(T##_le, T, ctype, <=) \
+UID_INT64_CMP_FUNC(T##_gt, T, ctype, >) \
+UID_INT64_CMP_FUNC(T##_ge, T, ctype, >=) \
+PG_FUNCTION_INFO_V1(T##_cmp); \
+Datum \
+T##_cmp(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_INT32(T##_cmp_internal((ctype) PG_GETARG_INT64(0), \
+									 (ctype) PG_GETARG_INT64(1))); \
+} \
+PG_FUNCTION_INFO_V1(T##_sortsupport); \
+Datum \
+T##_sortsupport(PG_FUNCTION_ARGS) \
+{ \
+	((SortSupport) PG_GETARG_POINTER(0))->comparator = ssup_cmp; \
+	PG_RETURN_VOID(); \
+} \
+PG_FUNCTION_INFO_V1(T##_hash); \
+Datum \
+T##_hash(PG_FUNCTION_ARGS) \
+{ \
+	return DirectFunctionCall1(hashint8, PG_GETARG_DATUM(0)); \
+} \
+PG_FUNCTION_INFO_V1(T##_hash_extended); \
+Datum \
+T##_hash_extended(PG_FUNCTION_ARGS) \
+{ \
+	return DirectFunctionCall2(hashint8extended, PG_GETARG_DATUM(0), \
+							   PG_GETARG_DATUM(1)); \
+}
 
 /* The binary form of the 8-byte by-value types: a big-endian 64-bit value. */
 extern uint64 uid_recv_uint64(StringInfo buf, const char *typname);

@@ -41,12 +41,11 @@ revts8_key_of(const revts8_fields *f)
 		(uint64) f->generator << 4 | f->cluster;
 }
 
-/* The time-order comparator: every default operator and sort uses it. */
-static inline int
-revts8_cmp_internal(uint64 a, uint64 b)
-{
-	return (a > b) - (a < b);
-}
+/*
+ * Time order is the key's unsigned order: every default operator and sort
+ * uses it, and core's specialized sorts apply.
+ */
+UID_INT64_COMPARISONS(revts8, uint64, ssup_datum_unsigned_cmp)
 
 /* The byte-order comparator of revts8_bytes_ops. */
 static inline int
@@ -112,48 +111,16 @@ revts8_send(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(uid_send_uint64(revts8_canonical(PG_GETARG_REVTS8_KEY(0))));
 }
 
-#define REVTS8_CMP_FUNC(name, cmp, op) \
-PG_FUNCTION_INFO_V1(name); \
-Datum \
-name(PG_FUNCTION_ARGS) \
-{ \
-	PG_RETURN_BOOL(cmp(PG_GETARG_REVTS8_KEY(0), PG_GETARG_REVTS8_KEY(1)) op 0); \
-}
-
-REVTS8_CMP_FUNC(revts8_eq, revts8_cmp_internal, ==)
-REVTS8_CMP_FUNC(revts8_ne, revts8_cmp_internal, !=)
-REVTS8_CMP_FUNC(revts8_lt, revts8_cmp_internal, <)
-REVTS8_CMP_FUNC(revts8_le, revts8_cmp_internal, <=)
-REVTS8_CMP_FUNC(revts8_gt, revts8_cmp_internal, >)
-REVTS8_CMP_FUNC(revts8_ge, revts8_cmp_internal, >=)
-REVTS8_CMP_FUNC(revts8_bytes_lt, revts8_bytes_cmp_internal, <)
-REVTS8_CMP_FUNC(revts8_bytes_le, revts8_bytes_cmp_internal, <=)
-REVTS8_CMP_FUNC(revts8_bytes_gt, revts8_bytes_cmp_internal, >)
-REVTS8_CMP_FUNC(revts8_bytes_ge, revts8_bytes_cmp_internal, >=)
-
-PG_FUNCTION_INFO_V1(revts8_cmp);
-Datum
-revts8_cmp(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_INT32(revts8_cmp_internal(PG_GETARG_REVTS8_KEY(0), PG_GETARG_REVTS8_KEY(1)));
-}
+UID_INT64_CMP_FUNC(revts8_bytes_lt, revts8_bytes, uint64, <)
+UID_INT64_CMP_FUNC(revts8_bytes_le, revts8_bytes, uint64, <=)
+UID_INT64_CMP_FUNC(revts8_bytes_gt, revts8_bytes, uint64, >)
+UID_INT64_CMP_FUNC(revts8_bytes_ge, revts8_bytes, uint64, >=)
 
 PG_FUNCTION_INFO_V1(revts8_bytes_cmp);
 Datum
 revts8_bytes_cmp(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_INT32(revts8_bytes_cmp_internal(PG_GETARG_REVTS8_KEY(0), PG_GETARG_REVTS8_KEY(1)));
-}
-
-/* Time order is the datum's unsigned order: core's specialized sorts apply. */
-PG_FUNCTION_INFO_V1(revts8_sortsupport);
-Datum
-revts8_sortsupport(PG_FUNCTION_ARGS)
-{
-	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
-
-	ssup->comparator = ssup_datum_unsigned_cmp;
-	PG_RETURN_VOID();
 }
 
 static int
@@ -190,21 +157,6 @@ revts8_bytes_sortsupport(PG_FUNCTION_ARGS)
 		ssup->abbrev_full_comparator = revts8_bytes_fastcmp;
 	}
 	PG_RETURN_VOID();
-}
-
-/* Hashes of the datum are bigint's (frozen in core). */
-PG_FUNCTION_INFO_V1(revts8_hash);
-Datum
-revts8_hash(PG_FUNCTION_ARGS)
-{
-	return DirectFunctionCall1(hashint8, PG_GETARG_DATUM(0));
-}
-
-PG_FUNCTION_INFO_V1(revts8_hash_extended);
-Datum
-revts8_hash_extended(PG_FUNCTION_ARGS)
-{
-	return DirectFunctionCall2(hashint8extended, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
 }
 
 PG_FUNCTION_INFO_V1(revts8_to_bytea);

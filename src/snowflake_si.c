@@ -68,12 +68,6 @@ snowflake_si_check_bits(int32 k)
 	uid_check_field("snowflake_si", "index width", k, SNOWFLAKE_SI_K_MIN, SNOWFLAKE_SI_K_MAX);
 }
 
-static inline int
-snowflake_si_cmp_internal(uint64 a, uint64 b)
-{
-	return (a > b) - (a < b);
-}
-
 PG_FUNCTION_INFO_V1(snowflake_si_in);
 Datum
 snowflake_si_in(PG_FUNCTION_ARGS)
@@ -135,55 +129,8 @@ snowflake_si_send(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(uid_send_uint64(PG_GETARG_SNOWFLAKE_SI(0)));
 }
 
-#define SNOWFLAKE_SI_CMP_FUNC(name, op) \
-PG_FUNCTION_INFO_V1(name); \
-Datum \
-name(PG_FUNCTION_ARGS) \
-{ \
-	PG_RETURN_BOOL(snowflake_si_cmp_internal(PG_GETARG_SNOWFLAKE_SI(0), \
-											 PG_GETARG_SNOWFLAKE_SI(1)) op 0); \
-}
-
-SNOWFLAKE_SI_CMP_FUNC(snowflake_si_eq, ==)
-SNOWFLAKE_SI_CMP_FUNC(snowflake_si_ne, !=)
-SNOWFLAKE_SI_CMP_FUNC(snowflake_si_lt, <)
-SNOWFLAKE_SI_CMP_FUNC(snowflake_si_le, <=)
-SNOWFLAKE_SI_CMP_FUNC(snowflake_si_gt, >)
-SNOWFLAKE_SI_CMP_FUNC(snowflake_si_ge, >=)
-
-PG_FUNCTION_INFO_V1(snowflake_si_cmp);
-Datum
-snowflake_si_cmp(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_INT32(snowflake_si_cmp_internal(PG_GETARG_SNOWFLAKE_SI(0),
-											  PG_GETARG_SNOWFLAKE_SI(1)));
-}
-
-/* Values are non-negative int64s, so core's signed datum comparator orders them. */
-PG_FUNCTION_INFO_V1(snowflake_si_sortsupport);
-Datum
-snowflake_si_sortsupport(PG_FUNCTION_ARGS)
-{
-	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
-
-	ssup->comparator = ssup_datum_signed_cmp;
-	PG_RETURN_VOID();
-}
-
-/* The hashes are bigint's (frozen in core), so equal values hash as bigints do. */
-PG_FUNCTION_INFO_V1(snowflake_si_hash);
-Datum
-snowflake_si_hash(PG_FUNCTION_ARGS)
-{
-	return DirectFunctionCall1(hashint8, PG_GETARG_DATUM(0));
-}
-
-PG_FUNCTION_INFO_V1(snowflake_si_hash_extended);
-Datum
-snowflake_si_hash_extended(PG_FUNCTION_ARGS)
-{
-	return DirectFunctionCall2(hashint8extended, PG_GETARG_DATUM(0), PG_GETARG_DATUM(1));
-}
+/* Values are non-negative int64s, so signed order is their order. */
+UID_INT64_COMPARISONS(snowflake_si, int64, ssup_datum_signed_cmp)
 
 PG_FUNCTION_INFO_V1(snowflake_si_to_bigint);
 Datum

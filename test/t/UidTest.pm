@@ -14,7 +14,7 @@ use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
   start_worker finish_worker poll_while_running check_ids check_ids_by
-  faked_node type_stats run_released check_not_ahead check_capacity
+  check_ids_wrap faked_node type_stats run_released check_not_ahead check_capacity
   check_overlap clock_jump_test
   check_capacity_stats);
 
@@ -177,6 +177,42 @@ sub check_ids
 	return check_ids_by($node, $sessions, 'sno_tick(id)');
 }
 
+# The generator guarantees for a type whose sequence runs on across its
+# ticks (uid60): no duplicate, and in each session the time (name's
+# timestamp function) never goes back.  Its IDs rise too, but for where the
+# server's sequence wrapped from its largest value to 0 within a tick: a
+# session sees that at most once a tick, and only as a smaller sequence in
+# the same tick.
+sub check_ids_wrap
+{
+	my ($node, $name, $sessions) = @_;
+	my ($count, $distinct) = split /\|/,
+	  $node->safe_psql('postgres', 'SELECT count(*), count(DISTINCT id) FROM t');
+
+	is($distinct, $count, "no duplicate among $count IDs");
+	my ($back, $bad_down, $downs) = split /\|/,
+	  $node->safe_psql(
+		'postgres', qq{
+		SELECT count(*) FILTER (WHERE ts < prev_ts),
+			   count(*) FILTER (WHERE id <= prev AND (ts <> prev_ts OR seq >= prev_seq)),
+			   coalesce(max(downs), 0)
+		FROM (
+			SELECT *,
+				   count(*) FILTER (WHERE id <= prev) OVER (PARTITION BY $sessions, ts) AS downs
+			FROM (
+				SELECT t.*, lag(id) OVER w AS prev, ${name}_timestamp(id) AS ts,
+					   lag(${name}_timestamp(id)) OVER w AS prev_ts,
+					   ${name}_sequence(id) AS seq, lag(${name}_sequence(id)) OVER w AS prev_seq
+				FROM t WINDOW w AS (PARTITION BY $sessions ORDER BY n)
+			) x
+		) y});
+	is($back, '0', "each session's IDs never go back in time");
+	is($bad_down, '0',
+		"each session's IDs rise, but where the sequence wrapped within a tick");
+	cmp_ok($downs, '<=', 1, 'and a session saw the sequence wrap at most once a tick');
+	return $count;
+}
+
 
 # A node under libfaketime with the extension created and a fixed sno
 # partition: a partition drawn at each start would keep IDs of different
@@ -249,22 +285,28 @@ sub run_released
 #   name    the type; its generator is name_new(), its time name_timestamp()
 #   seq     the accessor of its sequence within a millisecond
 #   per_ms  how many IDs one millisecond holds
+# clock_jump_test also takes a type with other ticks (uid60): then tick is
+# their length in seconds and per_tick how many IDs one holds, and wraps
+# => 1 says that its sequence is not reset each tick, so that it wraps
+# within a tick and IDs of one tick sort by sequence, not by when they were
+# made (see check_ids_wrap).
 # Its IDs are in a table t (id, s int, n int, ...): s the session, n the
 # ID's place in it.
 
 # No ID is dated ahead of the server's clock: at real time the generator
-# waited out full milliseconds instead of borrowing ahead.  Call it as soon
-# as the IDs are made, before the clock moves on much.
+# waited out full ticks instead of borrowing ahead.  Call it as soon as the
+# IDs are made, before the clock moves on much.
 sub check_not_ahead
 {
 	my ($node, $T) = @_;
+	my $unit = ($T->{tick} // 0.001) == 1 ? 'seconds' : 'milliseconds';
 
 	is( $node->safe_psql(
 			'postgres',
 			"SELECT $T->{name}_timestamp(id) <= clock_timestamp() FROM t ORDER BY id DESC LIMIT 1"
 		),
 		't',
-		'no ID is dated ahead of the clock: full milliseconds were waited out');
+		"no ID is dated ahead of the clock: full $unit were waited out");
 	return;
 }
 
@@ -319,12 +361,12 @@ sub check_overlap
 # policy of "the others"), on a node made by faked_node.  Worker sessions
 # generate committed batches while the server's clock steps back 2 s, then
 # an hour, then forward to real time again; then the server restarts with
-# its clock 10 s back.  The generator must hold at the high-water
-# millisecond and, when its per_ms IDs are used up, borrow the next one
+# its clock 10 s back.  The generator must hold at the high-water tick
+# and, when its per_ms (per_tick) IDs are used up, borrow the next one
 # without waiting; it never goes back.  So: no duplicate, every session's
-# IDs rise across every step and the restart, no ID is dated back to the
-# clock, generation never stalls, and the regressions are counted
-# (guarantees 1, 3 and 4).
+# IDs rise across every step and the restart (for a type that wraps, their
+# time never goes back), no ID is dated back to the clock, generation never
+# stalls, and the regressions are counted (guarantees 1, 3 and 4).
 #
 # With outpaces => 1 it also checks that while the clock is behind, the
 # server issues IDs faster than the format's capacity (per_ms a
@@ -332,20 +374,37 @@ sub check_overlap
 # machine that can ask for more: fine for revts8's 64,000 a second, not for
 # snowflake_si's 256,000.
 #
+# While the clock is behind, every ID the sessions ask for borrows ahead:
+# with uid60's 1024 a second, workers that never stop would run the mark
+# minutes ahead of the clock.  For such a type the options keep the volume
+# small: workers, per_batch (IDs a committed batch) and probe (IDs of the
+# timed batch of each phase); quota, the batches (at least 2) a worker
+# commits in each phase after phase 0, after which it waits for the next
+# phase; and step, the first step back in seconds (default -2; phase 0
+# lasts 1 - step seconds, so that the clock stepped back runs through time
+# for which IDs were made).
+#
 # Returns how many IDs t holds.  The node is left running with its clock
 # 10 s back; the caller checks the type's own fields and stops it.
 sub clock_jump_test
 {
 	my ($node, $T, %opt) = @_;
+	my $tick = $T->{tick} // 0.001;
 	my $c = {
 		node => $node,
 		T => $T,
-		workers => 3,
-		per_batch => 200,       # IDs per committed batch of a worker
-		probe => 20_000,        # IDs of the timed batch in each phase
+		tick => $tick,
+		per_tick => $T->{per_tick} // $T->{per_ms},
+		unit => $tick == 1 ? 'second' : 'millisecond',
+		workers => $opt{workers} // 3,
+		per_batch => $opt{per_batch} // 200,    # IDs per committed batch of a worker
+		probe => $opt{probe} // 20_000,         # IDs of the timed batch in each phase
+		quota => $opt{quota},
 		outpaces => $opt{outpaces},
 	};
 	my $workers = $c->{workers};
+	my $step = $opt{step} // -2;
+	my $unit = $c->{unit};
 
 	_setup_generator($c);
 	cmp_ok(abs(server_clock_offset($node)), '<', 0.5,
@@ -355,20 +414,22 @@ sub clock_jump_test
 	$c->{w} = [ map { start_worker($node, "CALL gen($_, $c->{per_batch})") }
 		  1 .. $workers ];
 
-	# Phase 0: real time, for 3 s, so that the clock stepped back 2 s runs
-	# through time for which IDs were made: a generator that followed the
-	# clock back would make some of them again.
+	# Phase 0: real time, for 1 - step seconds, so that the clock stepped
+	# back runs through time for which IDs were made: a generator that
+	# followed the clock back would make some of them again.
 	ok(_wait_for_workers($c, 0), 'phase 0: every worker generates');
 	my ($base) = _timed_batch($c, 0);
 	note "phase 0 batch: $base s";
-	usleep(1_000_000 * (3 - (time() - $started))) if time() - $started < 3;
+	my $phase0 = 1 - $step;
+	usleep(1_000_000 * ($phase0 - (time() - $started)))
+	  if time() - $started < $phase0;
 	my $before = type_stats($node, $T->{name});
 	is($before->{regressions}, '0',
 		'phase 0: no clock regression while the clock is steady');
 
-	# Phase 1: 2 s back, into the time phase 0 covered.
+	# Phase 1: step back, into the time phase 0 covered.
 	my ($hw1) = _high_water($c);
-	my $start1 = _step_clock($c, 1, -2);
+	my $start1 = _step_clock($c, 1, $step);
 	my (undef, $ahead1) = _high_water($c);
 	cmp_ok($ahead1, '>', 1, 'phase 1: the clock is behind the last ID made')
 	  or diag "the last ID is $ahead1 s ahead of the clock";
@@ -410,7 +471,7 @@ sub clock_jump_test
 	_step_clock($c, 3, '+0');
 	my (undef, $ahead3) = _high_water($c);
 	# While the clock was behind, nothing held generation to the format's
-	# per_ms IDs a millisecond: the mark may have run ahead of real time.
+	# capacity: the mark may have run ahead of real time.
 	note "phase 3: the last ID is $ahead3 s ahead of the clock";
 	ok(_wait_for_workers($c, 3), 'phase 3: every worker keeps generating');
 	my ($t3) = _timed_batch($c, 3);
@@ -418,36 +479,48 @@ sub clock_jump_test
 	_above_high_water($c, 3, $hw3);
 
 	_query($c, 'UPDATE ctl SET stop = true');
+	_open_phase($c, 4);
 	for my $i (1 .. $workers)
 	{
 		my ($rc, $out, $err) = finish_worker($c->{w}[ $i - 1 ]);
 		is($rc, 0, "worker $i ran through every step without an error")
 		  or diag $err;
 	}
+	$c->{gate}->quit;
 
-	# Guarantee 4 lets each call wait at most one tick, 1 ms: a batch of
-	# probe IDs may never take that long, and should take a small part of
-	# it (a stall of a step's length, an hour, shows too).  The bound is
-	# loose because the machine may be busy.
+	# Guarantee 4 lets each call wait at most one tick: a batch of probe IDs
+	# may never take long.  With 1 ms ticks it should take a small part of
+	# that, a quarter ms an ID; where the probe and the workers' quota are
+	# more than a tick holds (uid60), at most as long as they take at the
+	# format's capacity and two ticks more.  A stall of a step's length, an
+	# hour, shows either way.  The bound is loose because the machine may be
+	# busy.
 	my $bound = $c->{probe} / 4000;
+	if (defined $c->{quota})
+	{
+		my $ids = $c->{probe} + $workers * $c->{quota} * $c->{per_batch};
+		my $at_capacity = ($ids / $c->{per_tick} + 2) * $tick;
+		$bound = $at_capacity if $at_capacity > $bound;
+	}
 	for ([ 1, $t1 ], [ 2, $t2 ], [ 3, $t3 ])
 	{
 		my ($phase, $t) = @$_;
 		cmp_ok($t, '<', $bound,
-			"phase $phase: $c->{probe} IDs took ${t}s, under a quarter ms each (phase 0: ${base}s)"
+			"phase $phase: $c->{probe} IDs took ${t}s, under ${bound}s (phase 0: ${base}s)"
 		);
 	}
 
 	# Once the clock has passed the high-water mark, IDs follow the clock
 	# again (no offset is kept from the borrowing).
+	my $past = $tick + 0.01;
 	ok( $node->poll_query_until(
 			'postgres', qq{
-			SELECT clock_timestamp() > $T->{name}_timestamp(id) + interval '10 ms'
+			SELECT clock_timestamp() > $T->{name}_timestamp(id) + interval '$past s'
 			FROM t ORDER BY id DESC LIMIT 1}),
 		'phase 3: the clock passes the high-water mark');
 	is( _query(
 			$c,
-			"SELECT abs(extract(epoch FROM $T->{name}_timestamp($T->{name}_new()) - clock_timestamp())) < 0.5"
+			"SELECT abs(extract(epoch FROM $T->{name}_timestamp($T->{name}_new()) - clock_timestamp())) < 0.5 + $tick"
 		),
 		't',
 		'phase 3: a new ID is dated at the clock again');
@@ -457,7 +530,9 @@ sub clock_jump_test
 	# before the stop included.
 	my ($hw4) = _high_water($c);
 	my $last = _query($c, "SELECT $T->{name}_new()");
-	is(_query($c, "SELECT '$last'::$T->{name} > '$hw4'"),
+	is( _query(
+			$c,
+			'SELECT ' . _not_below($c, "'$last'::$T->{name}", "'$hw4'::$T->{name}")),
 		't', 'the last ID before the restart is the highest');
 	my $regressions = type_stats($node, $T->{name})->{regressions};
 	$node->stop;
@@ -487,7 +562,10 @@ sub clock_jump_test
 		'>', $regressions, 'restart: the clock regression was counted');
 
 	# Over every phase and the restart.
-	my $total = check_ids_by($node, 's');
+	my $total =
+	  $T->{wraps}
+	  ? check_ids_wrap($node, $T->{name}, 's')
+	  : check_ids_by($node, 's');
 	is(_query($c, "SELECT count(DISTINCT phase) FROM t WHERE s <= $workers"),
 		'4', 'the workers generated in every phase');
 	cmp_ok(
@@ -496,8 +574,8 @@ sub clock_jump_test
 			"SELECT max(c) FROM (SELECT count(*) AS c FROM t GROUP BY $T->{name}_timestamp(id)) x"
 		),
 		'<=',
-		$T->{per_ms},
-		"at most $T->{per_ms} IDs in any millisecond, borrowed ones included");
+		$c->{per_tick},
+		"at most $c->{per_tick} IDs in any $unit, borrowed ones included");
 	my $end = type_stats($node, $T->{name});
 	is($end->{flips}, '0', "no tick flip: $T->{name} has one timeline");
 	# The counters are in the state file too: they survived the restart.
@@ -514,10 +592,26 @@ sub _query
 	return $c->{node}->safe_psql('postgres', $sql);
 }
 
+# SQL that is true when the ID $a is not below the ID $b (SQL expressions
+# of the type) in the generator's order: above it, or for a type that
+# wraps, dated at or after it.
+sub _not_below
+{
+	my ($c, $a, $b) = @_;
+	my $type = $c->{T}{name};
+
+	return $c->{T}{wraps}
+	  ? "${type}_timestamp($a) >= ${type}_timestamp($b)"
+	  : "$a > $b";
+}
+
 # t, and a procedure gen(sess, per) that generates committed batches of
 # IDs until ctl says stop, each row tagged with the phase current when its
 # batch began.  (No pg_sleep between batches: it sleeps until a wall-clock
-# time, so a clock stepped back an hour would hold it for an hour.)
+# time, so a clock stepped back an hour would hold it for an hour.)  Once
+# a worker has committed ctl's quota of batches in a phase, it waits for the
+# next phase on an advisory lock that a gate session of ours holds until
+# then (a lock wait, unlike pg_sleep, does not read the clock).
 sub _setup_generator
 {
 	my ($c) = @_;
@@ -528,25 +622,50 @@ sub _setup_generator
 		CREATE TABLE t (id $type NOT NULL, s int NOT NULL, n int NOT NULL,
 						phase int NOT NULL);
 		CREATE UNIQUE INDEX t_id ON t (id);
-		CREATE TABLE ctl (phase int NOT NULL, stop bool NOT NULL);
-		INSERT INTO ctl VALUES (0, false);
+		CREATE TABLE ctl (phase int NOT NULL, stop bool NOT NULL, quota int);
+		INSERT INTO ctl VALUES (0, false, NULL);
 
 		CREATE PROCEDURE gen(sess int, per int) LANGUAGE plpgsql AS \$\$
 		DECLARE
 			i int := 0;
 			ph int;
 			st bool;
+			q int;
+			cur int := -1;
+			done int := 0;
 		BEGIN
 			LOOP
-				SELECT phase, stop INTO ph, st FROM ctl;
+				SELECT phase, stop, quota INTO ph, st, q FROM ctl;
 				EXIT WHEN st;
+				IF ph <> cur THEN
+					cur := ph;
+					done := 0;
+				END IF;
+				IF done >= q THEN
+					PERFORM pg_advisory_lock_shared(4301 + ph);
+					PERFORM pg_advisory_unlock_shared(4301 + ph);
+					CONTINUE;
+				END IF;
 				INSERT INTO t SELECT ${type}_new(), sess, i * per + g, ph
 				FROM generate_series(1, per) g;
 				i := i + 1;
+				done := done + 1;
 				COMMIT;
 			END LOOP;
 		END \$\$;
 	});
+	$c->{gate} = $c->{node}->background_psql('postgres');
+	$c->{gate}->query_safe(
+		'SELECT pg_advisory_lock(k) FROM generate_series(4301, 4304) k');
+	return;
+}
+
+# Lets the workers waiting for phase $phase (4: the stop) go on.
+sub _open_phase
+{
+	my ($c, $phase) = @_;
+
+	$c->{gate}->query_safe('SELECT pg_advisory_unlock(' . (4300 + $phase) . ')');
 	return;
 }
 
@@ -603,26 +722,35 @@ sub _high_water
 sub _step_clock
 {
 	my ($c, $phase, $offset) = @_;
+	my $quota = $c->{quota} // 'NULL';
 
 	set_clock($c->{node}, $offset);
 	my $off = server_clock_offset($c->{node});
 	cmp_ok(abs($off - $offset), '<', 0.5,
 		"phase $phase: the server clock is $offset s off real time")
 	  or diag "offset: $off";
-	return _query($c,
-		"UPDATE ctl SET phase = $phase RETURNING (SELECT id FROM t ORDER BY id DESC LIMIT 1)"
+	my $start = _query($c,
+		"UPDATE ctl SET phase = $phase, quota = $quota RETURNING (SELECT id FROM t ORDER BY id DESC LIMIT 1)"
 	);
+	_open_phase($c, $phase);
+	return $start;
 }
 
-# Every ID of a phase is above the highest ID made before it began: the
-# generator never went back.
+# Every ID of a phase is above the highest ID made before it began (for a
+# type that wraps: dated at or after it): the generator never went back.
 sub _above_high_water
 {
 	my ($c, $phase, $hw, $what) = @_;
 
 	$what //= "phase $phase";
-	is(_query($c, "SELECT count(*) FROM t WHERE phase = $phase AND id <= '$hw'"),
-		'0', "$what: every ID is above every ID made before");
+	is( _query(
+			$c,
+			"SELECT count(*) FROM t WHERE phase = $phase AND NOT "
+			  . _not_below($c, 'id', "'$hw'::$c->{T}{name}")),
+		'0',
+		"$what: every ID is "
+		  . ($c->{T}{wraps} ? 'dated at or after' : 'above')
+		  . ' every ID made before');
 	return;
 }
 
@@ -630,25 +758,27 @@ sub _above_high_water
 # step ($hw), and they start at the mark the phase began with ($start):
 # not dated back to the clock, and not pushed ahead of the mark by more
 # than the few batches in flight then can account for (a second holds
-# 1000 * per_ms IDs).
+# 1000 * per_ms IDs; with ticks of a second, the mark's tick may fill up
+# before the phase's first ID, which then is in the next one).
 sub _held_at_high_water
 {
 	my ($c, $phase, $hw, $start, $what) = @_;
 	my $type = $c->{T}{name};
+	my $slack = 1 + $c->{tick};
 
 	$what //= "phase $phase";
 	_above_high_water($c, $phase, $hw, $what);
 	is( _query(
 			$c,
-			"SELECT min(${type}_timestamp(id)) < ${type}_timestamp('$start') + interval '1 s' FROM t WHERE phase = $phase"
+			"SELECT min(${type}_timestamp(id)) < ${type}_timestamp('$start') + interval '$slack s' FROM t WHERE phase = $phase"
 		),
 		't',
 		"$what: the IDs went on from the high-water mark");
 	return;
 }
 
-# While the clock stays behind every ID of the phase, no millisecond is
-# ever full at the clock's time: used-up ones are borrowed ahead at once,
+# While the clock stays behind every ID of the phase, no tick is ever full
+# at the clock's time: used-up ones are borrowed ahead at once,
 # so overflow_waits stays still from $from to now.  (The clock is read
 # after the counters: behind then, it was behind all along.)  With
 # outpaces, the IDs also came faster than the format's capacity: $rate,
@@ -665,19 +795,20 @@ sub _borrowed_without_waiting
 		$c,
 		"SELECT clock_timestamp() < min($T->{name}_timestamp(id)) FROM t WHERE phase = $phase"
 	);
-	my $capacity = 1000 * $T->{per_ms};
+	my $capacity = $c->{per_tick} / $c->{tick};
+	my $unit = $c->{unit};
 
 	SKIP:
 	{
 		skip "phase $phase: the clock caught up with the mark", 1
 		  unless $behind eq 't';
 		is($waits, $from->{waits},
-			"phase $phase: used-up milliseconds were borrowed, not waited for");
+			"phase $phase: used-up ${unit}s were borrowed, not waited for");
 	}
 	cmp_ok($rate, '>', $capacity,
 		sprintf(
-			'phase %d: %.0f IDs/s, more than the %d/s of waiting out each full millisecond',
-			$phase, $rate, $capacity))
+			'phase %d: %.0f IDs/s, more than the %d/s of waiting out each full %s',
+			$phase, $rate, $capacity, $unit))
 	  if $c->{outpaces};
 	return;
 }
@@ -695,11 +826,11 @@ sub check_capacity_stats
 	my $stats = type_stats($node, $type);
 	cmp_ok($stats->{issued}, '>=', $total, 'uid_stats counts the IDs issued');
 	cmp_ok($stats->{waits}, '>', 0,
-		'full milliseconds were waited out (overflow_waits)');
+		'full ticks were waited out (overflow_waits)');
 	cmp_ok($stats->{wait_us}, '>', 0, 'and the time waiting was counted');
 	# A backend whose clock reading was overtaken by another backend's, or
-	# that waited for the next millisecond, must not pass for a clock that
-	# went back.
+	# that waited for the next tick, must not pass for a clock that went
+	# back.
 	is($stats->{regressions}, '0', 'no clock regression');
 	is($stats->{flips}, '0', "no tick flip: $type has one timeline");
 	return;

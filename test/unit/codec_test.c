@@ -33,6 +33,7 @@ unsigned long long harness_iter;
 #include "muid_test.c"
 #include "snowflake_si_test.c"
 #include "revts8_test.c"
+#include "uid60_test.c"
 
 static const struct
 {
@@ -44,6 +45,7 @@ static const struct
 	{"muid", test_muid},
 	{"snowflake_si", test_snowflake_si},
 	{"revts8", test_revts8},
+	{"uid60", test_uid60},
 };
 
 static double

@@ -1,0 +1,196 @@
+/*
+ * uid60.c
+ *		PostgreSQL glue for the uid60 type.
+ *
+ * The datum is the 60-bit integer n itself, whose order is time order; the
+ * bit-reversed display form exists only in text.
+ */
+#include "postgres.h"
+
+#include "common/pg_prng.h"
+#include "fmgr.h"
+#include "utils/builtins.h"
+
+#include "clock.h"
+#include "glue.h"
+#include "guc.h"
+#include "uid60.h"
+
+#define UID60_EXPECTED "10 characters of A-Z, a-z, 0-9, - and _"
+#define UID60_RANGE_DETAIL "A uid60 is between 0 and 1152921504606846975 (2^60 - 1)."
+
+static uint64 uid60_now(const UidClockSpec *spec);
+
+/*
+ * Seconds since 2018-03-01, 32 bits (until 2154-04-07), 1024 IDs each; the
+ * sequence is not reset each second (the original's rule, see clock.h).
+ */
+static const UidClockSpec uid60_clock = {
+	.type_name = "uid60",
+	.epoch_us = UID60_EPOCH_UNIX_S * 1000000,
+	.tick_us = 1000000,
+	.tick_max = UID60_TS_MAX,
+	.seq_max = UID60_SEQ_MAX,
+	.seq_runs_on = true,
+	.now = uid60_now,
+};
+
+/* the state word keeps the sequence and where the second's began */
+StaticAssertDecl((UID60_SEQ_MAX & (UID60_SEQ_MAX + 1)) == 0 &&
+				 (uint64) (UID60_SEQ_MAX + 1) * (UID60_SEQ_MAX + 1) <=
+				 (UINT64CONST(1) << UID_SEQ_BITS),
+				 "a run-on sequence and its start fit the state word");
+
+static uint64
+uid60_now(const UidClockSpec *spec)
+{
+	return uid_clock_tick(&uid60_clock);
+}
+
+static uint64
+uid60_checked(int64 v, int sqlstate, const char *what)
+{
+	if (v < 0 || (uint64) v > UID60_MAX)
+		ereport(ERROR,
+				(errcode(sqlstate),
+				 errmsg("%s " INT64_FORMAT " is out of range for type uid60", what, v),
+				 errdetail(UID60_RANGE_DETAIL)));
+	return (uint64) v;
+}
+
+PG_FUNCTION_INFO_V1(uid60_in);
+Datum
+uid60_in(PG_FUNCTION_ARGS)
+{
+	char	   *s = PG_GETARG_CSTRING(0);
+	uint64		n = 0;
+	size_t		bad_pos = 0;
+	uid_status	st = uid60_decode(s, strlen(s), &n, &bad_pos);
+
+	if (st != UID_OK)
+	{
+		uid_text_error(fcinfo->context, "uid60", s, st, bad_pos, UID60_EXPECTED);
+		PG_RETURN_NULL();
+	}
+	PG_RETURN_UID60(n);
+}
+
+PG_FUNCTION_INFO_V1(uid60_out);
+Datum
+uid60_out(PG_FUNCTION_ARGS)
+{
+	char	   *s = palloc(UID60_TEXT_LEN + 1);
+
+	uid60_encode(PG_GETARG_UID60(0), s);
+	s[UID60_TEXT_LEN] = '\0';
+	PG_RETURN_CSTRING(s);
+}
+
+/* Binary: n as a big-endian 64-bit integer, like bigint's. */
+PG_FUNCTION_INFO_V1(uid60_recv);
+Datum
+uid60_recv(PG_FUNCTION_ARGS)
+{
+	int64		v = (int64) uid_recv_uint64((StringInfo) PG_GETARG_POINTER(0), "uid60");
+
+	PG_RETURN_UID60(uid60_checked(v, ERRCODE_INVALID_BINARY_REPRESENTATION,
+								  "binary value"));
+}
+
+PG_FUNCTION_INFO_V1(uid60_send);
+Datum
+uid60_send(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(uid_send_uint64(PG_GETARG_UID60(0)));
+}
+
+/* Values are non-negative int64s, so signed order is their order: time order. */
+UID_INT64_COMPARISONS(uid60, int64, ssup_datum_signed_cmp)
+
+PG_FUNCTION_INFO_V1(uid60_to_bigint);
+Datum
+uid60_to_bigint(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_INT64((int64) PG_GETARG_UID60(0));
+}
+
+PG_FUNCTION_INFO_V1(bigint_to_uid60);
+Datum
+bigint_to_uid60(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_UID60(uid60_checked(PG_GETARG_INT64(0), ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+								  "value"));
+}
+
+PG_FUNCTION_INFO_V1(uid60_timestamp);
+Datum
+uid60_timestamp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TIMESTAMPTZ(uid_tick_to_time(&uid60_clock,
+										   PG_GETARG_UID60(0) >> UID60_LOW_BITS));
+}
+
+#define UID60_FIELD_FUNC(name, field) \
+PG_FUNCTION_INFO_V1(name); \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	uid60_fields f; \
+	\
+	uid60_unpack(PG_GETARG_UID60(0), &f); \
+	PG_RETURN_INT32((int32) f.field); \
+}
+
+UID60_FIELD_FUNC(uid60_worker, worker)
+UID60_FIELD_FUNC(uid60_sequence, seq)
+UID60_FIELD_FUNC(uid60_random, rand)
+
+PG_FUNCTION_INFO_V1(uid60_from_parts);
+Datum
+uid60_from_parts(PG_FUNCTION_ARGS)
+{
+	uid60_fields f;
+
+	uid_check_field("uid60", "worker", PG_GETARG_INT32(1), 0, UID60_WORKER_MAX);
+	uid_check_field("uid60", "sequence", PG_GETARG_INT32(2), 0, UID60_SEQ_MAX);
+	uid_check_field("uid60", "random", PG_GETARG_INT32(3), 0, UID60_RAND_MAX);
+	f.ts = uid_time_to_tick(&uid60_clock, PG_GETARG_TIMESTAMPTZ(0), false);
+	f.worker = (unsigned) PG_GETARG_INT32(1);
+	f.seq = (unsigned) PG_GETARG_INT32(2);
+	f.rand = (unsigned) PG_GETARG_INT32(3);
+	PG_RETURN_UID60(uid60_pack(&f));
+}
+
+PG_FUNCTION_INFO_V1(uid60_boundary);
+Datum
+uid60_boundary(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_UID60(uid_time_to_tick(&uid60_clock, PG_GETARG_TIMESTAMPTZ(0), true)
+					<< UID60_LOW_BITS);
+}
+
+/*
+ * The random bits come from the backend's pseudo-random generator, which
+ * PostgreSQL seeds from a strong source when the backend starts: fast, and
+ * they are not a secret (the worker and sequence already keep IDs apart).
+ */
+PG_FUNCTION_INFO_V1(uid60_new);
+Datum
+uid60_new(PG_FUNCTION_ARGS)
+{
+	UidTickSeq	ts;
+	uid60_fields f;
+
+	if (uid_generator > UID60_WORKER_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("uid.generator %d is out of range for uid60", uid_generator),
+				 errdetail("The uid60 worker id has 9 bits: 0 to %d.", UID60_WORKER_MAX)));
+	ts = uid_next_tick(uid_slot(UID_SLOT_UID60), &uid60_clock, uid_tick_alloc);
+	f.ts = ts.tick;
+	f.worker = (unsigned) uid_generator;
+	f.seq = ts.seq;
+	f.rand = pg_prng_uint32(&pg_global_prng_state) & UID60_RAND_MAX;
+	uid_count_issued(UID_SLOT_UID60);
+	PG_RETURN_UID60(uid60_pack(&f));
+}
