@@ -92,6 +92,25 @@ extern Datum uid_bytes_hash_extended(const void *p, int len, uint64 seed);
 extern void *uid_bytes_recv(StringInfo buf, int len, const char *typname);
 
 /*
+ * T_smaller and T_larger, the transition functions of min(T) and max(T),
+ * given cmp, an expression comparing the arguments 0 and 1 of fcinfo.
+ * They return one of their arguments, as core's do.
+ */
+#define UID_SMALLER_LARGER(T, cmp) \
+PG_FUNCTION_INFO_V1(T##_smaller); \
+Datum \
+T##_smaller(PG_FUNCTION_ARGS) \
+{ \
+	return (cmp) <= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1); \
+} \
+PG_FUNCTION_INFO_V1(T##_larger); \
+Datum \
+T##_larger(PG_FUNCTION_ARGS) \
+{ \
+	return (cmp) >= 0 ? PG_GETARG_DATUM(0) : PG_GETARG_DATUM(1); \
+}
+
+/*
  * The functions of comparisons.sql.in for a by-value type whose datum is a
  * 64-bit integer in the type's btree order, read as ctype: int64 where the
  * values are non-negative int64s, uint64 for a key in unsigned order;
@@ -127,6 +146,8 @@ T##_cmp(PG_FUNCTION_ARGS) \
 	PG_RETURN_INT32(T##_cmp_internal((ctype) PG_GETARG_INT64(0), \
 									 (ctype) PG_GETARG_INT64(1))); \
 } \
+UID_SMALLER_LARGER(T, T##_cmp_internal((ctype) PG_GETARG_INT64(0), \
+										(ctype) PG_GETARG_INT64(1))) \
 PG_FUNCTION_INFO_V1(T##_sortsupport); \
 Datum \
 T##_sortsupport(PG_FUNCTION_ARGS) \
@@ -161,8 +182,8 @@ extern void *uid_bytea_to_bytes(const bytea *b, int len, const char *typname);
  * describes the accepted text in errors), binary I/O, the six comparison
  * operators and the btree comparator (all byte order), the two hashes and
  * the bytea casts.  Defines T_in, T_out, T_recv, T_send, T_eq, T_ne, T_lt,
- * T_le, T_gt, T_ge, T_cmp, T_hash, T_hash_extended, T_to_bytea and
- * bytea_to_T.  A type adds its sortsupport (with its own abbreviated key),
+ * T_le, T_gt, T_ge, T_cmp, T_smaller, T_larger, T_hash, T_hash_extended,
+ * T_to_bytea and bytea_to_T.  A type adds its sortsupport (with its own abbreviated key),
  * accessors and generator.
  */
 #define UID_BYTES_ARG(n)	((const uint8 *) PG_GETARG_POINTER(n))
@@ -228,6 +249,7 @@ T##_cmp(PG_FUNCTION_ARGS) \
 \
 	PG_RETURN_INT32((c > 0) - (c < 0)); \
 } \
+UID_SMALLER_LARGER(T, uid_bytes_cmp(UID_BYTES_ARG(0), UID_BYTES_ARG(1), LEN)) \
 PG_FUNCTION_INFO_V1(T##_hash); \
 Datum \
 T##_hash(PG_FUNCTION_ARGS) \
