@@ -35,17 +35,19 @@ SELECT count(*) FILTER (WHERE id >= uid60_boundary('2024-01-01 00:01:00.5+00')
 FROM ids;
 
 -- Generation: the worker is uid.generator (its range is the worker's, 0..511).
-SELECT issued AS issued_before, overflow_waits AS waits_before FROM uid_stats() WHERE type = 'uid60' \gset
+SELECT issued AS issued_before, overflow_waits AS waits_before, clock_regressions AS regressions_before FROM uid_stats() WHERE type = 'uid60' \gset
 SET uid.generator = 511;
 -- 2,500 IDs in one statement: at most 1024 a second, so they need at
 -- least 3 seconds; the generator waits for the next second instead.
+-- (The sequence checks below assume no other session of the server makes
+-- uid60 IDs meanwhile, as in test/check.sh's own cluster.)
 CREATE TABLE u60_event AS
 SELECT uid60_new() AS id, g, clock_timestamp() AS made FROM generate_series(1, 2500) g;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids,
        count(DISTINCT uid60_timestamp(id)) >= 3 AS three_seconds_or_more,
        bool_and(uid60_worker(id) = 511) AS worker_ok,
        bool_and(uid60_timestamp(id) BETWEEN now() - interval '1 minute' AND clock_timestamp()) AS recent,
-       bool_and(uid60_timestamp(id) <= made AND made < uid60_timestamp(id) + interval '1 s') AS dated_when_made,
+       bool_and(uid60_timestamp(id) <= made AND made < uid60_timestamp(id) + interval '2 s') AS dated_when_made,
        count(DISTINCT uid60_random(id)) > 400 AS random_bits_vary
 FROM u60_event;
 -- In the order they were made, the sequence goes up by one modulo 1024,
@@ -78,7 +80,7 @@ SELECT uid60_timestamp(n) > uid60_timestamp(id) AS later_second,
 FROM u60_gap, uid60_new() n;
 DROP TABLE u60_gap;
 SELECT issued - :issued_before >= 2503 AS issued_counted, overflow_waits > :waits_before AS waits_counted,
-       clock_regressions >= 0 AS regressions_ok, tick_flips = 0 AS no_flips
+       clock_regressions = :regressions_before AS no_regression, tick_flips = 0 AS no_flips
 FROM uid_stats() WHERE type = 'uid60';
 ANALYZE u60_event;
 EXPLAIN (COSTS OFF) SELECT * FROM u60_event WHERE id >= uid60_boundary('2024-01-01Z') AND id < uid60_boundary('2024-01-02Z');

@@ -37,12 +37,21 @@
 /*
  * The last part of a wait for the next tick is spent spinning, not sleeping;
  * at most this many clock reads (a few ms even if each took 10 ns).  A wait
- * sleeps again when a signal woke it early, at most UID_WAIT_SLEEPS_MAX
- * times.
+ * sleeps again when a signal or the latch woke it early; sleeps that ran
+ * their full time count, at most UID_WAIT_SLEEPS_MAX of them (they bound a
+ * wait only when the monotonic clock stands still too).
  */
 #define UID_WAIT_SPIN_US	100
 #define UID_WAIT_SPIN_MAX	200000
-#define UID_WAIT_SLEEPS_MAX 16
+#define UID_WAIT_SLEEPS_MAX 4
+
+/* How a wait for the next tick ended. */
+typedef enum UidWaitEnd
+{
+	UID_WAIT_PASSED,			/* the clock is past the tick */
+	UID_WAIT_CLOCK_BACK,		/* the clock went back meanwhile */
+	UID_WAIT_STALLED			/* the wait's time passed, the clock did not move on */
+} UidWaitEnd;
 
 StaticAssertDecl(sizeof(UidStateFile) <= UID_STATE_SIZE,
 				 "uid state must fit in its file");
@@ -231,19 +240,22 @@ uid_clock_mono_us(void)
  * Sleeps for about us microseconds.  Long sleeps (uid60 waits up to a
  * second) wait on the process latch, so that a cancel or a dying
  * postmaster ends them at once; short ones use pg_usleep, whose resolution
- * a 1 ms tick needs.  A signal may end either early.
+ * a 1 ms tick needs.  A signal may end either early.  Returns false when
+ * the latch ended the sleep before its time.
  */
-static void
+static bool
 uid_sleep_us(int64 us)
 {
 	if (us >= 1000)
 	{
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 (long) (us / 1000), PG_WAIT_EXTENSION);
+		int			rc = WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+								   (long) (us / 1000), PG_WAIT_EXTENSION);
+
 		ResetLatch(MyLatch);
+		return (rc & WL_TIMEOUT) != 0;
 	}
-	else
-		pg_usleep((long) us);
+	pg_usleep((long) us);
+	return true;
 }
 
 /*
@@ -252,56 +264,76 @@ uid_sleep_us(int64 us)
  * slack (about 50 us), which would cost a format with 1 ms ticks a tenth of
  * its capacity.  A sleep that a signal cut short is taken up again.
  *
- * The wait also ends when the clock goes back (the caller then borrows
- * instead of waiting), and when the monotonic clock says it has lasted as
- * long as it should have: then the clock has stopped or crawls, and the
- * caller, finding the tick still full, borrows.  The counts of sleeps and
- * spins bound it even if both clocks stood still.
+ * The wait also ends when the clock goes back (the caller then looks
+ * again: behind the full tick it borrows, still in it it waits again), and
+ * when the monotonic clock says it has lasted as long as it should have:
+ * then the clock has stopped or crawls, and it reports UID_WAIT_STALLED,
+ * after which the caller borrows the next tick.  Only that makes a caller
+ * borrow: a wait cut short by signals is taken up again, so generation
+ * never runs ahead of a clock that works.  The counts of full sleeps and
+ * of spins bound a wait even if both clocks stood still.
  */
-static void
+static UidWaitEnd
 uid_clock_wait_past(UidSlot *slot, const UidClockSpec *spec, uint64 tick)
 {
 	int64		target = spec->epoch_us + (int64) (tick + 1) * spec->tick_us;
 	int64		start = uid_clock_unix_us();
 	int64		wait = target - start;
 
-	pg_atomic_fetch_add_u64(&slot->overflow_waits, 1);
-
 	/*
 	 * More than a tick away means the clock jumped back since the caller
-	 * read it: return, and the caller borrows instead of waiting.
+	 * read it: the caller looks again, and borrows.
 	 */
-	if (wait > 0 && wait <= spec->tick_us)
+	if (wait > spec->tick_us)
+		return UID_WAIT_CLOCK_BACK;
+	pg_atomic_fetch_add_u64(&slot->overflow_waits, 1);
+	if (wait > 0)
 	{
 		int64		deadline = uid_clock_mono_us() + wait + wait / 16 + UID_WAIT_SPIN_US;
 		int64		now;
 		int			sleeps = 0;
 		int64		spins = 0;
+		UidWaitEnd	end = UID_WAIT_PASSED;
 
-		while ((now = uid_clock_unix_us()) < target && now >= start)
+		while ((now = uid_clock_unix_us()) < target)
 		{
 			int64		left = Min(target - now, deadline - uid_clock_mono_us());
 
-			if (left <= 0)
-				break;
-			if (left > UID_WAIT_SPIN_US)
+			if (now < start)
 			{
-				if (++sleeps > UID_WAIT_SLEEPS_MAX)
-					break;
-				uid_sleep_us(left - UID_WAIT_SPIN_US);
+				end = UID_WAIT_CLOCK_BACK;
+				break;
 			}
+			if (left <= 0 || sleeps >= UID_WAIT_SLEEPS_MAX || spins >= UID_WAIT_SPIN_MAX)
+			{
+				/*
+				 * The wait's time is up.  Read the clock again: this
+				 * backend may have been descheduled between the two reads
+				 * above, and a clock that did move on is not stalled.
+				 */
+				now = uid_clock_unix_us();
+				if (now < start)
+					end = UID_WAIT_CLOCK_BACK;
+				else if (now < target)
+					end = UID_WAIT_STALLED;
+				break;
+			}
+			if (left > UID_WAIT_SPIN_US)
+				sleeps += uid_sleep_us(left - UID_WAIT_SPIN_US) ? 1 : 0;
 			else
 			{
-				if (++spins > UID_WAIT_SPIN_MAX)
-					break;
+				spins++;
 				pg_spin_delay();
 			}
 			CHECK_FOR_INTERRUPTS();
 		}
 		if (now > start && now - start <= 2 * spec->tick_us)
 			pg_atomic_fetch_add_u64(&slot->overflow_wait_us, (uint64) (now - start));
+		CHECK_FOR_INTERRUPTS();
+		return end;
 	}
 	CHECK_FOR_INTERRUPTS();
+	return UID_WAIT_PASSED;
 }
 
 /*
@@ -469,21 +501,13 @@ uid_next_tick(UidSlot *slot, const UidClockSpec *spec, UidAllocFn alloc)
 {
 	UidTickSeq	ts;
 	uint64		full_tick;
-	uint64		waited_for = 0;
-	bool		waited = false;
 	bool		stalled = false;
 
 	while (!alloc(slot, spec, stalled, &ts, &full_tick))
 	{
-		if (waited && full_tick == waited_for)
-		{
-			/* a full wait did not move the clock: borrow the next tick */
+		/* a full wait that did not move the clock: borrow the next tick */
+		if (uid_clock_wait_past(slot, spec, full_tick) == UID_WAIT_STALLED)
 			stalled = true;
-			continue;
-		}
-		uid_clock_wait_past(slot, spec, full_tick);
-		waited = true;
-		waited_for = full_tick;
 	}
 	return ts;
 }

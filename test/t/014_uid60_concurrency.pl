@@ -147,15 +147,16 @@ is($restarted, '0', 'each second goes on from where the one before left off');
 # 4 backends ask for more than 1024 IDs a second: the capacity was hit.
 check_capacity_stats($node, 'uid60', $total);
 
-# A wait for the next second is on the process latch: a cancel (here a
-# statement timeout) ends it at once, not when the second is over.
+# Waits for the next second can be canceled: a statement timeout stops a
+# statement that would wait through about 5 seconds, promptly (the latch or
+# the signal ends the sleep, and the wait checks for interrupts).
 my $start = time();
 my ($ret, $out, $err) = $node->psql('postgres',
 	"SET statement_timeout = '200ms'; SELECT count(uid60_new()) FROM generate_series(1, 5000)");
 my $cancel = time() - $start;
 like($err, qr/canceling statement due to statement timeout/,
 	'a statement that has to wait for the next second can be canceled');
-cmp_ok($cancel, '<', 0.8, "and the cancel came at once (${cancel}s)");
+cmp_ok($cancel, '<', 2, "and the cancel came promptly (${cancel}s), not after the 5 s of waits");
 
 $node->stop;
 
