@@ -13,9 +13,12 @@ OBJS = src/uid.o src/clock.o src/guc.o src/glue.o \
 	$(patsubst %,src/codec/%_codec.o,$(TYPES))
 
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+# Released install scripts and the upgrade scripts from them, frozen: an
+# upgraded installation must equal a fresh one (regression test "upgrade").
+DATA = $(wildcard src/upgrade/$(EXTENSION)--*.sql)
 EXTRA_CLEAN = $(DATA_built) test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log
 
-REGRESS = setup config sno_vectors sno_io sno_ops sno_func sno_gen muid_io muid_ops muid_gen snowflake_si_io snowflake_si_ops snowflake_si_gen revts8_io revts8_ops revts8_gen uid60_io uid60_ops uid60_gen aggregates
+REGRESS = setup config sno_vectors sno_io sno_ops sno_func sno_gen muid_io muid_ops muid_gen snowflake_si_io snowflake_si_ops snowflake_si_gen revts8_io revts8_ops revts8_gen uid60_io uid60_ops uid60_gen aggregates upgrade
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
