@@ -61,6 +61,20 @@ RESET uid.generator;
 RESET uid.cluster;
 DROP TABLE row_key;
 
+-- uid60: 60-bit integers shown as 10 characters; at most 1024 a second per server
+SET uid.generator = 7;
+CREATE TABLE post (id uid60 PRIMARY KEY DEFAULT uid60_new(), title text);
+INSERT INTO post (title) SELECT 'post ' || g FROM generate_series(1, 5) g;
+SELECT id, id::bigint AS n, uid60_timestamp(id), uid60_worker(id), uid60_sequence(id), uid60_random(id), title
+FROM post ORDER BY id;
+-- formats.md's vector: n = 0x800000000000000
+SELECT x'800000000000000'::bigint::uid60 AS reference;
+RESET uid.generator;
+DROP TABLE post;
+
+-- every type has min() and max()
+SELECT min(id) AS first_event, max(id) AS last_event FROM event;
+
 -- settings and counters
 SELECT * FROM uid_config();
 SELECT * FROM uid_stats();
