@@ -11,6 +11,7 @@
 #include "utils/builtins.h"
 
 #include "glue.h"
+#include "guc.h"
 
 
 void
@@ -65,7 +66,7 @@ uid_text_error(Node *escontext, const char *typname, const char *input,
 			 errhint("Expected %s.", expected)));
 }
 
-void
+int64
 uid_check_field(const char *typname, const char *field, int64 value,
 				int64 min, int64 max)
 {
@@ -76,6 +77,30 @@ uid_check_field(const char *typname, const char *field, int64 value,
 						typname, field, value),
 				 errdetail("The %s must be between " INT64_FORMAT " and " INT64_FORMAT ".",
 						   field, min, max)));
+	return value;
+}
+
+uint64
+uid_check_range(const char *typname, int64 value, uint64 max, int sqlstate,
+				const char *what)
+{
+	if (value < 0 || (uint64) value > max)
+		ereport(ERROR,
+				(errcode(sqlstate),
+				 errmsg("%s " INT64_FORMAT " is out of range for type %s", what, value, typname),
+				 errdetail("A %s is between 0 and " UINT64_FORMAT ".", typname, max)));
+	return (uint64) value;
+}
+
+int
+uid_generator_for(const char *typname, const char *field, int max)
+{
+	if (uid_generator < 0 || uid_generator > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("uid.generator %d is out of range for %s", uid_generator, typname),
+				 errdetail("The %s %s is between 0 and %d.", typname, field, max)));
+	return uid_generator;
 }
 
 uint64

@@ -41,9 +41,23 @@ extern void uid_text_error(Node *escontext, const char *typname,
 						   const char *input, uid_status status,
 						   size_t bad_pos, const char *expected);
 
-/* Errors with 22003 unless min <= value <= max. */
-extern void uid_check_field(const char *typname, const char *field,
-							int64 value, int64 min, int64 max);
+/* Errors with 22003 unless min <= value <= max; returns value. */
+extern int64 uid_check_field(const char *typname, const char *field,
+							 int64 value, int64 min, int64 max);
+
+/*
+ * A 64-bit value of a type whose values are 0 .. max (snowflake_si, uid60),
+ * or an error with sqlstate: 22003 for a cast, 22P03 for binary input.
+ * what names the value in the message ("value", "binary value").
+ */
+extern uint64 uid_check_range(const char *typname, int64 value, uint64 max,
+							  int sqlstate, const char *what);
+
+/*
+ * uid.generator, or an error naming the setting, its value and the range
+ * when it does not fit the type's field (0 .. max).
+ */
+extern int	uid_generator_for(const char *typname, const char *field, int max);
 
 /*
  * The tick of a format's clock that contains t (round_up false: floor), or

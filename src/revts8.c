@@ -222,13 +222,10 @@ revts8_from_parts(PG_FUNCTION_ARGS)
 {
 	revts8_fields f;
 
-	uid_check_field("revts8", "sequence", PG_GETARG_INT32(1), 0, REVTS8_SEQ_MAX);
-	uid_check_field("revts8", "generator", PG_GETARG_INT32(2), 0, REVTS8_GENERATOR_MAX);
-	uid_check_field("revts8", "cluster", PG_GETARG_INT32(3), 0, REVTS8_CLUSTER_MAX);
+	f.seq = (unsigned) uid_check_field("revts8", "sequence", PG_GETARG_INT32(1), 0, REVTS8_SEQ_MAX);
+	f.generator = (unsigned) uid_check_field("revts8", "generator", PG_GETARG_INT32(2), 0, REVTS8_GENERATOR_MAX);
+	f.cluster = (unsigned) uid_check_field("revts8", "cluster", PG_GETARG_INT32(3), 0, REVTS8_CLUSTER_MAX);
 	f.ts = uid_time_to_tick(&revts8_clock, PG_GETARG_TIMESTAMPTZ(0), false);
-	f.seq = (unsigned) PG_GETARG_INT32(1);
-	f.generator = (unsigned) PG_GETARG_INT32(2);
-	f.cluster = (unsigned) PG_GETARG_INT32(3);
 	PG_RETURN_REVTS8_KEY(revts8_key_of(&f));
 }
 
@@ -247,15 +244,10 @@ revts8_new(PG_FUNCTION_ARGS)
 	UidTickSeq	ts;
 	revts8_fields f;
 
-	if (uid_generator > REVTS8_GENERATOR_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("uid.generator %d is out of range for revts8", uid_generator),
-				 errdetail("The revts8 generator id has 6 bits: 0 to %d.", REVTS8_GENERATOR_MAX)));
+	f.generator = (unsigned) uid_generator_for("revts8", "generator id", REVTS8_GENERATOR_MAX);
 	ts = uid_next_tick(uid_slot(UID_SLOT_REVTS8), &revts8_clock, uid_tick_alloc);
 	f.ts = ts.tick;
 	f.seq = ts.seq;
-	f.generator = (unsigned) uid_generator;
 	f.cluster = (unsigned) uid_cluster;
 	uid_count_issued(UID_SLOT_REVTS8);
 	PG_RETURN_REVTS8_KEY(revts8_key_of(&f));

@@ -114,15 +114,11 @@ sno_from_parts(PG_FUNCTION_ARGS)
 {
 	sno_fields	f;
 
-	uid_check_field("sno", "metabyte", PG_GETARG_INT32(1), 0, 255);
-	uid_check_field("sno", "partition", PG_GETARG_INT32(2), 0, 65535);
-	uid_check_field("sno", "sequence", PG_GETARG_INT32(3), 0, SNO_SEQ_MAX);
-	uid_check_field("sno", "tick", PG_GETARG_INT32(4), 0, 1);
+	f.meta = (unsigned) uid_check_field("sno", "metabyte", PG_GETARG_INT32(1), 0, 255);
+	f.partition = (unsigned) uid_check_field("sno", "partition", PG_GETARG_INT32(2), 0, 65535);
+	f.sequence = (unsigned) uid_check_field("sno", "sequence", PG_GETARG_INT32(3), 0, SNO_SEQ_MAX);
+	f.tick = (unsigned) uid_check_field("sno", "tick", PG_GETARG_INT32(4), 0, 1);
 	f.units = uid_time_to_tick(&sno_clock, PG_GETARG_TIMESTAMPTZ(0), false);
-	f.meta = (unsigned) PG_GETARG_INT32(1);
-	f.partition = (unsigned) PG_GETARG_INT32(2);
-	f.sequence = (unsigned) PG_GETARG_INT32(3);
-	f.tick = (unsigned) PG_GETARG_INT32(4);
 	PG_RETURN_SNO_P(sno_make(&f));
 }
 

@@ -96,17 +96,6 @@ snowflake_si_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(s);
 }
 
-static uint64
-snowflake_si_checked(int64 v)
-{
-	if (v < 0 || (uint64) v > SNOWFLAKE_SI_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("value " INT64_FORMAT " is out of range for type snowflake_si", v),
-				 errdetail("A snowflake_si is between 0 and 9007199254740991 (2^53 - 1).")));
-	return (uint64) v;
-}
-
 PG_FUNCTION_INFO_V1(snowflake_si_recv);
 Datum
 snowflake_si_recv(PG_FUNCTION_ARGS)
@@ -114,12 +103,9 @@ snowflake_si_recv(PG_FUNCTION_ARGS)
 	int64		v = (int64) uid_recv_uint64((StringInfo) PG_GETARG_POINTER(0),
 										"snowflake_si");
 
-	if (v < 0 || (uint64) v > SNOWFLAKE_SI_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid binary value for type snowflake_si: " INT64_FORMAT, v),
-				 errdetail("A snowflake_si is between 0 and 9007199254740991 (2^53 - 1).")));
-	PG_RETURN_SNOWFLAKE_SI(v);
+	PG_RETURN_SNOWFLAKE_SI(uid_check_range("snowflake_si", v, SNOWFLAKE_SI_MAX,
+										   ERRCODE_INVALID_BINARY_REPRESENTATION,
+										   "binary value"));
 }
 
 PG_FUNCTION_INFO_V1(snowflake_si_send);
@@ -143,7 +129,8 @@ PG_FUNCTION_INFO_V1(bigint_to_snowflake_si);
 Datum
 bigint_to_snowflake_si(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_SNOWFLAKE_SI(snowflake_si_checked(PG_GETARG_INT64(0)));
+	PG_RETURN_SNOWFLAKE_SI(uid_check_range("snowflake_si", PG_GETARG_INT64(0), SNOWFLAKE_SI_MAX,
+										   ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "value"));
 }
 
 static TimestampTz
@@ -216,11 +203,11 @@ snowflake_si_from_parts(PG_FUNCTION_ARGS)
 	}
 	spec = snowflake_si_clock(epoch_ms);
 
-	uid_check_field("snowflake_si", "machine id", PG_GETARG_INT32(1), 0, snowflake_si_mid_max(k));
-	uid_check_field("snowflake_si", "index", PG_GETARG_INT32(2), 0, snowflake_si_uin_max(k));
+	f.mid = (unsigned) uid_check_field("snowflake_si", "machine id", PG_GETARG_INT32(1), 0,
+									   snowflake_si_mid_max(k));
+	f.uin = (unsigned) uid_check_field("snowflake_si", "index", PG_GETARG_INT32(2), 0,
+									   snowflake_si_uin_max(k));
 	f.mab = uid_time_to_tick(&spec, PG_GETARG_TIMESTAMPTZ(0), false);
-	f.mid = (unsigned) PG_GETARG_INT32(1);
-	f.uin = (unsigned) PG_GETARG_INT32(2);
 	PG_RETURN_SNOWFLAKE_SI(snowflake_si_pack(&f, k));
 }
 
@@ -244,12 +231,8 @@ snowflake_si_new(PG_FUNCTION_ARGS)
 	UidTickSeq	ts;
 	snowflake_si_fields f;
 
-	if ((unsigned) uid_generator > snowflake_si_mid_max(k))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("uid.generator %d is out of range for snowflake_si", uid_generator),
-				 errdetail("With uid.snowflake_si_index_bits = %d, the machine id has %d bits: 0 to %u.",
-						   k, SNOWFLAKE_SI_LOW_BITS - k, snowflake_si_mid_max(k))));
+	/* the machine id has the 13 - k bits that the index leaves */
+	f.mid = (unsigned) uid_generator_for("snowflake_si", "machine id", (int) snowflake_si_mid_max(k));
 
 	/* the state's ticks are Unix ms; the last one the format can hold: */
 	spec.tick_max = (uint64) epoch_ms + SNOWFLAKE_SI_MAB_MAX;
@@ -262,7 +245,6 @@ snowflake_si_new(PG_FUNCTION_ARGS)
 				 errmsg("the system clock is before uid.snowflake_si_epoch (%s)",
 						timestamptz_to_str((epoch_ms - PG_EPOCH_UNIX_MS) * 1000))));
 	f.mab = ts.tick - (uint64) epoch_ms;
-	f.mid = (unsigned) uid_generator;
 	f.uin = ts.seq;
 	uid_count_issued(UID_SLOT_SNOWFLAKE_SI);
 	PG_RETURN_SNOWFLAKE_SI(snowflake_si_pack(&f, k));

@@ -17,7 +17,6 @@
 #include "uid60.h"
 
 #define UID60_EXPECTED "10 characters of A-Z, a-z, 0-9, - and _"
-#define UID60_RANGE_DETAIL "A uid60 is between 0 and 1152921504606846975 (2^60 - 1)."
 
 static uint64 uid60_now(const UidClockSpec *spec);
 
@@ -45,17 +44,6 @@ static uint64
 uid60_now(const UidClockSpec *spec)
 {
 	return uid_clock_tick(&uid60_clock);
-}
-
-static uint64
-uid60_checked(int64 v, int sqlstate, const char *what)
-{
-	if (v < 0 || (uint64) v > UID60_MAX)
-		ereport(ERROR,
-				(errcode(sqlstate),
-				 errmsg("%s " INT64_FORMAT " is out of range for type uid60", what, v),
-				 errdetail(UID60_RANGE_DETAIL)));
-	return (uint64) v;
 }
 
 PG_FUNCTION_INFO_V1(uid60_in);
@@ -93,7 +81,7 @@ uid60_recv(PG_FUNCTION_ARGS)
 {
 	int64		v = (int64) uid_recv_uint64((StringInfo) PG_GETARG_POINTER(0), "uid60");
 
-	PG_RETURN_UID60(uid60_checked(v, ERRCODE_INVALID_BINARY_REPRESENTATION,
+	PG_RETURN_UID60(uid_check_range("uid60", v, UID60_MAX, ERRCODE_INVALID_BINARY_REPRESENTATION,
 								  "binary value"));
 }
 
@@ -118,7 +106,7 @@ PG_FUNCTION_INFO_V1(bigint_to_uid60);
 Datum
 bigint_to_uid60(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_UID60(uid60_checked(PG_GETARG_INT64(0), ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+	PG_RETURN_UID60(uid_check_range("uid60", PG_GETARG_INT64(0), UID60_MAX, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
 								  "value"));
 }
 
@@ -151,13 +139,10 @@ uid60_from_parts(PG_FUNCTION_ARGS)
 {
 	uid60_fields f;
 
-	uid_check_field("uid60", "worker", PG_GETARG_INT32(1), 0, UID60_WORKER_MAX);
-	uid_check_field("uid60", "sequence", PG_GETARG_INT32(2), 0, UID60_SEQ_MAX);
-	uid_check_field("uid60", "random", PG_GETARG_INT32(3), 0, UID60_RAND_MAX);
+	f.worker = (unsigned) uid_check_field("uid60", "worker", PG_GETARG_INT32(1), 0, UID60_WORKER_MAX);
+	f.seq = (unsigned) uid_check_field("uid60", "sequence", PG_GETARG_INT32(2), 0, UID60_SEQ_MAX);
+	f.rand = (unsigned) uid_check_field("uid60", "random", PG_GETARG_INT32(3), 0, UID60_RAND_MAX);
 	f.ts = uid_time_to_tick(&uid60_clock, PG_GETARG_TIMESTAMPTZ(0), false);
-	f.worker = (unsigned) PG_GETARG_INT32(1);
-	f.seq = (unsigned) PG_GETARG_INT32(2);
-	f.rand = (unsigned) PG_GETARG_INT32(3);
 	PG_RETURN_UID60(uid60_pack(&f));
 }
 
@@ -181,14 +166,9 @@ uid60_new(PG_FUNCTION_ARGS)
 	UidTickSeq	ts;
 	uid60_fields f;
 
-	if (uid_generator > UID60_WORKER_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("uid.generator %d is out of range for uid60", uid_generator),
-				 errdetail("The uid60 worker id has 9 bits: 0 to %d.", UID60_WORKER_MAX)));
+	f.worker = (unsigned) uid_generator_for("uid60", "worker id", UID60_WORKER_MAX);
 	ts = uid_next_tick(uid_slot(UID_SLOT_UID60), &uid60_clock, uid_tick_alloc);
 	f.ts = ts.tick;
-	f.worker = (unsigned) uid_generator;
 	f.seq = ts.seq;
 	f.rand = pg_prng_uint32(&pg_global_prng_state) & UID60_RAND_MAX;
 	uid_count_issued(UID_SLOT_UID60);

@@ -176,7 +176,40 @@ rng_fill(harness_rng *r, void *p, size_t n)
 	}
 }
 
+/*
+ * A field value in 0 .. max (max = 2^k - 1): usually random, 1 in 8 at 0 or
+ * max, 1 in 8 of a random bit width, so the edges and short values come up.
+ */
+static inline uint64_t
+rng_field(harness_rng *r, uint64_t max)
+{
+	uint64_t	v = rng_next(r);
+
+	switch (v % 8)
+	{
+		case 0:
+			return (v >> 3) & 1 ? max : 0;
+		case 1:
+			return (v >> 3) & ((UINT64_C(1) << rng_below(r, 64)) - 1) & max;
+		default:
+			return (v >> 3) & max;
+	}
+}
+
 /* ---- helpers independent of the code under test ---- */
+
+/* -1, 0 or 1: the sign of an int, and the order of two uint64_t values. */
+static inline int
+harness_sgn(int x)
+{
+	return (x > 0) - (x < 0);
+}
+
+static inline int
+harness_cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
 
 /* Parses 2*n hex digits (either case) into n bytes; returns 0 on bad input. */
 static inline int

@@ -25,33 +25,14 @@ u60_fields_eq(const uid60_fields *a, const uid60_fields *b)
 	return u60_fields_cmp(a, b) == 0;
 }
 
-static int
-u60_cmp_u64(uint64_t a, uint64_t b)
-{
-	return (a > b) - (a < b);
-}
-
 /* In-range random fields, now and then a field at its minimum or maximum. */
 static void
 u60_random_fields(harness_rng *r, uid60_fields *f)
 {
-	uint64_t	x = rng_next(r);
-	uint64_t	y = rng_next(r);
-
-	f->ts = x & UID60_TS_MAX;
-	f->worker = (unsigned) (y & 511);
-	f->seq = (unsigned) ((y >> 9) & 1023);
-	f->rand = (unsigned) ((y >> 19) & 511);
-	if ((y >> 28) % 8 == 0)
-		f->ts = (y >> 31) & 1 ? UID60_TS_MAX : 0;
-	else if ((y >> 28) % 8 == 1)
-		f->ts &= (UINT64_C(1) << rng_below(r, 33)) - 1;	/* any bit width */
-	if ((y >> 32) % 8 == 0)
-		f->worker = (y >> 35) & 1 ? UID60_WORKER_MAX : 0;
-	if ((y >> 36) % 8 == 0)
-		f->seq = (y >> 39) & 1 ? UID60_SEQ_MAX : 0;
-	if ((y >> 40) % 8 == 0)
-		f->rand = (y >> 43) & 1 ? UID60_RAND_MAX : 0;
+	f->ts = rng_field(r, UID60_TS_MAX);
+	f->worker = (unsigned) rng_field(r, UID60_WORKER_MAX);
+	f->seq = (unsigned) rng_field(r, UID60_SEQ_MAX);
+	f->rand = (unsigned) rng_field(r, UID60_RAND_MAX);
 }
 
 /* One value through every function and reference. */
@@ -302,7 +283,7 @@ test_u60_order(void)
 				b = a;
 				break;
 		}
-		CHECK_EQ_U64(u60_cmp_u64(uid60_pack(&a), uid60_pack(&b)) + 1,
+		CHECK_EQ_U64(harness_cmp_u64(uid60_pack(&a), uid60_pack(&b)) + 1,
 					 u60_fields_cmp(&a, &b) + 1);
 	}
 
