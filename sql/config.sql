@@ -1,4 +1,7 @@
--- Settings: ranges, validation, superuser-only, uid_config() and uid_stats().
+-- Settings: the server's alone (no session sets them), validated by ALTER
+-- SYSTEM, applied by a reload; uid_config() and uid_stats().
+-- (The suite runs on a server whose uid.* settings are the defaults; this
+-- file resets what it sets with ALTER SYSTEM RESET and a reload.)
 SET TimeZone = 'UTC';
 SELECT name, setting FROM uid_config() ORDER BY name;
 -- Drawn values have the documented shapes.
@@ -12,23 +15,46 @@ SELECT count(DISTINCT effective) FROM (
     SELECT effective FROM uid_config() WHERE name = 'uid.partition'
     UNION ALL SELECT effective FROM uid_config() WHERE name = 'uid.partition') s;
 
+-- Every setting goes into the IDs, so every one is the server's
+-- (postgresql.conf or ALTER SYSTEM, and a reload): a session that could
+-- choose its own would mint another server's IDs.  Not even a superuser's
+-- session can set one, in any way, valid value or not.
+SELECT name, context FROM pg_settings WHERE name LIKE 'uid.%' ORDER BY name;
 SET uid.generator = 511;
 SET uid.generator = 512;
-SET uid.generator = -1;
 SET uid.cluster = 15;
-SET uid.cluster = 16;
 SET uid.partition = 65535;
-SET uid.partition = 65536;
-SET uid.partition = -2;
 SET uid.medallion = '1bfc71b112d';
-SET uid.medallion = '123456789abc';
-SET uid.medallion = 'xyz';
-SET uid.medallion = 'FFFFFFFFFFF';
 SET uid.medallion = '';
--- The snowflake_si layout is server-wide: one session cannot change it ...
 SET uid.snowflake_si_epoch = '2004-01-01 00:00:00+00';
 SET uid.snowflake_si_index_bits = 4;
--- ... but postgresql.conf and ALTER SYSTEM can, with the values validated.
+SELECT uid_try('SET uid.generator = 511') AS set,
+       uid_try('SET LOCAL uid.generator = 511') AS set_local,
+       uid_try($$SELECT set_config('uid.generator', '511', false)$$) AS set_config,
+       uid_try('RESET uid.generator') AS reset;
+-- nor can a role's or a database's setting
+CREATE ROLE uid_plain_user;
+ALTER ROLE uid_plain_user SET uid.generator = 3;
+SELECT uid_try(format('ALTER DATABASE %I SET uid.partition = 3', current_database())) AS alter_database;
+SELECT count(*) AS stored_settings FROM pg_db_role_setting WHERE array_to_string(setconfig, ',') LIKE '%uid.%';
+SELECT name, setting FROM uid_config() ORDER BY name;
+
+-- ALTER SYSTEM validates the values, without a reload.  (Only in a session
+-- that has loaded the library, as uid_config() did above: core writes an
+-- unknown uid.* value unchecked.)
+ALTER SYSTEM SET uid.generator = 511;
+ALTER SYSTEM SET uid.generator = 512;
+ALTER SYSTEM SET uid.generator = -1;
+ALTER SYSTEM SET uid.cluster = 15;
+ALTER SYSTEM SET uid.cluster = 16;
+ALTER SYSTEM SET uid.partition = 65535;
+ALTER SYSTEM SET uid.partition = 65536;
+ALTER SYSTEM SET uid.partition = -2;
+ALTER SYSTEM SET uid.medallion = '1bfc71b112d';
+ALTER SYSTEM SET uid.medallion = '123456789abc';
+ALTER SYSTEM SET uid.medallion = 'xyz';
+ALTER SYSTEM SET uid.medallion = 'FFFFFFFFFFF';
+ALTER SYSTEM SET uid.medallion = '';
 ALTER SYSTEM SET uid.snowflake_si_index_bits = 0;
 ALTER SYSTEM SET uid.snowflake_si_index_bits = 14;
 ALTER SYSTEM SET uid.snowflake_si_index_bits = 13;
@@ -40,29 +66,72 @@ ALTER SYSTEM SET uid.snowflake_si_epoch = '2999-01-01 00:00:00+00';
 ALTER SYSTEM SET uid.snowflake_si_epoch = 'now';
 ALTER SYSTEM SET uid.snowflake_si_epoch = '2020-01-01 00:00:00.0005+00';
 ALTER SYSTEM SET uid.snowflake_si_epoch = 'garbage';
-ALTER SYSTEM RESET uid.snowflake_si_epoch;
-ALTER SYSTEM RESET uid.snowflake_si_index_bits;
-SELECT name, context FROM pg_settings WHERE name LIKE 'uid.%' ORDER BY name;
-SELECT name, setting, effective FROM uid_config()
-WHERE name NOT IN ('uid.partition', 'uid.medallion') ORDER BY name;
-SET uid.partition = 7;
-SET uid.medallion = '1bfc71b112d';
-SELECT name, setting, effective FROM uid_config() WHERE name IN ('uid.partition', 'uid.medallion') ORDER BY name;
-SET uid.medallion = '2a';
-SELECT effective FROM uid_config() WHERE name = 'uid.medallion';
-RESET ALL;
-SELECT name, setting FROM uid_config() ORDER BY name;
-SET uid.no_such_setting = 1;
-
--- Only a superuser may set them: a user who could would mint another node's IDs.
-CREATE ROLE uid_plain_user;
+-- A base clock without a zone is read as UTC, never in the session's
+-- TimeZone: read in New York's, the first would be accepted (12:20 UTC) and
+-- the second would not (02:20 UTC).
+SET TimeZone = 'America/New_York';
+ALTER SYSTEM SET uid.snowflake_si_epoch = '2003-03-18 07:20:19.224';
+ALTER SYSTEM SET uid.snowflake_si_epoch = '2003-03-18 02:20:19.225';
+ALTER SYSTEM SET uid.snowflake_si_epoch = '2003-03-18 07:20:19.225';
+-- A plain role may not ALTER SYSTEM either, nor SET any of them.
 SET ROLE uid_plain_user;
+ALTER SYSTEM SET uid.generator = 3;
 SET uid.generator = 3;
+SET uid.cluster = 3;
 SET uid.partition = 3;
 SET uid.medallion = '1bfc71b112d';
+SET uid.snowflake_si_epoch = '2004-01-01 00:00:00+00';
+SET uid.snowflake_si_index_bits = 4;
+RESET ROLE;
+-- Nothing applies before a reload.
+SELECT name, setting FROM uid_config() ORDER BY name;
+
+-- After a reload (processed while the session's TimeZone is New York's)
+-- every session has the server's values.
+ALTER SYSTEM SET uid.partition = 7;
+ALTER SYSTEM SET uid.medallion = '1bfc71b112d';
+ALTER SYSTEM SET uid.snowflake_si_epoch = '2020-01-01 00:00:00';
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.snowflake_si_epoch', '2020-01-01 00:00:00') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.snowflake_si_epoch;
+SET TimeZone = 'UTC';
+SELECT name, setting, effective FROM uid_config() ORDER BY name;
+SELECT name, context, setting, source FROM pg_settings WHERE name LIKE 'uid.%' ORDER BY name;
+-- a short medallion is zero-padded
+ALTER SYSTEM SET uid.medallion = '2a';
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.medallion', '2a') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.medallion;
+SELECT effective FROM uid_config() WHERE name = 'uid.medallion';
+-- RESET ALL, SET and a plain role's session leave the server's values alone.
+RESET ALL;
+SET TimeZone = 'UTC';
+SELECT name, setting, effective FROM uid_config() ORDER BY name;
+SET uid.generator = 0;
+SET ROLE uid_plain_user;
 SELECT name, setting FROM uid_config() WHERE name IN ('uid.generator', 'uid.partition') ORDER BY name;
 RESET ROLE;
 DROP ROLE uid_plain_user;
+SET uid.no_such_setting = 1;
+
+-- Back to the defaults (the last one reset is the one waited for).
+ALTER SYSTEM RESET uid.generator;
+ALTER SYSTEM RESET uid.cluster;
+ALTER SYSTEM RESET uid.partition;
+ALTER SYSTEM RESET uid.medallion;
+ALTER SYSTEM RESET uid.snowflake_si_index_bits;
+ALTER SYSTEM RESET uid.snowflake_si_epoch;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.snowflake_si_epoch', '2024-01-01 00:00:00+00') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.snowflake_si_epoch;
+SELECT name, setting FROM uid_config() ORDER BY name;
+SELECT count(*) AS not_default FROM pg_settings WHERE name LIKE 'uid.%' AND source <> 'default';
 
 SELECT type, issued >= 0 AS issued_ok, overflow_waits >= 0 AS waits_ok,
        clock_regressions >= 0 AS regressions_ok, tick_flips >= 0 AS flips_ok

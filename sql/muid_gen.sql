@@ -103,17 +103,35 @@ SELECT count(*) FROM thing WHERE id >= muid_boundary(now() - interval '1 hour')
                             AND id < muid_boundary(clock_timestamp() + interval '1 minute');
 DROP TABLE thing;
 
--- the medallion setting; a transaction keeps the medallion it started with
-SET uid.medallion = '1bfc71b112d';
+-- the medallion setting (the server's: ALTER SYSTEM, then a reload that
+-- this session has processed)
+ALTER SYSTEM SET uid.medallion = '1bfc71b112d';
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.medallion', '1bfc71b112d') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.medallion;
 SELECT to_hex(muid_medallion(muid_new())) AS set_medallion;
+-- a transaction keeps the medallion it started with: the server's changes
+-- in the middle of it (ALTER SYSTEM cannot run in a transaction block; the
+-- reload is processed between the transaction's statements)
+ALTER SYSTEM SET uid.medallion = '2a';
 BEGIN;
 SELECT to_hex(muid_medallion(muid_new())) AS medallion;
-SET LOCAL uid.medallion = '2a';
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.medallion', '2a') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.medallion;
 SELECT to_hex(muid_medallion(muid_new())) AS kept, to_hex(muid_medallion(muid_txn())) AS txn_kept;
 COMMIT;
-SET uid.medallion = '2a';
 SELECT to_hex(muid_medallion(muid_new())) AS short_medallion;
-RESET uid.medallion;
+ALTER SYSTEM RESET uid.medallion;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.medallion', '') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.medallion;
 SELECT to_hex(muid_medallion(muid_new())) = lower((SELECT effective FROM uid_config() WHERE name = 'uid.medallion')) AS drawn_again;
 
 -- counters move

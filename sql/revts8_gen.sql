@@ -26,10 +26,22 @@ SELECT count(*) FILTER (WHERE id >= revts8_boundary('2024-01-01 00:00:00.1+00')
 FROM ids;
 
 -- a generator id above 63 is an error naming the setting and the range
-SET uid.generator = 64;
+-- (the settings are the server's: ALTER SYSTEM, then a reload that this
+-- session has processed)
+ALTER SYSTEM SET uid.generator = 64;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.generator', '64') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.generator;
 SELECT revts8_new();
-SET uid.generator = 63;
-SET uid.cluster = 15;
+ALTER SYSTEM SET uid.generator = 63;
+ALTER SYSTEM SET uid.cluster = 15;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.cluster', '15') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.cluster;
 CREATE TABLE rv_event (id revts8 PRIMARY KEY DEFAULT revts8_new(), n int);
 INSERT INTO rv_event (n) SELECT g FROM generate_series(1, 10000) g;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids,
@@ -45,8 +57,13 @@ SELECT count(*) AS sequence_not_restarted FROM (
     FROM rv_event) x WHERE t <> prev_t AND s <> 0;
 ANALYZE rv_event;
 EXPLAIN (COSTS OFF) SELECT * FROM rv_event WHERE id >= revts8_boundary('2024-01-01Z') AND id < revts8_boundary('2024-01-02Z');
-RESET uid.generator;
-RESET uid.cluster;
+ALTER SYSTEM RESET uid.generator;
+ALTER SYSTEM RESET uid.cluster;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.cluster', '0') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.cluster;
 DROP TABLE rv_event;
 SELECT proname, provolatile, proparallel, pg_get_function_arguments(oid)
 FROM pg_proc WHERE proname LIKE 'revts8\_%' AND proname NOT SIMILAR TO

@@ -1,6 +1,9 @@
 -- The extension installs cleanly and owns what it should.
 CREATE EXTENSION uid;
 SELECT extversion FROM pg_extension WHERE extname = 'uid';
+-- and the replication origin uid_fence, which keeps the generators' lease in
+-- WAL (the server's, not one of the extension's objects)
+SELECT pg_replication_origin_oid('uid_fence') IS NOT NULL AS fence_origin;
 -- Everything the extension creates carries a comment.
 SELECT pg_describe_object(classid, objid, 0) AS uncommented
 FROM pg_depend d

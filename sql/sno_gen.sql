@@ -32,13 +32,29 @@ SELECT n FROM event WHERE id = (SELECT id FROM event WHERE n = 1234);
 
 -- metabyte and partition settings
 SELECT sno_meta(sno_new()) AS default_meta, sno_meta(sno_new(255)) AS meta_255;
-SET uid.partition = 4242;
+-- (the settings are the server's: ALTER SYSTEM, then a reload that this
+-- session has processed)
+ALTER SYSTEM SET uid.partition = 4242;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.partition', '4242') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.partition;
 SELECT sno_partition(sno_new()) AS set_partition;
-RESET uid.partition;
+ALTER SYSTEM RESET uid.partition;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.partition', '-1') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.partition;
 SELECT sno_partition(sno_new()) = (SELECT effective::int FROM uid_config() WHERE name = 'uid.partition') AS drawn_again;
 
 -- counters move
 CREATE TEMP TABLE before AS SELECT issued FROM uid_stats() WHERE type = 'sno';
 SELECT count(sno_new()) FROM generate_series(1, 1000);
 SELECT s.issued - b.issued >= 1000 AS counted FROM uid_stats() s, before b WHERE s.type = 'sno';
+-- the lease: no ID issued so far reaches it, and WAL holds it (uid_fence)
+SELECT lease > (SELECT max(sno_timestamp(id)) FROM event) AS lease_past_ids,
+       wal_lease >= lease AS in_wal, renewals > 0 AS renewed, fences > 0 AS fenced
+FROM uid_lease();
 DROP TABLE event;

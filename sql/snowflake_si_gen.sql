@@ -44,11 +44,28 @@ SELECT count(*) FILTER (WHERE id >= snowflake_si_boundary('2024-01-01 00:00:00.1
 FROM ids;
 
 -- generation: a machine id that does not fit is an error naming the setting
-SET uid.generator = 32;
+-- (the settings are the server's: ALTER SYSTEM, then a reload that this
+-- session has processed)
+ALTER SYSTEM SET uid.generator = 32;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.generator', '32') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.generator;
 SELECT snowflake_si_new();
-SET uid.generator = 31;
+ALTER SYSTEM SET uid.generator = 31;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.generator', '31') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.generator;
 SELECT snowflake_si_machine(snowflake_si_new()) AS largest_that_fits;
-SET uid.generator = 9;
+ALTER SYSTEM SET uid.generator = 9;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.generator', '9') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.generator;
 CREATE TABLE sf_event (id snowflake_si PRIMARY KEY DEFAULT snowflake_si_new(), n int);
 INSERT INTO sf_event (n) SELECT g FROM generate_series(1, 10000) g;
 SELECT count(*) AS rows, count(DISTINCT id) AS distinct_ids,
@@ -69,7 +86,12 @@ SELECT count(*) AS index_not_restarted FROM (
 ANALYZE sf_event;
 EXPLAIN (COSTS OFF) SELECT * FROM sf_event
 WHERE id >= snowflake_si_boundary('2024-01-01Z') AND id < snowflake_si_boundary('2024-01-02Z');
-RESET uid.generator;
+ALTER SYSTEM RESET uid.generator;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.generator', '0') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.generator;
 DROP TABLE sf_event;
 SELECT proname, provolatile, proparallel, pg_get_function_arguments(oid)
 FROM pg_proc WHERE proname LIKE 'snowflake\_si\_%' AND proname NOT SIMILAR TO

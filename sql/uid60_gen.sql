@@ -36,7 +36,14 @@ FROM ids;
 
 -- Generation: the worker is uid.generator (its range is the worker's, 0..511).
 SELECT issued AS issued_before, overflow_waits AS waits_before, clock_regressions AS regressions_before FROM uid_stats() WHERE type = 'uid60' \gset
-SET uid.generator = 511;
+-- (the settings are the server's: ALTER SYSTEM, then a reload that this
+-- session has processed)
+ALTER SYSTEM SET uid.generator = 511;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.generator', '511') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.generator;
 -- 2,500 IDs in one statement: at most 1024 a second, so they need at
 -- least 3 seconds; the generator waits for the next second instead.
 -- (The sequence checks below assume no other session of the server makes
@@ -84,7 +91,12 @@ SELECT issued - :issued_before >= 2503 AS issued_counted, overflow_waits > :wait
 FROM uid_stats() WHERE type = 'uid60';
 ANALYZE u60_event;
 EXPLAIN (COSTS OFF) SELECT * FROM u60_event WHERE id >= uid60_boundary('2024-01-01Z') AND id < uid60_boundary('2024-01-02Z');
-RESET uid.generator;
+ALTER SYSTEM RESET uid.generator;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.generator', '0') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SHOW uid.generator;
 SELECT uid60_worker(uid60_new()) AS default_worker;
 DROP TABLE u60_event;
 SELECT proname, provolatile, proparallel, pg_get_function_arguments(oid)

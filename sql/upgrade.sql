@@ -3,6 +3,7 @@
 -- and comments.  IDs stored under the old version keep working.
 SET TimeZone = 'UTC';
 SELECT name, version FROM pg_available_extension_versions WHERE name = 'uid' ORDER BY version;
+SELECT source, target, path FROM pg_extension_update_paths('uid') WHERE path IS NOT NULL ORDER BY 1, 2;
 
 -- what an installation consists of, independent of OIDs
 CREATE FUNCTION pg_temp.uid_objects() RETURNS TABLE (kind text, object text, detail text)
@@ -49,26 +50,73 @@ LANGUAGE sql AS $$
     FROM members m JOIN pg_cast c ON m.classid = 'pg_cast'::regclass AND c.oid = m.objid
 $$;
 
+-- The replication origin uid_fence (the generators' lease, 0.3.0) is the
+-- server's, not the extension's: DROP EXTENSION leaves it.  It is dropped
+-- here before each old version is installed, so that the update must make it.
 DROP EXTENSION uid;
+SELECT pg_replication_origin_oid('uid_fence') IS NOT NULL AS fence_origin_kept;
+
+-- 0.1.0 -> current
+SELECT pg_replication_origin_drop('uid_fence');
 CREATE EXTENSION uid VERSION '0.1.0';
+SELECT pg_replication_origin_oid('uid_fence') IS NOT NULL AS fence_origin;
 -- IDs made and stored under 0.1.0
 CREATE TABLE kept (s sno, f snowflake_si, r revts8);
 INSERT INTO kept VALUES ('brpk4q72xwf2m63l', '5170397184000256', 'cb54ecf284000000');
 CREATE INDEX kept_s ON kept (s);
 ALTER EXTENSION uid UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'uid';
+SELECT pg_replication_origin_oid('uid_fence') IS NOT NULL AS fence_origin;
 SELECT s, f, r, min(s) OVER () AS min_s, sno_timestamp(s) FROM kept;
 SET enable_seqscan = off;
 SELECT count(*) FROM kept WHERE s = 'brpk4q72xwf2m63l';
 RESET enable_seqscan;
-CREATE TEMP TABLE upgraded AS SELECT * FROM pg_temp.uid_objects();
+CREATE TEMP TABLE upgraded_0_1_0 AS SELECT * FROM pg_temp.uid_objects();
 DROP TABLE kept;
 DROP EXTENSION uid;
+
+-- 0.2.0 -> current
+SELECT pg_replication_origin_drop('uid_fence');
+CREATE EXTENSION uid VERSION '0.2.0';
+SELECT pg_replication_origin_oid('uid_fence') IS NOT NULL AS fence_origin;
+-- IDs made and stored under 0.2.0, of every type
+CREATE TABLE kept (s sno, m muid, f snowflake_si, r revts8, u uid60);
+INSERT INTO kept VALUES ('brpk4q72xwf2m63l', muid_from_parts('2024-06-01 12:00:00Z', 42, 7),
+                         '5170397184000256', 'cb54ecf284000000', uid60_from_parts('2024-06-01Z', 5, 6, 7));
+CREATE INDEX kept_m ON kept (m);
+CREATE INDEX kept_u ON kept (u);
+CREATE TEMP TABLE kept_text AS SELECT s::text, m::text, f::text, r::text, u::text FROM kept;
+ALTER EXTENSION uid UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'uid';
+SELECT pg_replication_origin_oid('uid_fence') IS NOT NULL AS fence_origin;
+SELECT (SELECT ROW(s::text, m::text, f::text, r::text, u::text) FROM kept)
+       = (SELECT ROW(s, m, f, r, u) FROM kept_text) AS same_text,
+       muid_timestamp(m), muid_medallion(m), muid_offset(m), uid60_worker(u), min(m) OVER () = m AS min_m
+FROM kept;
+SET enable_seqscan = off;
+SELECT count(*) FROM kept WHERE m = muid_from_parts('2024-06-01 12:00:00Z', 42, 7);
+SELECT count(*) FROM kept WHERE u = uid60_from_parts('2024-06-01Z', 5, 6, 7);
+RESET enable_seqscan;
+CREATE TEMP TABLE upgraded_0_2_0 AS SELECT * FROM pg_temp.uid_objects();
+DROP TABLE kept;
+DROP EXTENSION uid;
+
+-- a fresh install makes the origin if it is missing, and keeps it if not
+SELECT pg_replication_origin_drop('uid_fence');
 CREATE EXTENSION uid;
+SELECT pg_replication_origin_oid('uid_fence') IS NOT NULL AS fence_origin;
+DROP EXTENSION uid;
+SELECT pg_replication_origin_oid('uid_fence') AS origin \gset
+CREATE EXTENSION uid;
+SELECT pg_replication_origin_oid('uid_fence') = :origin AS same_origin;
 CREATE TEMP TABLE fresh AS SELECT * FROM pg_temp.uid_objects();
 SELECT count(*) > 300 AS many_objects FROM fresh;
--- in a fresh install and not after the upgrade, and the other way round
-SELECT 'missing after upgrade' AS problem, * FROM (TABLE fresh EXCEPT TABLE upgraded) a
+-- in a fresh install and not after an update, and the other way round
+SELECT 'missing after update from 0.1.0' AS problem, * FROM (TABLE fresh EXCEPT TABLE upgraded_0_1_0) a
 UNION ALL
-SELECT 'only after upgrade', * FROM (TABLE upgraded EXCEPT TABLE fresh) b
+SELECT 'only after update from 0.1.0', * FROM (TABLE upgraded_0_1_0 EXCEPT TABLE fresh) b
+UNION ALL
+SELECT 'missing after update from 0.2.0', * FROM (TABLE fresh EXCEPT TABLE upgraded_0_2_0) c
+UNION ALL
+SELECT 'only after update from 0.2.0', * FROM (TABLE upgraded_0_2_0 EXCEPT TABLE fresh) d
 ORDER BY 1, 2, 3;

@@ -18,6 +18,7 @@
 
 #include "fmgr.h"
 #include "funcapi.h"
+#include "common/file_perm.h"
 #include "miscadmin.h"
 #include "port/pg_bitutils.h"
 #include "storage/fd.h"
@@ -31,7 +32,7 @@
 
 #define UID_STATE_FILE		"uid_generator.state"
 #define UID_STATE_MAGIC		0x75696447	/* "uidG" */
-#define UID_STATE_VERSION	1
+#define UID_STATE_VERSION	2
 #define UID_STATE_SIZE		4096
 
 /*
@@ -56,24 +57,13 @@ typedef enum UidWaitEnd
 StaticAssertDecl(sizeof(UidStateFile) <= UID_STATE_SIZE,
 				 "uid state must fit in its file");
 StaticAssertDecl(sizeof(UidSlot) == 128, "a slot is two cache lines");
+StaticAssertDecl(offsetof(UidStateFile, slots) == 64, "the slots start on a cache line");
 
 UidStateFile *uid_state = NULL;
 
 /* IDs issued by this backend and not yet added to the shared counters. */
 static uint64 pending_issued[UID_NSLOTS];
 static bool pending_any = false;
-
-/* splitmix64's finalizer: a bijection that spreads every input bit. */
-static inline uint64
-uid_mix64(uint64 x)
-{
-	x ^= x >> 30;
-	x *= UINT64CONST(0xbf58476d1ce4e5b9);
-	x ^= x >> 27;
-	x *= UINT64CONST(0x94d049bb133111eb);
-	x ^= x >> 31;
-	return x;
-}
 
 /*
  * Where a slot's run-on sequence starts: a value drawn when the state file
@@ -91,20 +81,22 @@ uid_seq_origin(UidSlot *slot)
 /*
  * Makes the state file under a private name, fully initialized and with its
  * blocks allocated, then publishes it with link(), which fails if another
- * backend published first: nobody ever maps a half-made file.
+ * backend published first: nobody ever maps a half-made file.  Its mode is
+ * the data directory's (0600, or 0640 with group access), as for core's
+ * files; a transient file is closed by the error cleanup if anything fails.
  */
 static void
 uid_state_create(const char *path)
 {
 	char		tmp[MAXPGPATH];
-	char	   *buf;
 	UidStateFile *init;
 	int			fd;
 	int			rc;
 
 	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, MyProcPid);
 	(void) unlink(tmp);			/* left over by a dead backend with our pid */
-	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | PG_BINARY, S_IRUSR | S_IWUSR);
+	fd = OpenTransientFilePerm(tmp, O_RDWR | O_CREAT | O_EXCL | PG_BINARY,
+							   pg_file_create_mode);
 	if (fd < 0)
 		ereport(ERROR,
 				(errcode_for_file_access(),
@@ -114,26 +106,25 @@ uid_state_create(const char *path)
 	rc = posix_fallocate(fd, 0, UID_STATE_SIZE);
 	if (rc == 0)
 	{
-		buf = palloc0(UID_STATE_SIZE);
-		init = (UidStateFile *) buf;
+		init = palloc0(UID_STATE_SIZE);
 		init->magic = UID_STATE_MAGIC;
 		init->version = UID_STATE_VERSION;
 		if (!pg_strong_random(&init->secret, sizeof(init->secret)))
 		{
-			close(fd);
+			CloseTransientFile(fd);
 			unlink(tmp);
 			ereport(ERROR,
 					(errcode(ERRCODE_INTERNAL_ERROR),
 					 errmsg("could not generate random bytes for the uid state file")));
 		}
 		errno = 0;
-		if (pwrite(fd, buf, UID_STATE_SIZE, 0) != UID_STATE_SIZE)
+		if (pwrite(fd, init, UID_STATE_SIZE, 0) != UID_STATE_SIZE)
 			rc = errno ? errno : ENOSPC;
 		else if (pg_fsync(fd) != 0)
 			rc = errno;
-		pfree(buf);
+		pfree(init);
 	}
-	close(fd);
+	CloseTransientFile(fd);
 	if (rc != 0)
 	{
 		unlink(tmp);
@@ -157,16 +148,31 @@ uid_state_create(const char *path)
 	fsync_fname(DataDir, true);
 }
 
+/* The path of the state file. */
+static const char *
+uid_state_path(void)
+{
+	static char path[MAXPGPATH];
+
+	if (path[0] == '\0')
+		snprintf(path, sizeof(path), "%s/%s", DataDir, UID_STATE_FILE);
+	return path;
+}
+
+/* The device and inode of the file this backend mapped. */
+static dev_t mapped_dev;
+static ino_t mapped_ino;
+
 void
 uid_state_attach(void)
 {
-	char		path[MAXPGPATH];
+	const char *path = uid_state_path();
 	struct stat st;
 	void	   *p;
 	int			fd;
+	UidStateFile *file;
 
-	snprintf(path, sizeof(path), "%s/%s", DataDir, UID_STATE_FILE);
-	while ((fd = open(path, O_RDWR | PG_BINARY)) < 0)
+	while ((fd = OpenTransientFile(path, O_RDWR | PG_BINARY)) < 0)
 	{
 		if (errno != ENOENT)
 			ereport(ERROR,
@@ -177,30 +183,71 @@ uid_state_attach(void)
 
 	if (fstat(fd, &st) != 0 || st.st_size < UID_STATE_SIZE)
 	{
-		close(fd);
+		CloseTransientFile(fd);
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("uid state file \"%s\" is truncated", path),
 				 errhint("Stop the server, remove the file and start it again; "
-						 "IDs made after that may go back in time if the clock is behind.")));
+						 "the first IDs after that are fenced past the lease in WAL.")));
 	}
 
 	p = mmap(NULL, UID_STATE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
+	CloseTransientFile(fd);
 	if (p == MAP_FAILED)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not map file \"%s\": %m", path)));
 
-	if (((UidStateFile *) p)->magic != UID_STATE_MAGIC ||
-		((UidStateFile *) p)->version != UID_STATE_VERSION)
+	file = (UidStateFile *) p;
+	if (file->magic != UID_STATE_MAGIC ||
+		(file->version != UID_STATE_VERSION && file->version != 1))
 	{
 		munmap(p, UID_STATE_SIZE);
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("uid state file \"%s\" has an unknown format", path)));
 	}
-	uid_state = (UidStateFile *) p;
+
+	/*
+	 * Take a version 1 file over: its header words after the secret are
+	 * zero, a valid version 2 header with no lease yet, and its slots are
+	 * unfenced, so that they are fenced before their next ID.
+	 */
+	if (file->version == 1)
+		file->version = UID_STATE_VERSION;
+	mapped_dev = st.st_dev;
+	mapped_ino = st.st_ino;
+	uid_state = file;
+}
+
+uint64
+uid_state_file_id(void)
+{
+	return (uint64) mapped_dev * UINT64CONST(0x9E3779B97F4A7C15) ^ (uint64) mapped_ino;
+}
+
+void
+uid_state_check_same(void)
+{
+	struct stat st;
+
+	if (stat(uid_state_path(), &st) != 0 ||
+		st.st_dev != mapped_dev || st.st_ino != mapped_ino)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the uid state file \"%s\" was removed or replaced while the server was running",
+						uid_state_path()),
+				 errdetail("This session keeps the state it mapped before; generating from it beside the new file could repeat IDs."),
+				 errhint("Restart the server: the first IDs after that are fenced past the lease in WAL.")));
+}
+
+void
+uid_state_sync(void)
+{
+	if (msync(uid_state, UID_STATE_SIZE, MS_SYNC) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not sync file \"%s\": %m", uid_state_path())));
 }
 
 void
@@ -224,16 +271,6 @@ uid_out_of_time(const UidClockSpec *spec)
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("type %s has run out of time", spec->type_name),
 			 errdetail("The next ID would be past the end of the format's time range.")));
-}
-
-/* The monotonic clock in microseconds, which no clock step moves. */
-static inline int64
-uid_clock_mono_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 /*
@@ -433,7 +470,7 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 	return UID_ATTEMPT_DONE;
 }
 
-bool
+static bool
 uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
 			   UidTickSeq *out, uint64 *full_tick)
 {
@@ -452,7 +489,7 @@ uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
 	}
 }
 
-bool
+static bool
 uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
 				   UidTickSeq *out, uint64 *full_tick)
 {
@@ -497,24 +534,34 @@ uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
 }
 
 UidTickSeq
-uid_next_tick(UidSlot *slot, const UidClockSpec *spec, UidAllocFn alloc)
+uid_next_tick(const UidClockSpec *spec)
 {
+	UidSlot    *slot = uid_gen_slot(spec, false);
 	UidTickSeq	ts;
 	uint64		full_tick;
 	bool		stalled = false;
 
-	while (!alloc(slot, spec, stalled, &ts, &full_tick))
+	for (;;)
 	{
+		bool		done = spec->ticktock ?
+			uid_ticktock_alloc(slot, spec, stalled, &ts, &full_tick) :
+			uid_tick_alloc(slot, spec, stalled, &ts, &full_tick);
+
+		if (done)
+			break;
 		/* a full wait that did not move the clock: borrow the next tick */
 		if (uid_clock_wait_past(slot, spec, full_tick) == UID_WAIT_STALLED)
 			stalled = true;
 	}
+	uid_lease_cover(spec, ts.tick);
 	return ts;
 }
 
 uint64
-uid_unique_tick(UidSlot *slot, const UidClockSpec *spec)
+uid_unique_tick(const UidClockSpec *spec)
 {
+	UidSlot    *slot = uid_gen_slot(spec, true);
+
 	for (;;)
 	{
 		/*
@@ -544,8 +591,55 @@ uid_unique_tick(UidSlot *slot, const UidClockSpec *spec)
 			;
 		if (unlikely(now < seen))
 			pg_atomic_fetch_add_u64(&slot->clock_regressions, 1);
+		uid_lease_cover(spec, next);
 		return next;
 	}
+}
+
+/*
+ * Raises a tick/sequence word to at least tick, with that tick used up: the
+ * next tick it issues is a later one.  A run-on sequence keeps where it
+ * began.
+ */
+static void
+uid_raise_word(pg_atomic_uint64 *word, const UidClockSpec *spec, uint64 tick)
+{
+	uint64		old = pg_atomic_read_u64(word);
+
+	for (;;)
+	{
+		uint64		low = old & ((UINT64CONST(1) << UID_SEQ_BITS) - 1);
+		uint64		at = Max(tick, uid_word_tick(old));
+		uint64		next = at << UID_SEQ_BITS | (low & ~(uint64) spec->seq_max) | spec->seq_max;
+
+		if (next == old ||
+			pg_atomic_compare_exchange_u64(word, &old, next))
+			return;
+	}
+}
+
+void
+uid_fence_marks(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 fence_us)
+{
+	uint64		tick;
+
+	/*
+	 * Every ID issued so far ends at or before fence_us, so its tick is below
+	 * the first tick that ends after it: mark the tick before that one used
+	 * up.
+	 */
+	if (fence_us < (uint64) spec->epoch_us + (uint64) spec->tick_us)
+		return;
+	tick = (fence_us - (uint64) spec->epoch_us) / (uint64) spec->tick_us - 1;
+
+	if (unique)
+	{
+		uid_raise_u64(&slot->word[0], tick);
+		return;
+	}
+	uid_raise_word(&slot->word[0], spec, tick);
+	if (spec->ticktock)
+		uid_raise_word(&slot->word[1], spec, tick);
 }
 
 void

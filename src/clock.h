@@ -7,6 +7,16 @@
  * only by compare-and-swap (no lock is ever held, so a backend that dies
  * mid-call cannot wedge the others), and its counters.  Because the file
  * outlives the server, the high-water marks survive restarts and crashes.
+ *
+ * The file is not WAL-logged, so copies of the data directory (a standby,
+ * a restored backup, a rewound node) and an operating-system crash can
+ * leave it behind the IDs the server's WAL holds.  The lease and the fence
+ * close that gap: before an ID is handed out, WAL holds a lease, a time
+ * that no ID issued so far reaches (kept in a replication origin, which
+ * core WAL-logs, replays on standbys and checkpoints, without
+ * shared_preload_libraries).  The first generation of a type in each server
+ * incarnation (a start, a promotion) moves the type's marks past the lease
+ * that recovery replayed.  See lease.c.
  */
 #ifndef UID_CLOCK_H
 #define UID_CLOCK_H
@@ -44,7 +54,8 @@ typedef struct UidSlot
 	pg_atomic_uint64 overflow_wait_us;
 	pg_atomic_uint64 clock_regressions;
 	pg_atomic_uint64 tick_flips;
-	pg_atomic_uint64 spare[3];
+	pg_atomic_uint64 fenced;	/* incarnation that fenced the slot's marks */
+	pg_atomic_uint64 spare[2];
 } UidSlot;
 
 /*
@@ -80,11 +91,14 @@ typedef struct UidClockSpec UidClockSpec;
 struct UidClockSpec
 {
 	const char *type_name;		/* for error messages */
+	const char *func;			/* the generator, for error messages: "sno_new()" */
+	UidSlotId	slot;
 	int64		epoch_us;		/* Unix time of tick 0, microseconds */
 	int64		tick_us;		/* length of one tick, microseconds */
 	uint64		tick_max;
 	uint32		seq_max;
 	bool		seq_runs_on;
+	bool		ticktock;		/* two timelines (sno), see uid_next_tick */
 
 	/*
 	 * The current tick: uid_clock_tick() on this spec, compiled by the type
@@ -95,26 +109,65 @@ struct UidClockSpec
 	uint64		(*now) (const UidClockSpec *spec);
 };
 
-/* The layout of the mapped state file (version 1). */
+/*
+ * The layout of the mapped state file, version 2.  Version 1 (uid 0.1.0 and
+ * 0.2.0) had zeros where the header now has its lease and fence words, which
+ * is what a version 2 file starts with, so a version 1 file is taken over
+ * in place.
+ */
 typedef struct UidStateFile
 {
 	uint32		magic;
 	uint32		version;
 	uint64		secret;			/* random, drawn when the file is made */
-	char		pad[48];		/* the slots start on a cache line */
+	pg_atomic_uint64 lease_us;	/* WAL holds a lease at least this far:
+								 * every ID issued ends before it (Unix us) */
+	pg_atomic_uint64 renewing;	/* when a backend began renewing the lease
+								 * (monotonic us), 0 when none is */
+	pg_atomic_uint64 fences;	/* fences applied to a slot */
+	pg_atomic_uint64 fence_us;	/* the fence of incarnation fence_key */
+	pg_atomic_uint64 renewals;	/* leases WAL-logged */
+	pg_atomic_uint64 fence_key; /* the incarnation fence_us was taken in */
 	UidSlot		slots[UID_NSLOTS];
 } UidStateFile;
 
 extern UidStateFile *uid_state;
 extern void uid_state_attach(void);
 
-/* The slot of a type, mapping the state file on first use. */
+/* The device and inode of the mapped file, mixed. */
+extern uint64 uid_state_file_id(void);
+
+/* Errors if the state file at its path is no longer the one mapped. */
+extern void uid_state_check_same(void);
+
+/* Writes the mapped state to disk and waits for it. */
+extern void uid_state_sync(void);
+
+/*
+ * This backend's server incarnation (see lease.c), UINT64_MAX until it has
+ * checked that the server is out of recovery; a slot whose fenced word
+ * equals it has been fenced in this incarnation.
+ */
+extern uint64 uid_incarnation;
+
+extern UidSlot *uid_gen_prepare(const UidClockSpec *spec, bool unique);
+
+/*
+ * The slot of a type, for generating: maps the state file on first use,
+ * refuses during recovery, and fences the slot once per incarnation.  One
+ * comparison when all of that is done.
+ */
 static inline UidSlot *
-uid_slot(UidSlotId id)
+uid_gen_slot(const UidClockSpec *spec, bool unique)
 {
-	if (unlikely(uid_state == NULL))
-		uid_state_attach();
-	return &uid_state->slots[id];
+	if (likely(uid_state != NULL))
+	{
+		UidSlot    *slot = &uid_state->slots[spec->slot];
+
+		if (likely(pg_atomic_read_u64(&slot->fenced) == uid_incarnation))
+			return slot;
+	}
+	return uid_gen_prepare(spec, unique);
 }
 
 /* The system clock in microseconds since the Unix epoch. */
@@ -124,6 +177,38 @@ uid_clock_unix_us(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* splitmix64's finalizer: a bijection that spreads every input bit. */
+static inline uint64
+uid_mix64(uint64 x)
+{
+	x ^= x >> 30;
+	x *= UINT64CONST(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64CONST(0x94d049bb133111eb);
+	x ^= x >> 31;
+	return x;
+}
+
+/* Raises a shared word to at least value. */
+static inline void
+uid_raise_u64(pg_atomic_uint64 *word, uint64 value)
+{
+	uint64		old = pg_atomic_read_u64(word);
+
+	while (old < value && !pg_atomic_compare_exchange_u64(word, &old, value))
+		;
+}
+
+/* The monotonic clock in microseconds, which no clock step moves. */
+static inline int64
+uid_clock_mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
@@ -148,43 +233,28 @@ uid_clock_tick(const UidClockSpec *spec)
 }
 
 /*
- * Allocators: each takes the next (tick, seq) of its type's state under the
- * clock-regression policy of design.md, reading the clock itself after the
- * state.  A fresh tick restarts the sequence (a run-on one goes on from the
- * last tick's).  While the clock is behind the
- * high-water mark, they issue at that mark and move past it without waiting
- * (borrowing from the future).  When the clock's own tick is used up they
- * return false with *full_tick set (the caller waits), unless stalled says
- * the clock has stopped, in which case they borrow too.
- */
-typedef bool (*UidAllocFn) (UidSlot *slot, const UidClockSpec *spec,
-							bool stalled, UidTickSeq *out, uint64 *full_tick);
-
-/* One timeline: word[0] is tick << UID_SEQ_BITS | seq. */
-extern bool uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
-						   UidTickSeq *out, uint64 *full_tick);
-
-/*
- * The tick-tock variant (sno): two timelines, each with its own state word
- * (word[0] and word[1]), word[2] counting flips, whose low bit selects the
- * current timeline, and word[3] the highest clock tick read so far.  When
- * the clock goes back to a time behind the current timeline but ahead of
- * the other one, generation flips to the other timeline at the clock's
+ * The next (tick, seq) of a type, under the clock-regression policy of the
+ * README: the allocator reads the clock after the state.  A fresh tick
+ * restarts the sequence (a run-on one goes on from the last tick's).  While
+ * the clock is behind the high-water mark, it issues at that mark and moves
+ * past it without waiting (borrowing from the future).  When the clock's
+ * own tick is used up it sleeps until the next tick; if a full wait did not
+ * move the clock (a stopped clock), it borrows the next tick instead of
+ * waiting again, so generation never stalls for more than about one tick.
+ *
+ * One timeline: word[0] is tick << UID_SEQ_BITS | seq.  The tick-tock
+ * variant (spec->ticktock, sno) has two timelines, each with its own state
+ * word (word[0] and word[1]), word[2] counting flips, whose low bit selects
+ * the current timeline, and word[3] the highest clock tick read so far.
+ * When the clock goes back to a time behind the current timeline but ahead
+ * of the other one, generation flips to the other timeline at the clock's
  * time; when it is behind both, it holds at the current timeline's
  * high-water mark.  Every timeline word only ever grows, so no pair is
  * issued twice whatever the races on the selector.
+ *
+ * Before it returns, WAL holds a lease past the tick (see lease.c).
  */
-extern bool uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
-							   UidTickSeq *out, uint64 *full_tick);
-
-/*
- * The next (tick, seq) of a type from alloc; sleeps until the next tick
- * when the current one is used up.  If a full wait did not move the clock
- * (a stopped clock), it borrows the next tick instead of waiting again, so
- * generation never stalls for more than about one tick.
- */
-extern UidTickSeq uid_next_tick(UidSlot *slot, const UidClockSpec *spec,
-								UidAllocFn alloc);
+extern UidTickSeq uid_next_tick(const UidClockSpec *spec);
 
 /*
  * A tick that strictly increases across every backend of the server:
@@ -192,8 +262,38 @@ extern UidTickSeq uid_next_tick(UidSlot *slot, const UidClockSpec *spec,
  * timestamps).  While the clock is behind the last tick, or several callers
  * share one clock tick, it borrows from the future without waiting.
  * word[0] is the last tick issued, word[1] the highest clock tick read.
+ * Leased like uid_next_tick.
  */
-extern uint64 uid_unique_tick(UidSlot *slot, const UidClockSpec *spec);
+extern uint64 uid_unique_tick(const UidClockSpec *spec);
+
+/*
+ * The lease: WAL holds a lease past every ID handed out.  lease.c renews it
+ * when an ID reaches into its second half, so that one backend writes WAL
+ * about once per half lease and the others never wait for it.
+ */
+#define UID_LEASE_US	INT64CONST(1000000)
+
+extern void uid_lease_extend(uint64 end_us);
+
+/* The end of a tick in Unix microseconds: the lease must be past it. */
+static inline uint64
+uid_tick_end_us(const UidClockSpec *spec, uint64 tick)
+{
+	return (uint64) spec->epoch_us + (tick + 1) * (uint64) spec->tick_us;
+}
+
+static inline void
+uid_lease_cover(const UidClockSpec *spec, uint64 tick)
+{
+	uint64		end = uid_tick_end_us(spec, tick);
+
+	if (unlikely(end + UID_LEASE_US / 2 > pg_atomic_read_u64(&uid_state->lease_us)))
+		uid_lease_extend(end);
+}
+
+/* Moves a slot's marks past the fence: every tick it issues next ends after fence_us. */
+extern void uid_fence_marks(UidSlot *slot, const UidClockSpec *spec, bool unique,
+							uint64 fence_us);
 
 /* The tick of a state word (its high-water mark). */
 static inline uint64

@@ -95,6 +95,7 @@ uid_check_range(const char *typname, int64 value, uint64 max, int sqlstate,
 int
 uid_generator_for(const char *typname, const char *field, int max)
 {
+	uid_check_setting(UID_SET_GENERATOR);
 	if (uid_generator < 0 || uid_generator > max)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -2,10 +2,23 @@
  * guc.c
  *		The uid.* settings and uid_config().
  *
- * All are superuser-only.  uid.snowflake_si_epoch and
- * uid.snowflake_si_index_bits are server-wide (postgresql.conf or ALTER
- * SYSTEM): they define the ID space that the server's one generator state
- * allocates from, and IDs made under different values can coincide.
+ * Every setting goes into the IDs or their layout, so every one is the
+ * server's (PGC_SIGHUP: postgresql.conf, ALTER SYSTEM or the postmaster's
+ * command line, and a reload): one identity per server, which is what the
+ * state file's one set of marks is shared by.  A session that could choose
+ * its own (a startup option, SET, a role's or a database's setting) could
+ * mint another server's IDs, or IDs of another layout from this server's
+ * state: equal IDs on one server.
+ *
+ * The library is loaded by the session's first call, after its startup
+ * options and its role's and database's settings have been applied to
+ * placeholders.  Such a value replaces the server's in the placeholder;
+ * loading then refuses it (core prints a WARNING) and would leave the
+ * built-in default.  So _PG_init notes which placeholders a session
+ * overrode and reads the server's values again from where the postmaster
+ * read them: the configuration files and its command line.  A server value
+ * that the checks refuse (a bad medallion in postgresql.conf) makes the
+ * generators that embed it refuse, rather than use the default.
  */
 #include "postgres.h"
 
@@ -13,7 +26,9 @@
 #include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
+#include "miscadmin.h"
 #include "utils/guc.h"
+#include "utils/guc_tables.h"
 #include "utils/timestamp.h"
 
 #include "clock.h"
@@ -33,6 +48,32 @@ int64		uid_snowflake_si_epoch_ms = INT64CONST(1704067200000);
 
 static char *medallion_string = NULL;
 static char *epoch_string = NULL;
+
+/* The settings, in the order of UidSettingBit. */
+static const char *const uid_setting_names[UID_NSETTINGS] = {
+	"uid.generator",
+	"uid.cluster",
+	"uid.partition",
+	"uid.medallion",
+	"uid.snowflake_si_epoch",
+	"uid.snowflake_si_index_bits",
+};
+
+/* Settings whose server value was refused at load and not assigned since. */
+uint32		uid_settings_refused = 0;
+
+/* Every assignment of a value clears its refusal. */
+#define UID_ASSIGN_HOOK(fn, bit) \
+static void \
+fn(int newval, void *extra) \
+{ \
+	uid_settings_refused &= ~(1u << (bit)); \
+}
+
+UID_ASSIGN_HOOK(assign_generator, UID_SET_GENERATOR)
+UID_ASSIGN_HOOK(assign_cluster, UID_SET_CLUSTER)
+UID_ASSIGN_HOOK(assign_partition, UID_SET_PARTITION)
+UID_ASSIGN_HOOK(assign_index_bits, UID_SET_INDEX_BITS)
 
 static bool
 check_medallion(char **newval, void **extra, GucSource source)
@@ -73,6 +114,7 @@ static void
 assign_medallion(const char *newval, void *extra)
 {
 	uid_medallion_value = *(int64 *) extra;
+	uid_settings_refused &= ~(1u << UID_SET_MEDALLION);
 }
 
 static bool
@@ -99,6 +141,9 @@ check_epoch(char **newval, void **extra, GucSource source)
 	int			tz;
 	TimestampTz ts;
 	int64		ms;
+	pg_tz	   *utc;
+	pg_tz	   *save_tz;
+	bool		bad;
 
 	if (*newval == NULL ||
 		ParseDateTime(*newval, workbuf, sizeof(workbuf), field, ftype,
@@ -115,9 +160,19 @@ check_epoch(char **newval, void **extra, GucSource source)
 			return false;
 		}
 	}
-	if (session_timezone == NULL ||
+	/*
+	 * A value without a zone is read as UTC, never in the TimeZone of the
+	 * session that happens to load the library: DecodeDateTime takes the
+	 * zone it lacks from session_timezone.
+	 */
+	utc = pg_tzset("UTC");
+	save_tz = session_timezone;
+	session_timezone = utc;
+	bad = utc == NULL ||
 		DecodeDateTime(field, ftype, nf, &dtype, &tt, &fsec, &tz) != 0 ||
-		dtype != DTK_DATE || tm2timestamp(&tt, fsec, &tz, &ts) != 0)
+		dtype != DTK_DATE || tm2timestamp(&tt, fsec, &tz, &ts) != 0;
+	session_timezone = save_tz;
+	if (bad)
 	{
 		GUC_check_errdetail("uid.snowflake_si_epoch must be a timestamp with time zone.");
 		return false;
@@ -152,35 +207,227 @@ static void
 assign_epoch(const char *newval, void *extra)
 {
 	uid_snowflake_si_epoch_ms = *(int64 *) extra;
+	uid_settings_refused &= ~(1u << UID_SET_EPOCH);
+}
+
+/*
+ * The placeholder of a setting, if this session made one before the library
+ * was loaded.
+ */
+static struct config_generic *
+uid_placeholder(const char *name)
+{
+#if PG_VERSION_NUM >= 160000
+	struct config_generic *gen = find_option(name, false, true, DEBUG1);
+
+	return gen && (gen->flags & GUC_CUSTOM_PLACEHOLDER) ? gen : NULL;
+#else
+	struct config_generic **vars = get_guc_variables();
+	int			n = GetNumConfigOptions();
+
+	for (int i = 0; i < n; i++)
+		if ((vars[i]->flags & GUC_CUSTOM_PLACEHOLDER) &&
+			pg_strcasecmp(vars[i]->name, name) == 0)
+			return vars[i];
+	return NULL;
+#endif
+}
+
+/* The setting's current variable (after the library defined it). */
+static struct config_generic *
+uid_setting(const char *name)
+{
+#if PG_VERSION_NUM >= 160000
+	return find_option(name, false, false, ERROR);
+#else
+	struct config_generic **vars = get_guc_variables();
+	int			n = GetNumConfigOptions();
+
+	for (int i = 0; i < n; i++)
+		if (pg_strcasecmp(vars[i]->name, name) == 0)
+			return vars[i];
+	elog(ERROR, "setting \"%s\" is not defined", name);
+	return NULL;
+#endif
+}
+
+/*
+ * A name from the postmaster's command line as the server reads it: in
+ * --name=value, dashes stand for underscores.
+ */
+static bool
+uid_argv_name_is(const char *arg, size_t len, const char *name)
+{
+	if (strlen(name) != len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+	{
+		char		c = arg[i] == '-' ? '_' : arg[i];
+
+		if (pg_tolower((unsigned char) c) != pg_tolower((unsigned char) name[i]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The value of a setting on the postmaster's command line, from
+ * postmaster.opts, which the postmaster writes at start ("-c" "name=value"
+ * or "--name=value", each argument in double quotes), or NULL.
+ */
+static char *
+uid_argv_value(const char *opts, const char *name)
+{
+	char	   *found = NULL;
+	bool		after_c = false;
+	const char *p = opts;
+
+	while ((p = strchr(p, '"')) != NULL)
+	{
+		const char *arg = ++p;
+		const char *end = strchr(arg, '"');
+		const char *eq;
+
+		if (end == NULL)
+			break;
+		p = end + 1;
+		if (!after_c && end - arg == 2 && strncmp(arg, "-c", 2) == 0)
+		{
+			after_c = true;
+			continue;
+		}
+		if (!after_c && end - arg > 2 && strncmp(arg, "--", 2) == 0)
+			arg += 2;
+		else if (!after_c && end - arg > 2 && strncmp(arg, "-c", 2) == 0)
+			arg += 2;
+		else if (!after_c)
+			continue;
+		after_c = false;
+		eq = memchr(arg, '=', end - arg);
+		if (eq != NULL && uid_argv_name_is(arg, eq - arg, name))
+			found = pnstrdup(eq + 1, end - eq - 1);
+	}
+	return found;
+}
+
+/*
+ * Sets again, from the configuration files and the postmaster's command
+ * line, the settings whose placeholders this session overrode.  Returns
+ * those the server sets.
+ */
+static uint32
+uid_restore_server_settings(uint32 overridden)
+{
+	uint32		found = 0;
+	ConfigVariable *head = NULL;
+	ConfigVariable *tail = NULL;
+	char		path[MAXPGPATH];
+	char	   *opts = NULL;
+	FILE	   *f;
+
+	if (!ParseConfigFile(ConfigFileName, true, NULL, 0, 0, LOG, &head, &tail))
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIG_FILE_ERROR),
+				 errmsg("could not read the server's uid settings from \"%s\"", ConfigFileName)));
+	snprintf(path, sizeof(path), "%s/%s", DataDir, PG_AUTOCONF_FILENAME);
+	(void) ParseConfigFile(path, false, NULL, 0, 0, LOG, &head, &tail);
+
+	snprintf(path, sizeof(path), "%s/postmaster.opts", DataDir);
+	if ((f = AllocateFile(path, "r")) != NULL)
+	{
+		StringInfoData buf;
+
+		initStringInfo(&buf);
+		while (!feof(f) && !ferror(f))
+		{
+			char		chunk[1024];
+			size_t		n = fread(chunk, 1, sizeof(chunk), f);
+
+			appendBinaryStringInfo(&buf, chunk, n);
+		}
+		FreeFile(f);
+		opts = buf.data;
+	}
+
+	for (int i = 0; i < UID_NSETTINGS; i++)
+	{
+		const char *name = uid_setting_names[i];
+		const char *value = NULL;
+		GucSource	source = PGC_S_FILE;
+
+		if (!(overridden & (1u << i)))
+			continue;
+		for (ConfigVariable *v = head; v != NULL; v = v->next)
+			if (!v->ignore && v->name != NULL && pg_strcasecmp(v->name, name) == 0)
+				value = v->value;
+		if (opts != NULL)
+		{
+			char	   *argv_value = uid_argv_value(opts, name);
+
+			if (argv_value != NULL)
+			{
+				value = argv_value;
+				source = PGC_S_ARGV;
+			}
+		}
+		if (value != NULL)
+		{
+			found |= 1u << i;
+			(void) set_config_option(name, value, PGC_SIGHUP, source,
+									 GUC_ACTION_SET, true, WARNING, false);
+		}
+	}
+	FreeConfigVariables(head);
+	return found;
 }
 
 void
 uid_guc_init(void)
 {
+	uint32		overridden = 0;
+	uint32		server_set = 0;
+
+	/*
+	 * Before the settings exist: which placeholders hold a value of this
+	 * session's (startup options, role or database settings) in place of
+	 * the server's, and which a server value.
+	 */
+	for (int i = 0; i < UID_NSETTINGS; i++)
+	{
+		struct config_generic *ph = uid_placeholder(uid_setting_names[i]);
+
+		if (ph == NULL)
+			continue;
+		if (ph->reset_source > PGC_S_ARGV)
+			overridden |= 1u << i;
+		else if (ph->reset_source > PGC_S_DEFAULT)
+			server_set |= 1u << i;
+	}
+
 	DefineCustomIntVariable("uid.generator",
 							"Generator (node) id of this server: revts8 generator (0..63), snowflake_si machine id, uid60 worker.",
 							"Servers that generate IDs of the same type must use different values.",
 							&uid_generator, 0, 0, 511,
-							PGC_SUSET, 0, NULL, NULL, NULL);
+							PGC_SIGHUP, 0, NULL, assign_generator, NULL);
 	DefineCustomIntVariable("uid.cluster",
 							"Cluster id of this server for revts8.",
 							NULL,
 							&uid_cluster, 0, 0, 15,
-							PGC_SUSET, 0, NULL, NULL, NULL);
+							PGC_SIGHUP, 0, NULL, assign_cluster, NULL);
 	DefineCustomIntVariable("uid.partition",
 							"Partition of this server for sno; -1 draws one when the server starts.",
 							"Servers that generate sno IDs must use different partitions.",
 							&uid_partition, -1, -1, 65535,
-							PGC_SUSET, 0, NULL, NULL, NULL);
+							PGC_SIGHUP, 0, NULL, assign_partition, NULL);
 	DefineCustomStringVariable("uid.medallion",
 							   "Medallion of this server for muid, up to 11 hexadecimal digits; empty draws one when the server starts.",
 							   NULL,
 							   &medallion_string, "",
-							   PGC_SUSET, 0,
+							   PGC_SIGHUP, 0,
 							   check_medallion, assign_medallion, NULL);
 	DefineCustomStringVariable("uid.snowflake_si_epoch",
 							   "Base clock of snowflake_si IDs; set it once, before any ID exists.",
-							   NULL,
+							   "A value without a time zone is read as UTC.",
 							   &epoch_string, "2024-01-01 00:00:00+00",
 							   PGC_SIGHUP, 0,
 							   check_epoch, assign_epoch, NULL);
@@ -188,8 +435,31 @@ uid_guc_init(void)
 							"Width in bits of the snowflake_si per-millisecond index (UIN).",
 							"The machine id gets the other 13 - k bits.",
 							&uid_snowflake_si_index_bits, 8, 1, 13,
-							PGC_SIGHUP, 0, NULL, NULL, NULL);
+							PGC_SIGHUP, 0, NULL, assign_index_bits, NULL);
 	MarkGUCPrefixReserved("uid");
+
+	if (overridden != 0)
+		server_set |= uid_restore_server_settings(overridden);
+
+	/*
+	 * A value the server set that did not take (the check refused it) left
+	 * the built-in default: the generators that embed it refuse until a
+	 * reload assigns a good one.
+	 */
+	for (int i = 0; i < UID_NSETTINGS; i++)
+		if ((server_set & (1u << i)) &&
+			uid_setting(uid_setting_names[i])->source == PGC_S_DEFAULT)
+			uid_settings_refused |= 1u << i;
+}
+
+void
+uid_setting_refused(UidSettingBit bit)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("the server's value of %s is invalid", uid_setting_names[bit]),
+			 errdetail("IDs are not made with the built-in default in its place."),
+			 errhint("Correct it in postgresql.conf or with ALTER SYSTEM and reload the configuration; the server log has the reason.")));
 }
 
 int
@@ -197,6 +467,7 @@ uid_effective_partition(void)
 {
 	static int	drawn = -1;
 
+	uid_check_setting(UID_SET_PARTITION);
 	if (uid_partition >= 0)
 		return uid_partition;
 	if (drawn < 0)
@@ -211,6 +482,7 @@ uid_effective_medallion(void)
 	const int64 lo = (INT64CONST(1) << 40) + 1;
 	const int64 span = (INT64CONST(1) << 41) - lo;
 
+	uid_check_setting(UID_SET_MEDALLION);
 	if (uid_medallion_value >= 0)
 		return uid_medallion_value;
 	if (drawn < 0)

@@ -1,8 +1,7 @@
 /*
  * guc.h
- *		The uid.* settings.  All are superuser-only: a user who could set
- *		them could mint another node's IDs.  The two snowflake_si layout
- *		settings are server-wide (see guc.c).
+ *		The uid.* settings.  All are the server's (PGC_SIGHUP): a session
+ *		that could set them could mint another node's IDs (see guc.c).
  */
 #ifndef UID_GUC_H
 #define UID_GUC_H
@@ -15,6 +14,33 @@ extern int64 uid_medallion_value;	/* -1: drawn when the server starts */
 extern int64 uid_snowflake_si_epoch_ms; /* Unix milliseconds */
 
 extern void uid_guc_init(void);
+
+/* The settings, as bits of uid_settings_refused. */
+typedef enum UidSettingBit
+{
+	UID_SET_GENERATOR,
+	UID_SET_CLUSTER,
+	UID_SET_PARTITION,
+	UID_SET_MEDALLION,
+	UID_SET_EPOCH,
+	UID_SET_INDEX_BITS,
+	UID_NSETTINGS
+} UidSettingBit;
+
+/*
+ * Settings whose server value the checks refused when the library was
+ * loaded (a generator that embeds one refuses rather than use the default).
+ */
+extern uint32 uid_settings_refused;
+extern void uid_setting_refused(UidSettingBit bit) pg_attribute_noreturn();
+
+/* Errors if a generator may not embed the setting. */
+static inline void
+uid_check_setting(UidSettingBit bit)
+{
+	if (unlikely(uid_settings_refused & (1u << bit)))
+		uid_setting_refused(bit);
+}
 
 /* Effective values, resolving "drawn when the server starts". */
 extern int	uid_effective_partition(void);

@@ -24,6 +24,8 @@ static uint64 muid_now(const UidClockSpec *spec);
  */
 static const UidClockSpec muid_clock = {
 	.type_name = "muid",
+	.func = "muid_new()",
+	.slot = UID_SLOT_MUID,
 	.epoch_us = 0,
 	.tick_us = 1,
 	.tick_max = MUID_TS_MAX - 1,
@@ -58,9 +60,10 @@ muid_xact_end(void)
 }
 
 static void
-muid_txn_begin(void)
+muid_txn_begin(const char *func)
 {
 	uint64		medallion;
+	UidClockSpec spec = muid_clock;
 
 	if (likely(muid_txn_state.active))
 		return;
@@ -77,7 +80,8 @@ muid_txn_begin(void)
 				 errmsg("muid_new() and muid_txn() cannot run in a parallel worker"),
 				 errhint("Mark functions that call them PARALLEL RESTRICTED.")));
 	medallion = (uint64) uid_effective_medallion();
-	muid_txn_state.timestamp = uid_unique_tick(uid_slot(UID_SLOT_MUID), &muid_clock);
+	spec.func = func;
+	muid_txn_state.timestamp = uid_unique_tick(&spec);
 	muid_txn_state.medallion = medallion;
 	muid_txn_state.last_offset = 0;
 	muid_txn_state.active = true;
@@ -176,7 +180,7 @@ muid_new(PG_FUNCTION_ARGS)
 {
 	muid_fields f;
 
-	muid_txn_begin();
+	muid_txn_begin("muid_new()");
 	if (unlikely(!muid_next_offset(&muid_txn_state.last_offset)))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -196,7 +200,7 @@ muid_txn(PG_FUNCTION_ARGS)
 {
 	muid_fields f;
 
-	muid_txn_begin();
+	muid_txn_begin("muid_txn()");
 	f.timestamp = muid_txn_state.timestamp;
 	f.medallion = muid_txn_state.medallion;
 	f.offset = 0;

@@ -21,6 +21,8 @@ static uint64 revts8_now(const UidClockSpec *spec);
 /* Unix milliseconds, 42 bits (until 2109-05-15), 64 IDs each. */
 static const UidClockSpec revts8_clock = {
 	.type_name = "revts8",
+	.func = "revts8_new()",
+	.slot = UID_SLOT_REVTS8,
 	.epoch_us = 0,
 	.tick_us = 1000,
 	.tick_max = REVTS8_TS_MAX,
@@ -245,9 +247,10 @@ revts8_new(PG_FUNCTION_ARGS)
 	revts8_fields f;
 
 	f.generator = (unsigned) uid_generator_for("revts8", "generator id", REVTS8_GENERATOR_MAX);
-	ts = uid_next_tick(uid_slot(UID_SLOT_REVTS8), &revts8_clock, uid_tick_alloc);
+	ts = uid_next_tick(&revts8_clock);
 	f.ts = ts.tick;
 	f.seq = ts.seq;
+	uid_check_setting(UID_SET_CLUSTER);
 	f.cluster = (unsigned) uid_cluster;
 	uid_count_issued(UID_SLOT_REVTS8);
 	PG_RETURN_REVTS8_KEY(revts8_key_of(&f));

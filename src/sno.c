@@ -18,6 +18,9 @@ static uint64 sno_now(const UidClockSpec *spec);
 
 static const UidClockSpec sno_clock = {
 	.type_name = "sno",
+	.func = "sno_new()",
+	.slot = UID_SLOT_SNO,
+	.ticktock = true,
 	.epoch_us = SNO_EPOCH_UNIX_MS * 1000,
 	.tick_us = SNO_UNIT_MS * 1000,
 	.tick_max = SNO_UNITS_MAX,
@@ -141,7 +144,7 @@ sno_new(PG_FUNCTION_ARGS)
 	sno_fields	f;
 
 	uid_check_field("sno", "metabyte", meta, 0, 255);
-	ts = uid_next_tick(uid_slot(UID_SLOT_SNO), &sno_clock, uid_ticktock_alloc);
+	ts = uid_next_tick(&sno_clock);
 	f.units = ts.tick;
 	f.tick = (unsigned) ts.timeline;
 	f.meta = (unsigned) meta;

@@ -26,6 +26,8 @@ static uint64 snowflake_si_now(const UidClockSpec *spec);
 /* Unix milliseconds: the generator's clock and its state's ticks. */
 static const UidClockSpec unix_ms_clock = {
 	.type_name = "snowflake_si",
+	.func = "snowflake_si_new()",
+	.slot = UID_SLOT_SNOWFLAKE_SI,
 	.epoch_us = 0,
 	.tick_us = 1000,
 	.tick_max = UID_TICK_MAX,
@@ -231,13 +233,15 @@ snowflake_si_new(PG_FUNCTION_ARGS)
 	UidTickSeq	ts;
 	snowflake_si_fields f;
 
+	uid_check_setting(UID_SET_INDEX_BITS);
+	uid_check_setting(UID_SET_EPOCH);
 	/* the machine id has the 13 - k bits that the index leaves */
 	f.mid = (unsigned) uid_generator_for("snowflake_si", "machine id", (int) snowflake_si_mid_max(k));
 
 	/* the state's ticks are Unix ms; the last one the format can hold: */
 	spec.tick_max = (uint64) epoch_ms + SNOWFLAKE_SI_MAB_MAX;
 	spec.seq_max = snowflake_si_uin_max(k);
-	ts = uid_next_tick(uid_slot(UID_SLOT_SNOWFLAKE_SI), &spec, uid_tick_alloc);
+	ts = uid_next_tick(&spec);
 	/* the base clock is never in the future, but the clock can go back before it */
 	if (ts.tick < (uint64) epoch_ms)
 		ereport(ERROR,

@@ -26,6 +26,8 @@ static uint64 uid60_now(const UidClockSpec *spec);
  */
 static const UidClockSpec uid60_clock = {
 	.type_name = "uid60",
+	.func = "uid60_new()",
+	.slot = UID_SLOT_UID60,
 	.epoch_us = UID60_EPOCH_UNIX_S * 1000000,
 	.tick_us = 1000000,
 	.tick_max = UID60_TS_MAX,
@@ -167,7 +169,7 @@ uid60_new(PG_FUNCTION_ARGS)
 	uid60_fields f;
 
 	f.worker = (unsigned) uid_generator_for("uid60", "worker id", UID60_WORKER_MAX);
-	ts = uid_next_tick(uid_slot(UID_SLOT_UID60), &uid60_clock, uid_tick_alloc);
+	ts = uid_next_tick(&uid60_clock);
 	f.ts = ts.tick;
 	f.seq = ts.seq;
 	f.rand = pg_prng_uint32(&pg_global_prng_state) & UID60_RAND_MAX;

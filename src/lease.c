@@ -1,0 +1,260 @@
+/*
+ * lease.c
+ *		Uniqueness beyond one data directory: the lease and the fence.
+ *
+ * The state file's marks are exact on the server that wrote them, but a
+ * copy of the data directory (a standby, a restored backup, a rewound node)
+ * holds the marks of when it was copied, an operating-system crash can lose
+ * the file's last updates, and pg_upgrade starts without it.  WAL is what
+ * all of those share with the server they came from, so:
+ *
+ * - The lease.  Before an ID is handed out, WAL holds a lease: a time that
+ *   no ID issued so far reaches (lease_us).  It is kept in the replication
+ *   origin "uid_fence" (its remote_lsn holds the lease, in Unix
+ *   microseconds), which core WAL-logs, replays on standbys, checkpoints
+ *   and restores after a crash, with no shared_preload_libraries.  The lease
+ *   runs UID_LEASE_US past the newest ID; an ID in its second half makes
+ *   one backend renew it, with a WAL flush and a sync of the state file, so
+ *   that other backends never wait for WAL and an operating-system crash
+ *   loses nothing the lease does not cover.  WAL is ordered: any WAL that
+ *   holds a row with an ID holds a lease past it.
+ *
+ * - The fence.  A server incarnation is one run of one postmaster on one
+ *   timeline of one system: a start, a crash-restart of the postmaster, a
+ *   promotion each begin a new one.  The first generation of each type in
+ *   an incarnation moves the type's marks past the lease that the origin
+ *   holds (as replayed by recovery) and past the file's own, before the
+ *   first ID.  So IDs made after a promotion, a restore, a rewind or a crash
+ *   sort after every ID that the WAL they replayed can hold, whatever the
+ *   clock says.  A fence moves IDs at most a lease ahead of the last one.
+ *
+ * - During recovery (a hot standby) generators refuse, as nextval() does:
+ *   the primary makes the IDs.
+ */
+#include "postgres.h"
+
+#include "access/xlog.h"
+#include "access/xlogrecovery.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "replication/origin.h"
+#include "replication/slot.h"
+#include "storage/lmgr.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "clock.h"
+#include "glue.h"
+
+#define UID_FENCE_ORIGIN "uid_fence"
+
+/* A renewal that has taken longer than this is taken over by another backend. */
+#define UID_RENEW_STALE_US INT64CONST(5000000)
+
+uint64		uid_incarnation = PG_UINT64_MAX;
+
+
+/*
+ * This incarnation: the system, the postmaster's start and pid, the
+ * timeline WAL is written on, and the state file mapped (a file put in the
+ * place of the one the incarnation began with, even a copy of it, is
+ * fenced again).  Never 0 (a fresh file's slots) or UINT64_MAX.
+ */
+static uint64
+uid_incarnation_key(void)
+{
+	uint64		key;
+
+	key = uid_mix64(GetSystemIdentifier() ^ uid_mix64(uid_state_file_id()));
+	key = uid_mix64(key ^ (uint64) PgStartTime);
+	key = uid_mix64(key ^ (uint64) PostmasterPid);
+	key = uid_mix64(key ^ (uint64) GetWALInsertionTimeLine());
+	key |= 1;
+	if (key == PG_UINT64_MAX)
+		key ^= 2;
+	return key;
+}
+
+/*
+ * The origin's id.  Looked up each time (a syscache lookup, once per
+ * renewal): an id kept across a drop and re-creation of the origin could
+ * name another origin later.
+ */
+static RepOriginId
+uid_fence_origin(void)
+{
+	RepOriginId id = replorigin_by_name(UID_FENCE_ORIGIN, true);
+
+	if (id == InvalidRepOriginId)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("uid cannot generate IDs: its lease is kept in replication origin \"%s\", which does not exist",
+						UID_FENCE_ORIGIN),
+				 errdetail("CREATE EXTENSION uid (version 0.3.0 or later) and ALTER EXTENSION uid UPDATE make it.  pg_upgrade carries neither it nor the state file uid_generator.state over."),
+				 errhint("If this database has an older version of uid, run ALTER EXTENSION uid UPDATE.  After pg_upgrade, stop the server, copy uid_generator.state from the old data directory, start it and run SELECT pg_replication_origin_create('%s'); see the README, section \"Copies of the data directory\".",
+						 UID_FENCE_ORIGIN)));
+	return id;
+}
+
+/* The lease that WAL holds (replayed by recovery), or 0. */
+static uint64
+uid_wal_lease(void)
+{
+	return (uint64) replorigin_get_progress(uid_fence_origin(), false);
+}
+
+/*
+ * The fence of this incarnation: the lease in WAL (as recovery replayed it)
+ * or the file's own, the larger; every ID handed out before the incarnation
+ * began ends before it.  It is taken once, before any lease of this
+ * incarnation (a renewal needs a fenced slot), so that a type first used
+ * later in the incarnation is not moved past leases that cover only IDs
+ * whose marks the file has.
+ */
+static uint64
+uid_incarnation_fence(void)
+{
+	uint64		fence;
+
+	if (pg_atomic_read_u64(&uid_state->fence_key) == uid_incarnation)
+	{
+		pg_read_barrier();
+		return pg_atomic_read_u64(&uid_state->fence_us);
+	}
+	fence = Max(uid_wal_lease(), pg_atomic_read_u64(&uid_state->lease_us));
+	uid_raise_u64(&uid_state->lease_us, fence);
+	pg_atomic_write_u64(&uid_state->fence_us, fence);
+	pg_write_barrier();
+	pg_atomic_write_u64(&uid_state->fence_key, uid_incarnation);
+	return fence;
+}
+
+UidSlot *
+uid_gen_prepare(const UidClockSpec *spec, bool unique)
+{
+	UidSlot    *slot;
+
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot execute %s during recovery", spec->func),
+				 errhint("IDs are made on the primary server; a standby's IDs would repeat the primary's.")));
+	/* before the state file is made: after pg_upgrade the old one goes there */
+	(void) uid_fence_origin();
+	if (uid_state == NULL)
+		uid_state_attach();
+	if (uid_incarnation == PG_UINT64_MAX)
+		uid_incarnation = uid_incarnation_key();
+
+	slot = &uid_state->slots[spec->slot];
+	if (pg_atomic_read_u64(&slot->fenced) != uid_incarnation)
+	{
+		uid_fence_marks(slot, spec, unique, uid_incarnation_fence());
+		pg_atomic_fetch_add_u64(&uid_state->fences, 1);
+		pg_write_barrier();
+		pg_atomic_write_u64(&slot->fenced, uid_incarnation);
+	}
+	return slot;
+}
+
+/*
+ * WAL-logs a lease past end_us and flushes it, syncs the state file, then
+ * publishes the lease.  The file is checked to be the one mapped after the
+ * lease is logged: a backend that maps a new file fences past this lease.
+ */
+static void
+uid_lease_renew(uint64 end_us)
+{
+	RepOriginId origin = uid_fence_origin();
+	uint64		now = (uint64) Max(uid_clock_unix_us(), 0);
+	uint64		lease = Max(now, end_us) + UID_LEASE_US;
+
+	if (max_replication_slots < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("uid cannot generate IDs with max_replication_slots = 0"),
+				 errdetail("uid keeps its lease in replication origin \"%s\", which needs one replication state slot.",
+						   UID_FENCE_ORIGIN),
+				 errhint("Set max_replication_slots to 1 or more, here and on every standby.")));
+
+	replorigin_advance(origin, (XLogRecPtr) lease, InvalidXLogRecPtr, false, true);
+	XLogFlush(XactLastRecEnd);
+	uid_state_check_same();
+	uid_state_sync();
+	uid_raise_u64(&uid_state->lease_us, lease);
+	pg_atomic_fetch_add_u64(&uid_state->renewals, 1);
+}
+
+void
+uid_lease_extend(uint64 end_us)
+{
+	for (;;)
+	{
+		uint64		lease = pg_atomic_read_u64(&uid_state->lease_us);
+		uint64		began = pg_atomic_read_u64(&uid_state->renewing);
+		int64		now = uid_clock_mono_us();
+
+		if (end_us + UID_LEASE_US / 2 <= lease)
+			return;
+
+		/*
+		 * One backend renews; a renewal that began long ago, or on another
+		 * boot (the monotonic clock restarts), died with its backend.
+		 */
+		if ((began == 0 || (int64) began > now || now - (int64) began > UID_RENEW_STALE_US) &&
+			pg_atomic_compare_exchange_u64(&uid_state->renewing, &began, (uint64) now))
+		{
+			PG_TRY();
+			{
+				uid_lease_renew(end_us);
+			}
+			PG_FINALLY();
+			{
+				pg_atomic_write_u64(&uid_state->renewing, 0);
+			}
+			PG_END_TRY();
+			return;
+		}
+
+		/* covered: the renewal under way is for the IDs after this one */
+		if (end_us <= lease)
+			return;
+		pg_usleep(50);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+PG_FUNCTION_INFO_V1(uid_lease);
+Datum
+uid_lease(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[5];
+	bool		nulls[5] = {0};
+	uint64		lease;
+	uint64		fence;
+	uint64		wal;
+	RepOriginId origin;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (uid_state == NULL)
+		uid_state_attach();
+	lease = pg_atomic_read_u64(&uid_state->lease_us);
+	fence = pg_atomic_read_u64(&uid_state->fence_us);
+	origin = replorigin_by_name(UID_FENCE_ORIGIN, true);
+	wal = origin == InvalidRepOriginId ? 0 :
+		(uint64) replorigin_get_progress(origin, false);
+
+#define US_TO_TIMESTAMPTZ(us) TimestampTzGetDatum((TimestampTz) (us) - PG_EPOCH_UNIX_US)
+	values[0] = US_TO_TIMESTAMPTZ(lease);
+	nulls[0] = lease == 0;
+	values[1] = US_TO_TIMESTAMPTZ(wal);
+	nulls[1] = wal == 0;
+	values[2] = US_TO_TIMESTAMPTZ(fence);
+	nulls[2] = fence == 0;
+	values[3] = Int64GetDatum((int64) pg_atomic_read_u64(&uid_state->renewals));
+	values[4] = Int64GetDatum((int64) pg_atomic_read_u64(&uid_state->fences));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
