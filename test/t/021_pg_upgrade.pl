@@ -1,0 +1,398 @@
+# pg_upgrade makes a new data directory from an old one's catalogs and
+# relations: the upgraded server holds every ID the old one made, but
+# neither the state file (uid_generator.state) nor the replication origin
+# "uid_fence" that keeps the WAL lease (pg_upgrade recreates the extension's
+# objects in binary-upgrade mode without running its script, and replication
+# origins are not carried over).  So the upgraded server knows nothing of how
+# far the old one's IDs reach, and with its clock behind them it would issue
+# IDs that sort below, or repeat, the ones in its own tables (issue 12: no ID
+# is issued twice by a server or by anything made from its data directory).
+#
+# Here the old server's clock runs ahead of real time (IDs borrowed ahead, or
+# a clock corrected later) and the upgraded one starts at real time.  Every
+# generator must refuse (SQLSTATE 55000, naming the origin, the detail
+# naming pg_upgrade, the hint the procedure) while the old IDs, their
+# accessors and casts work.  After the documented procedure (stop, copy the
+# old uid_generator.state in, start, create the origin) the first IDs of
+# every type are fenced past the old file's lease: they sort after every ID
+# of the old server (uid60: dated no earlier than the latest), with no
+# duplicate-key error.  Creating the origin without copying the file lets
+# generation resume too; nothing protects the old IDs then, and the test
+# only records what happens.
+
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+
+use File::Copy;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use UidTest;
+
+plan skip_all => 'libfaketime is not installed' unless faketime_lib();
+
+my @types = qw(sno muid snowflake_si revts8 uid60);
+
+# How far ahead of real time the old server's clock runs, in seconds.  The
+# upgraded server runs at real time and must still be behind the old IDs
+# when it makes its own, after two pg_upgrade runs and some restarts: 300 s
+# leaves a slow machine plenty of room (nothing waits for this clock).
+my $ahead = 300;
+
+# Rows the old server makes of each type, in committed batches of 100
+# (uid60 makes 1024 a second).
+my %old_rows = (uid60 => 400);
+$old_rows{$_} //= 3000 for @types;
+
+# New IDs of each type made after the procedure, each in its own
+# transaction: muid takes one timestamp a transaction, so each is a fresh
+# timestamp that may meet one made before.
+my $new_ids = 1000;
+
+# Both servers get the same settings written out, so that an ID that repeats
+# comes from a lost high-water mark, not from a drawn partition or medallion
+# that happens to differ (an upgraded server keeps its predecessor's
+# identity).
+my $settings = q{
+uid.partition = 31
+uid.generator = 31
+uid.cluster = 3
+uid.medallion = '1f3c'
+};
+
+# Each generator, called on its own (muid_txn is muid's other way in).
+my @generators =
+  qw(sno_new muid_new muid_txn snowflake_si_new revts8_new uid60_new);
+
+#
+# Step 1: the old server, its clock ahead, makes IDs of every type.
+#
+my $old = PostgreSQL::Test::Cluster->new('old');
+$old->init;
+$old->append_conf('postgresql.conf', $settings);
+set_clock($old, "+$ahead");
+start_faked($old);
+my $off = server_clock_offset($old);
+cmp_ok(abs($off - $ahead), '<', 0.5,
+	"old: the server clock is $ahead s ahead of real time")
+  or diag "offset: $off";
+
+# One table with a primary key per type; gen makes committed batches, ins
+# the new IDs one transaction each.  Both are carried over by pg_upgrade.
+my $ddl = join '',
+  map { "CREATE TABLE t_$_ (id $_ PRIMARY KEY, ph int NOT NULL);\n" } @types;
+$old->safe_psql(
+	'postgres', qq{
+	CREATE EXTENSION uid;
+	$ddl
+	CREATE PROCEDURE gen(typ text, per int, batches int, p int)
+	LANGUAGE plpgsql AS \$\$
+	BEGIN
+		FOR i IN 1 .. batches LOOP
+			EXECUTE format(
+				'INSERT INTO %I (id, ph) SELECT %I(), \$1 FROM generate_series(1, \$2)',
+				't_' || typ, typ || '_new') USING p, per;
+			COMMIT;
+		END LOOP;
+	END \$\$;
+
+	-- n new IDs of one type, each inserted in its own transaction; a
+	-- duplicate-key error is counted (and the first duplicate kept)
+	-- instead of ending the run.  Any other error ends it.
+	CREATE PROCEDURE ins(typ text, n int, p int,
+						 INOUT dups int DEFAULT 0, INOUT first_dup text DEFAULT NULL)
+	LANGUAGE plpgsql AS \$\$
+	DECLARE
+		v text;
+	BEGIN
+		FOR i IN 1 .. n LOOP
+			EXECUTE format('SELECT %I()::text', typ || '_new') INTO v;
+			BEGIN
+				EXECUTE format('INSERT INTO %I (id, ph) VALUES (\$1::%I, \$2)',
+							   't_' || typ, typ) USING v, p;
+			EXCEPTION WHEN unique_violation THEN
+				dups := dups + 1;
+				first_dup := coalesce(first_dup, v);
+			END;
+			COMMIT;
+		END LOOP;
+	END \$\$;
+});
+for my $type (@types)
+{
+	$old->safe_psql('postgres',
+		"CALL gen('$type', 100, " . $old_rows{$type} / 100 . ', 1)');
+}
+my $old_counts = row_counts($old);
+is($old_counts, join(' ', map { "$_=$old_rows{$_}" } @types),
+	'old: every type generated its rows');
+my $old_latest = latest_id_time($old);
+note "old: the latest ID is dated $old_latest";
+
+# A clean stop: pg_upgrade needs it.
+$old->stop;
+my $old_state = $old->data_dir . '/uid_generator.state';
+ok(-f $old_state, 'old: the data directory has its state file');
+
+#
+# Step 2: pg_upgrade into a new data directory with the same settings.
+#
+my $new = upgrade('new');
+set_clock($new, '+0');
+start_faked($new);
+check_clock_behind($new, 'upgraded');
+
+#
+# Step 3: the upgraded server refuses to generate, and serves the old IDs.
+#
+for my $f (@generators)
+{
+	check_refused($new, "SELECT $f()", "upgraded: $f()");
+}
+# And the tables are not written to: on a server that generated here, the
+# numbers tell how the new IDs fared against the old ones.
+for my $type (@types)
+{
+	my ($rc, $out, $err) = $new->psql('postgres',
+		"\\set VERBOSITY verbose\nCALL ins('$type', $new_ids, 3)");
+	like($err, qr/ERROR:  55000: /,
+		"upgraded: inserting new $type IDs into the upgraded table fails with 55000")
+	  or diag 'the inserts succeeded: ' . ($rc == 0 ? judge($new, $type, 3, $out) : $err);
+}
+is(row_counts($new), $old_counts,
+	'upgraded: the tables hold exactly the old rows');
+check_old_rows($new, 'upgraded');
+
+#
+# Step 4: the documented procedure.  Stop the server, put the old state
+# file in its place (a copy renamed over whatever file the refused calls
+# made, so that no reader ever sees half of it), start, create the origin.
+#
+$new->stop;
+my $new_state = $new->data_dir . '/uid_generator.state';
+note 'upgraded: the refused calls ' . (-e $new_state ? 'made' : 'did not make')
+  . ' a state file of their own';
+copy($old_state, "$new_state.tmp")
+  or die "could not copy $old_state: $!";
+chmod 0600, "$new_state.tmp" or die "could not chmod $new_state.tmp: $!";
+rename "$new_state.tmp", $new_state
+  or die "could not rename $new_state.tmp: $!";
+start_faked($new);
+check_clock_behind($new, 'procedure');
+$new->safe_psql('postgres',
+	"SELECT pg_replication_origin_create('uid_fence')");
+check_new_ids($new, 'procedure', 4);
+check_old_rows($new, 'procedure');
+$new->stop;
+
+#
+# Step 5: the same upgrade without the state file: the origin is created by
+# hand and nothing else.  Generation resumes; whether the new IDs sort after
+# the old ones depends on the clock alone (here it is behind them), which is
+# the operator's responsibility.  Only that it generates is checked.
+#
+my $bare = upgrade('bare');
+set_clock($bare, '+0');
+start_faked($bare);
+$bare->safe_psql('postgres',
+	"SELECT pg_replication_origin_create('uid_fence')");
+for my $type (@types)
+{
+	my ($rc, $out, $err) =
+	  $bare->psql('postgres', "CALL ins('$type', 100, 5)");
+	is($rc, 0, "without the state file: $type generates once the origin exists")
+	  or diag $err;
+	note "without the state file: $type: " . judge($bare, $type, 5, $out)
+	  if $rc == 0;
+}
+$bare->stop;
+
+done_testing();
+
+
+# A new cluster with the old one's settings, made by pg_upgrade from the
+# (stopped) old cluster in copy mode, which leaves the old one as it was.
+# Not started.
+sub upgrade
+{
+	my ($name) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+	my $bindir = $old->config_data('--bindir');
+
+	$node->init;
+	$node->append_conf('postgresql.conf', $settings);
+	# pg_upgrade writes its logs and scripts in the current directory.
+	chdir $node->basedir or die 'could not chdir to ' . $node->basedir . ": $!";
+	command_ok(
+		[
+			'pg_upgrade', '--no-sync',
+			'-d', $old->data_dir,
+			'-D', $node->data_dir,
+			'-b', $bindir,
+			'-B', $bindir,
+			'-s', $node->host,
+			'-p', $old->port,
+			'-P', $node->port
+		],
+		"$name: pg_upgrade from the old cluster");
+	return $node;
+}
+
+# The statement fails with the error of a missing origin: SQLSTATE 55000,
+# the origin named, pg_upgrade in the detail, the procedure in the hint.
+sub check_refused
+{
+	my ($node, $sql, $what) = @_;
+	my ($rc, $out, $err) =
+	  $node->psql('postgres', "\\set VERBOSITY verbose\n$sql");
+
+	isnt($rc, 0, "$what is refused") or diag "it returned $out";
+	like(
+		$err,
+		qr/ERROR:  55000: uid cannot generate IDs: its lease is kept in replication origin "uid_fence", which does not exist/,
+		"$what: SQLSTATE 55000, the origin uid_fence does not exist");
+	like($err, qr/DETAIL:  .*pg_upgrade/, "$what: the detail names pg_upgrade");
+	# The hint's wording may change; its steps may not be left out.
+	like(
+		$err,
+		qr/^HINT:  (?=.*pg_upgrade)(?=.*\bstop)(?=.*copy uid_generator\.state from the old data directory)(?=.*pg_replication_origin_create\('uid_fence'\))/m,
+		"$what: the hint gives the procedure after pg_upgrade: stop, copy the old state file, create the origin"
+	);
+	return;
+}
+
+# How many rows of each type, as "type=count ...".
+sub row_counts
+{
+	my ($node) = @_;
+	return join ' ', map {
+		"$_=" . $node->safe_psql('postgres', "SELECT count(*) FROM t_$_")
+	} @types;
+}
+
+# The time of the latest ID in the tables (any type), as a timestamptz.
+sub latest_id_time
+{
+	my ($node) = @_;
+	return $node->safe_psql(
+		'postgres', q{
+		SELECT greatest(
+			(SELECT max(sno_timestamp(id)) FROM t_sno),
+			(SELECT max(muid_timestamp(id)) FROM t_muid),
+			(SELECT max(snowflake_si_timestamp(id)) FROM t_snowflake_si),
+			(SELECT max(revts8_timestamp(id)) FROM t_revts8),
+			(SELECT max(uid60_timestamp(id)) FROM t_uid60))});
+}
+
+# The upgraded server runs at real time, behind the old server's latest ID:
+# a generator that followed the clock, or a fresh state file's marks, would
+# make IDs below the old ones.
+sub check_clock_behind
+{
+	my ($node, $what) = @_;
+	my $off = server_clock_offset($node);
+	cmp_ok(abs($off), '<', 0.5, "$what: the server clock is at real time")
+	  or diag "offset: $off";
+	is($node->safe_psql('postgres', "SELECT clock_timestamp() < '$old_latest'"),
+		't', "$what: the clock is behind the old server's latest ID")
+	  or diag "the latest old ID is dated $old_latest";
+	return;
+}
+
+# The old rows read back on the upgraded server: every one decodes to the
+# old server's settings, round-trips through text and its casts, and the
+# old server's clock shows in their times (dated ahead of this one's).
+sub check_old_rows
+{
+	my ($node, $what) = @_;
+	my %bad = (
+		sno => q{sno_partition(id) <> 31 OR id::text::sno <> id
+			OR id::bytea::sno <> id},
+		muid => q{muid_medallion(id) <> x'1f3c'::int OR muid_offset(id) < 1
+			OR id::text::muid <> id OR id::uuid::muid <> id OR id::bytea::muid <> id},
+		snowflake_si => q{snowflake_si_machine(id) <> 31
+			OR id::text::snowflake_si <> id OR id::bigint::snowflake_si <> id},
+		revts8 => q{revts8_generator(id) <> 31 OR revts8_cluster(id) <> 3
+			OR id::text::revts8 <> id OR id::bigint::revts8 <> id
+			OR id::bytea::revts8 <> id},
+		uid60 => q{uid60_worker(id) <> 31 OR id::text::uid60 <> id
+			OR id::bigint::uid60 <> id},);
+
+	for my $type (@types)
+	{
+		is( $node->safe_psql(
+				'postgres', qq{
+			SELECT count(*), count(*) FILTER (WHERE $bad{$type}),
+				   bool_and(${type}_timestamp(id) > now())
+			FROM t_$type WHERE ph = 1}),
+			"$old_rows{$type}|0|t",
+			"$what: the old $type IDs decode to the old settings, round-trip and are dated ahead"
+		);
+	}
+	return;
+}
+
+# How the IDs of phase $phase fared against the old server's (phase 1):
+# $out is ins's output (duplicate-key errors | first duplicate).
+sub judge
+{
+	my ($node, $type, $phase, $out) = @_;
+	my ($dups, $first) = split /\|/, $out;
+	my $key = $type eq 'uid60' ? 'uid60_timestamp(id)' : 'id';
+	my $op = $type eq 'uid60' ? '<' : '<=';
+	my ($n, $behind, $new_min, $old_max) = split /\|/, $node->safe_psql(
+		'postgres', qq{
+		WITH old AS (SELECT max($key) AS m FROM t_$type WHERE ph = 1)
+		SELECT count(*), count(*) FILTER (WHERE $key $op old.m), min($key), min(old.m)
+		FROM t_$type, old WHERE ph = $phase});
+	return "$n inserted, $dups duplicate-key errors"
+	  . ($dups ? " (first: $first)" : '')
+	  . ", $behind inserted ones do not sort after the old ones; "
+	  . "the lowest new: $new_min, the highest old: $old_max";
+}
+
+# Makes $new_ids new IDs of each type in phase $phase: no duplicate-key
+# error, each sorts after every ID of the old server (uid60: dated no
+# earlier than the latest), and the first ones continue from the old IDs,
+# not from far ahead of them (a fence moves IDs at most a lease, about a
+# second plus a tick, past the last one; 5 s leaves room for uid60's
+# seconds).
+sub check_new_ids
+{
+	my ($node, $what, $phase) = @_;
+
+	for my $type (@types)
+	{
+		my ($dups, $first) = split /\|/,
+		  $node->safe_psql('postgres', "CALL ins('$type', $new_ids, $phase)");
+		is($dups, '0', "$what: $type: no duplicate-key error among $new_ids new IDs")
+		  or diag "$dups inserts failed with a duplicate key; the first duplicate: $first";
+
+		# uid60 may share the latest second: only an earlier one is wrong.
+		my ($key, $op) =
+		  $type eq 'uid60' ? ('uid60_timestamp(id)', '<') : ('id', '<=');
+		my ($behind, $new_min, $old_max, $gap) = split /\|/, $node->safe_psql(
+			'postgres', qq{
+			WITH old AS (SELECT max($key) AS m, max(${type}_timestamp(id)) AS ts
+						 FROM t_$type WHERE ph = 1)
+			SELECT count(*) FILTER (WHERE $key $op old.m), min($key), min(old.m),
+				   extract(epoch FROM min(${type}_timestamp(id)) - min(old.ts))
+			FROM t_$type, old WHERE ph = $phase});
+		# A rejected duplicate does not sort after the old ones either.
+		$behind += $dups;
+		is($behind, 0,
+			$type eq 'uid60'
+			? "$what: uid60: no new ID is dated before the latest old one"
+			: "$what: $type: every new ID sorts after every old one")
+		  or diag "$behind of $new_ids new IDs do not; the lowest new: $new_min, "
+		  . "the highest old: $old_max";
+		cmp_ok($gap, '<', 5,
+			"$what: $type: the new IDs continue from the old ones, not far ahead")
+		  or diag "the lowest new ID is dated $gap s after the latest old one";
+		note "$what: $type: the lowest new ID is dated $gap s after the latest old one";
+	}
+	return;
+}
