@@ -63,7 +63,7 @@ static void
 muid_txn_begin(const char *func)
 {
 	uint64		medallion;
-	UidClockSpec spec = muid_clock;
+	UidClockSpec spec;
 
 	if (likely(muid_txn_state.active))
 		return;
@@ -80,6 +80,7 @@ muid_txn_begin(const char *func)
 				 errmsg("muid_new() and muid_txn() cannot run in a parallel worker"),
 				 errhint("Mark functions that call them PARALLEL RESTRICTED.")));
 	medallion = (uint64) uid_effective_medallion();
+	spec = muid_clock;
 	spec.func = func;
 	muid_txn_state.timestamp = uid_unique_tick(&spec);
 	muid_txn_state.medallion = medallion;
