@@ -27,34 +27,12 @@ $node->safe_psql(
 	CREATE UNIQUE INDEX t_id ON t (id);
 });
 
-# A barrier: every worker queues behind an advisory lock this session holds,
+# A barrier (run_released): every worker queues behind an advisory lock,
 # so that all of them start generating at the same moment.
-my $gate = $node->background_psql('postgres');
-$gate->query_safe('SELECT pg_advisory_lock(4242)');
-
-my @workers;
-for my $s (1 .. $sessions)
-{
-	push @workers,
-	  start_worker($node,
-		'SELECT pg_advisory_lock_shared(4242)',
-		"INSERT INTO t SELECT sno_new(1), $s, g FROM generate_series(1, $per_session) g"
-	  );
-}
-
-ok( $node->poll_query_until(
-		'postgres',
-		"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
-		$sessions),
-	"all $sessions sessions wait at the barrier");
-$gate->query_safe('SELECT pg_advisory_unlock(4242)');
-$gate->quit;
-
-for my $s (1 .. $sessions)
-{
-	my ($rc, $out, $err) = finish_worker($workers[ $s - 1 ]);
-	is($rc, 0, "session $s inserted its IDs") or diag $err;
-}
+run_released($node, $sessions,
+	sub {
+		"INSERT INTO t SELECT sno_new(1), $_[0], g FROM generate_series(1, $per_session) g";
+	});
 
 is( $node->safe_psql('postgres', 'SELECT count(*), count(DISTINCT id) FROM t'),
 	"$total|$total",

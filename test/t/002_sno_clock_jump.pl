@@ -52,8 +52,7 @@ $node->safe_psql(
 	END $$;
 });
 
-cmp_ok(abs(server_clock_offset($node)), '<', 0.5,
-	'the server clock starts at real time');
+check_clock_offset($node, 0, 'the server clock starts at real time');
 
 my $started = time();
 my @w = map { start_worker($node, "CALL gen($_, $per_batch)") } 1 .. $workers;
@@ -96,10 +95,8 @@ sub step_clock
 {
 	my ($phase, $offset) = @_;
 	set_clock($node, $offset);
-	my $off = server_clock_offset($node);
-	cmp_ok(abs($off - $offset), '<', 0.5,
-		"phase $phase: the server clock is $offset s off real time")
-	  or diag "offset: $off";
+	check_clock_offset($node, $offset,
+		"phase $phase: the server clock is $offset s off real time");
 	$node->safe_psql('postgres', "UPDATE ctl SET phase = $phase");
 	return;
 }

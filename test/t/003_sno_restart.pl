@@ -67,13 +67,9 @@ sub flips
 sub restart_at
 {
 	my ($start, $offset) = @_;
-	$node->stop;
-	set_clock($node, $offset);
-	start_faked($node);
-	my $off = server_clock_offset($node);
-	cmp_ok(abs($off - $offset), '<', 0.5,
-		"start $start: the server clock is $offset s off real time")
-	  or diag "offset: $off";
+	restart_faked($node, $offset);
+	check_clock_offset($node, $offset,
+		"start $start: the server clock is $offset s off real time");
 	return;
 }
 

@@ -11,13 +11,14 @@ use lib $FindBin::RealBin;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use UidTest;
 
 my $node = PostgreSQL::Test::Cluster->new('state_file');
 $node->init;
 $node->start;
 $node->safe_psql('postgres', 'CREATE EXTENSION uid');
 
-my $file = $node->data_dir . '/uid_generator.state';
+my $file = state_file($node);
 ok(!-e $file, 'no state file before the first ID');
 $node->safe_psql('postgres', 'SELECT sno_new()');
 ok(-e $file, 'the first ID makes the state file');

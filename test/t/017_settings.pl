@@ -308,30 +308,16 @@ for my $case (
 my $e_options = join ' ',
   map { "-c $_->[0]=$_->[1]" } grep { $_->[0] ne 'uid.snowflake_si_epoch' } @clobber;
 my %e_rows = (1 => 10_000, 2 => 5_000);
-my $gate = $node->background_psql('postgres');
-$gate->query_safe('SELECT pg_advisory_lock(4242)');
-my @w;
-{
-	local %ENV = %ENV;
-	$ENV{PGUSER} = 'alice';
-	$ENV{PGOPTIONS} = $e_options;
-	push @w, start_worker($node, 'SELECT pg_advisory_lock_shared(4242)',
-		"INSERT INTO t SELECT snowflake_si_new(), 1, g FROM generate_series(1, $e_rows{1}) g");
-}
-push @w, start_worker($node, 'SELECT pg_advisory_lock_shared(4242)',
-	"INSERT INTO t SELECT snowflake_si_new(), 2, g FROM generate_series(1, $e_rows{2}) g");
-ok( $node->poll_query_until(
-		'postgres',
-		"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
-		2),
-	'e. both sessions wait at the barrier');
-$gate->query_safe('SELECT pg_advisory_unlock(4242)');
-$gate->quit;
-for my $s (1, 2)
-{
-	my ($rc, $out, $err) = finish_worker($w[ $s - 1 ]);
-	is($rc, 0, "e. session $s inserted its IDs") or diag $err;
-}
+run_released(
+	$node, 2,
+	sub {
+		my ($s) = @_;
+		"INSERT INTO t SELECT snowflake_si_new(), $s, g FROM generate_series(1, $e_rows{$s}) g";
+	},
+	env_of => sub {
+		$_[0] == 1 ? { PGUSER => 'alice', PGOPTIONS => $e_options } : {};
+	},
+	what => 'e.');
 check_overlap($node);
 check_ids_by($node, 's');
 is( $node->safe_psql(

@@ -25,7 +25,7 @@ use UidTest;
 
 plan skip_all => 'libfaketime is not installed' unless faketime_lib();
 
-my @types = qw(sno muid snowflake_si revts8 uid60);
+my @types = id_types();
 
 # New IDs made of each type after each takeover, each in its own
 # transaction: muid takes one timestamp a transaction, so each is a fresh
@@ -48,67 +48,15 @@ uid.cluster = 3
 uid.medallion = '1f3c'
 };
 
-# One table with a primary key per type, a generator procedure and the
-# procedure that makes the new IDs after a takeover.
+# The extension, one table with a primary key per type, the generator
+# procedure and the procedure that makes the new IDs after a takeover
+# (create_id_tables).
 sub setup_schema
 {
 	my ($node) = @_;
-	my $ddl = join '',
-	  map { "CREATE TABLE t_$_ (id $_ PRIMARY KEY, ph int NOT NULL);\n" }
-	  @types;
 
-	$node->safe_psql(
-		'postgres', qq{
-		CREATE EXTENSION uid;
-		$ddl
-		CREATE TABLE ctl (phase int NOT NULL, stop bool NOT NULL);
-		INSERT INTO ctl VALUES (0, false);
-
-		-- Committed batches of per IDs of one type, tagged with the phase
-		-- current when the batch began, until ctl says stop or, when
-		-- batches is not null, that many batches are done; pause seconds
-		-- between batches (only on a server whose clock is not moved).
-		CREATE PROCEDURE gen(typ text, per int, batches int, pause float8)
-		LANGUAGE plpgsql AS \$\$
-		DECLARE
-			i int := 0;
-			p int;
-			st bool;
-		BEGIN
-			LOOP
-				SELECT phase, stop INTO p, st FROM ctl;
-				EXIT WHEN st OR (batches IS NOT NULL AND i >= batches);
-				EXECUTE format(
-					'INSERT INTO %I (id, ph) SELECT %I(), \$1 FROM generate_series(1, \$2)',
-					't_' || typ, typ || '_new') USING p, per;
-				i := i + 1;
-				COMMIT;
-				PERFORM pg_sleep(pause);
-			END LOOP;
-		END \$\$;
-
-		-- n new IDs of one type, each inserted in its own transaction;
-		-- a duplicate-key error is counted (and the first duplicate
-		-- kept) instead of ending the run.
-		CREATE PROCEDURE ins(typ text, n int, p int,
-							 INOUT dups int DEFAULT 0, INOUT first_dup text DEFAULT NULL)
-		LANGUAGE plpgsql AS \$\$
-		DECLARE
-			v text;
-		BEGIN
-			FOR i IN 1 .. n LOOP
-				EXECUTE format('SELECT %I()::text', typ || '_new') INTO v;
-				BEGIN
-					EXECUTE format('INSERT INTO %I (id, ph) VALUES (\$1::%I, \$2)',
-								   't_' || typ, typ) USING v, p;
-				EXCEPTION WHEN unique_violation THEN
-					dups := dups + 1;
-					first_dup := coalesce(first_dup, v);
-				END;
-				COMMIT;
-			END LOOP;
-		END \$\$;
-	});
+	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
+	create_id_tables($node);
 	return;
 }
 
@@ -156,80 +104,6 @@ sub wait_batches
 		"(SELECT count(*) FROM t_$_ WHERE ph = $phase) >= $batches * $per_batch{$_}"
 	  } @types;
 	return poll_while_running($node, "SELECT $cond", $w);
-}
-
-# How many rows of each type, as "type=count ...".
-sub row_counts
-{
-	my ($node) = @_;
-	return join ' ', map {
-		"$_=" . $node->safe_psql('postgres', "SELECT count(*) FROM t_$_")
-	} @types;
-}
-
-# The time of the latest ID in the tables (any type), as a timestamptz.
-sub latest_id_time
-{
-	my ($node) = @_;
-	return $node->safe_psql(
-		'postgres', q{
-		SELECT greatest(
-			(SELECT max(sno_timestamp(id)) FROM t_sno),
-			(SELECT max(muid_timestamp(id)) FROM t_muid),
-			(SELECT max(snowflake_si_timestamp(id)) FROM t_snowflake_si),
-			(SELECT max(revts8_timestamp(id)) FROM t_revts8),
-			(SELECT max(uid60_timestamp(id)) FROM t_uid60))});
-}
-
-# The clock is where the test put it, and behind the latest ID the server
-# took over: a generator that followed the clock, or the high-water mark
-# of a stale state file, would make IDs again where IDs already are.
-sub check_clock_behind
-{
-	my ($node, $what, $offset) = @_;
-	my $off = server_clock_offset($node);
-	cmp_ok(abs($off - $offset), '<', 0.5,
-		"$what: the server clock is $offset s off real time")
-	  or diag "offset: $off";
-	my $latest = latest_id_time($node);
-	is($node->safe_psql('postgres', "SELECT clock_timestamp() < '$latest'"),
-		't', "$what: the clock is behind the latest ID there")
-	  or diag "the latest ID is dated $latest";
-	return;
-}
-
-# Makes $new_ids new IDs of each type in phase $phase on the node, which
-# just took over: no duplicate-key error, and each sorts after every row
-# that was there before (uid60: dated no earlier than the latest).
-sub check_new_ids
-{
-	my ($node, $what, $phase) = @_;
-
-	for my $type (@types)
-	{
-		my ($dups, $first) = split /\|/,
-		  $node->safe_psql('postgres', "CALL ins('$type', $new_ids, $phase)");
-		is($dups, '0', "$what: $type: no duplicate-key error among $new_ids new IDs")
-		  or diag "$dups inserts failed with a duplicate key; the first duplicate: $first";
-
-		# uid60 may share the latest second: only an earlier one is wrong.
-		my ($key, $op) =
-		  $type eq 'uid60' ? ('uid60_timestamp(id)', '<') : ('id', '<=');
-		my ($behind, $new_min, $old_max) = split /\|/, $node->safe_psql(
-			'postgres', qq{
-			WITH old AS (SELECT max($key) AS m FROM t_$type WHERE ph <> $phase)
-			SELECT count(*) FILTER (WHERE $key $op old.m), min($key), min(old.m)
-			FROM t_$type, old WHERE ph = $phase});
-		# A rejected duplicate does not sort after what was there either.
-		$behind += $dups;
-		is($behind, 0,
-			$type eq 'uid60'
-			? "$what: uid60: no new ID is dated before the latest one there"
-			: "$what: $type: every new ID sorts after every ID there")
-		  or diag "$behind of $new_ids new IDs do not; the lowest new: $new_min, "
-		  . "the highest before: $old_max";
-	}
-	return;
 }
 
 #
@@ -292,13 +166,13 @@ sub restore
 
 my $pitr30 = restore('pitr30', -30);
 check_clock_behind($pitr30, 'pitr30', -30);
-check_new_ids($pitr30, 'pitr30', 2);
+check_new_ids($pitr30, 'pitr30', 2, n => $new_ids);
 $pitr30->stop;
 
 # An hour behind: behind the backup's own copy of the state too.
 my $pitr3600 = restore('pitr3600', -3600);
 check_clock_behind($pitr3600, 'pitr3600', -3600);
-check_new_ids($pitr3600, 'pitr3600', 2);
+check_new_ids($pitr3600, 'pitr3600', 2, n => $new_ids);
 $pitr3600->stop;
 
 #
@@ -374,7 +248,7 @@ is( $node_a->safe_psql(
 	'0',
 	'rewind: the rows A made after the divergence are gone');
 check_clock_behind($node_a, 'rewind', -30);
-check_new_ids($node_a, 'rewind', 9);
+check_new_ids($node_a, 'rewind', 9, n => $new_ids);
 
 $node_a->stop;
 

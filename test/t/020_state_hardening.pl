@@ -23,34 +23,14 @@ use Test::More;
 use Time::HiRes qw(usleep);
 use UidTest;
 
-my @types = qw(sno muid snowflake_si revts8 uid60);
+my @types = id_types();
 
 # Settings that go into the IDs, fixed, so that nothing drawn at a start
 # keeps the IDs of two starts apart by itself and hides a lost high-water
-# mark (uid.partition = 7 comes from faked_node, or is added here).
+# mark (uid.partition = 7 comes from uid_node).
 my @id_conf = (
 	'uid.generator = 5', 'uid.cluster = 3',
 	"uid.medallion = '1bfc71b112d'");
-
-# A node without libfaketime, with the extension.
-sub plain_node
-{
-	my ($name, @init) = @_;
-	my $node = PostgreSQL::Test::Cluster->new($name);
-
-	$node->init(@init);
-	$node->append_conf('postgresql.conf',
-		join("\n", 'uid.partition = 7', @id_conf));
-	$node->start;
-	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
-	return $node;
-}
-
-sub state_file
-{
-	my ($node) = @_;
-	return $node->data_dir . '/uid_generator.state';
-}
 
 # One primary-key table per type, t_<type> (id, sess, ph), so that a
 # duplicate of one type is counted on its own, and procedures that fill
@@ -148,11 +128,11 @@ sub setup_tables
 sub not_after
 {
 	my ($node, $type, $ph, $by_tick) = @_;
+	my ($key, $op) = order_key($type);
 	my $cmp =
-	    $type eq 'uid60' ? 'uid60_timestamp(id) < (SELECT max(uid60_timestamp(id)) FROM old)'
-	  : $type eq 'sno' && $by_tick
+	  $type eq 'sno' && $by_tick
 	  ? 'id <= (SELECT o.id FROM old o WHERE sno_tick(o.id) = sno_tick(t.id) ORDER BY o.id DESC LIMIT 1)'
-	  : 'id <= (SELECT id FROM old ORDER BY id DESC LIMIT 1)';
+	  : "$key $op (SELECT max($key) FROM old)";
 
 	return split /\|/, $node->safe_psql(
 		'postgres', qq{
@@ -277,7 +257,9 @@ sub overwrite_in_place
 # 3. The file mode follows the data directory's: initdb -g gives the
 # group read access to every file, the state file included.
 {
-	my $group = plain_node('hardening_group', extra => ['-g']);
+	my $group = uid_node('hardening_group',
+		init => [ extra => ['-g'] ],
+		conf => \@id_conf);
 	$group->safe_psql('postgres', 'SELECT sno_new()');
 	my @st = stat(state_file($group));
 	is(sprintf('%04o', $st[2] & 07777),
@@ -329,9 +311,7 @@ SKIP:
 			qr/database system was not properly shut down; automatic recovery in progress/,
 			$log_offset),
 		'crash: the server ran crash recovery');
-	my $off = server_clock_offset($node);
-	cmp_ok(abs($off + 30), '<', 0.5, 'crash: the server clock is 30 s behind')
-	  or diag "offset: $off";
+	check_clock_offset($node, -30, 'crash: the server clock is 30 s behind');
 	is( $node->safe_psql('postgres',
 			'SELECT clock_timestamp() < max(sno_timestamp(id)) FROM t_sno'),
 		't',
@@ -352,7 +332,7 @@ SKIP:
 
 
 # 2. The state file unlinked, or replaced, while the server runs.
-my $node = plain_node('hardening_unlink');
+my $node = uid_node('hardening_unlink', conf => \@id_conf);
 my $file = state_file($node);
 setup_tables($node);
 $node->safe_psql('postgres', 'CALL gen_batches(0, 60, 100, 3)');

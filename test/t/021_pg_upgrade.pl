@@ -34,7 +34,7 @@ use UidTest;
 
 plan skip_all => 'libfaketime is not installed' unless faketime_lib();
 
-my @types = qw(sno muid snowflake_si revts8 uid60);
+my @types = id_types();
 
 # How far ahead of real time the old server's clock runs, in seconds.  The
 # upgraded server runs at real time and must still be behind the old IDs
@@ -63,10 +63,6 @@ uid.cluster = 3
 uid.medallion = '1f3c'
 };
 
-# Each generator, called on its own (muid_txn is muid's other way in).
-my @generators =
-  qw(sno_new muid_new muid_txn snowflake_si_new revts8_new uid60_new);
-
 #
 # Step 1: the old server, its clock ahead, makes IDs of every type.
 #
@@ -75,56 +71,19 @@ $old->init;
 $old->append_conf('postgresql.conf', $settings);
 set_clock($old, "+$ahead");
 start_faked($old);
-my $off = server_clock_offset($old);
-cmp_ok(abs($off - $ahead), '<', 0.5,
-	"old: the server clock is $ahead s ahead of real time")
-  or diag "offset: $off";
+check_clock_offset($old, $ahead,
+	"old: the server clock is $ahead s ahead of real time");
 
-# One table with a primary key per type; gen makes committed batches, ins
-# the new IDs one transaction each.  Both are carried over by pg_upgrade.
-my $ddl = join '',
-  map { "CREATE TABLE t_$_ (id $_ PRIMARY KEY, ph int NOT NULL);\n" } @types;
-$old->safe_psql(
-	'postgres', qq{
-	CREATE EXTENSION uid;
-	$ddl
-	CREATE PROCEDURE gen(typ text, per int, batches int, p int)
-	LANGUAGE plpgsql AS \$\$
-	BEGIN
-		FOR i IN 1 .. batches LOOP
-			EXECUTE format(
-				'INSERT INTO %I (id, ph) SELECT %I(), \$1 FROM generate_series(1, \$2)',
-				't_' || typ, typ || '_new') USING p, per;
-			COMMIT;
-		END LOOP;
-	END \$\$;
-
-	-- n new IDs of one type, each inserted in its own transaction; a
-	-- duplicate-key error is counted (and the first duplicate kept)
-	-- instead of ending the run.  Any other error ends it.
-	CREATE PROCEDURE ins(typ text, n int, p int,
-						 INOUT dups int DEFAULT 0, INOUT first_dup text DEFAULT NULL)
-	LANGUAGE plpgsql AS \$\$
-	DECLARE
-		v text;
-	BEGIN
-		FOR i IN 1 .. n LOOP
-			EXECUTE format('SELECT %I()::text', typ || '_new') INTO v;
-			BEGIN
-				EXECUTE format('INSERT INTO %I (id, ph) VALUES (\$1::%I, \$2)',
-							   't_' || typ, typ) USING v, p;
-			EXCEPTION WHEN unique_violation THEN
-				dups := dups + 1;
-				first_dup := coalesce(first_dup, v);
-			END;
-			COMMIT;
-		END LOOP;
-	END \$\$;
-});
+# One table with a primary key per type; gen makes committed batches (here
+# in phase 1), ins the new IDs one transaction each (create_id_tables).
+# Both are carried over by pg_upgrade.
+$old->safe_psql('postgres', 'CREATE EXTENSION uid');
+create_id_tables($old);
+$old->safe_psql('postgres', 'UPDATE ctl SET phase = 1');
 for my $type (@types)
 {
 	$old->safe_psql('postgres',
-		"CALL gen('$type', 100, " . $old_rows{$type} / 100 . ', 1)');
+		"CALL gen('$type', 100, " . $old_rows{$type} / 100 . ', 0)');
 }
 my $old_counts = row_counts($old);
 is($old_counts, join(' ', map { "$_=$old_rows{$_}" } @types),
@@ -134,7 +93,7 @@ note "old: the latest ID is dated $old_latest";
 
 # A clean stop: pg_upgrade needs it.
 $old->stop;
-my $old_state = $old->data_dir . '/uid_generator.state';
+my $old_state = state_file($old);
 ok(-f $old_state, 'old: the data directory has its state file');
 
 #
@@ -143,12 +102,12 @@ ok(-f $old_state, 'old: the data directory has its state file');
 my $new = upgrade('new');
 set_clock($new, '+0');
 start_faked($new);
-check_clock_behind($new, 'upgraded');
+check_clock_behind($new, 'upgraded', 0, $old_latest, "the old server's latest ID");
 
 #
 # Step 3: the upgraded server refuses to generate, and serves the old IDs.
 #
-for my $f (@generators)
+for my $f (id_generators())
 {
 	check_refused($new, "SELECT $f()", "upgraded: $f()");
 }
@@ -172,7 +131,7 @@ check_old_rows($new, 'upgraded');
 # made, so that no reader ever sees half of it), start, create the origin.
 #
 $new->stop;
-my $new_state = $new->data_dir . '/uid_generator.state';
+my $new_state = state_file($new);
 note 'upgraded: the refused calls ' . (-e $new_state ? 'made' : 'did not make')
   . ' a state file of their own';
 copy($old_state, "$new_state.tmp")
@@ -181,10 +140,15 @@ chmod 0600, "$new_state.tmp" or die "could not chmod $new_state.tmp: $!";
 rename "$new_state.tmp", $new_state
   or die "could not rename $new_state.tmp: $!";
 start_faked($new);
-check_clock_behind($new, 'procedure');
+check_clock_behind($new, 'procedure', 0, $old_latest, "the old server's latest ID");
 $new->safe_psql('postgres',
 	"SELECT pg_replication_origin_create('uid_fence')");
-check_new_ids($new, 'procedure', 4);
+# Every new ID sorts after every ID of the old server, and the first ones
+# continue from the old IDs, not from far ahead of them (a fence moves IDs
+# at most a lease, about a second plus a tick, past the last one; 5 s
+# leaves room for uid60's seconds).
+check_new_ids($new, 'procedure', 4,
+	n => $new_ids, old => 'ph = 1', gap => 5, old_words => 1);
 check_old_rows($new, 'procedure');
 $new->stop;
 
@@ -264,44 +228,6 @@ sub check_refused
 	return;
 }
 
-# How many rows of each type, as "type=count ...".
-sub row_counts
-{
-	my ($node) = @_;
-	return join ' ', map {
-		"$_=" . $node->safe_psql('postgres', "SELECT count(*) FROM t_$_")
-	} @types;
-}
-
-# The time of the latest ID in the tables (any type), as a timestamptz.
-sub latest_id_time
-{
-	my ($node) = @_;
-	return $node->safe_psql(
-		'postgres', q{
-		SELECT greatest(
-			(SELECT max(sno_timestamp(id)) FROM t_sno),
-			(SELECT max(muid_timestamp(id)) FROM t_muid),
-			(SELECT max(snowflake_si_timestamp(id)) FROM t_snowflake_si),
-			(SELECT max(revts8_timestamp(id)) FROM t_revts8),
-			(SELECT max(uid60_timestamp(id)) FROM t_uid60))});
-}
-
-# The upgraded server runs at real time, behind the old server's latest ID:
-# a generator that followed the clock, or a fresh state file's marks, would
-# make IDs below the old ones.
-sub check_clock_behind
-{
-	my ($node, $what) = @_;
-	my $off = server_clock_offset($node);
-	cmp_ok(abs($off), '<', 0.5, "$what: the server clock is at real time")
-	  or diag "offset: $off";
-	is($node->safe_psql('postgres', "SELECT clock_timestamp() < '$old_latest'"),
-		't', "$what: the clock is behind the old server's latest ID")
-	  or diag "the latest old ID is dated $old_latest";
-	return;
-}
-
 # The old rows read back on the upgraded server: every one decodes to the
 # old server's settings, round-trips through text and its casts, and the
 # old server's clock shows in their times (dated ahead of this one's).
@@ -341,58 +267,9 @@ sub judge
 {
 	my ($node, $type, $phase, $out) = @_;
 	my ($dups, $first) = split /\|/, $out;
-	my $key = $type eq 'uid60' ? 'uid60_timestamp(id)' : 'id';
-	my $op = $type eq 'uid60' ? '<' : '<=';
-	my ($n, $behind, $new_min, $old_max) = split /\|/, $node->safe_psql(
-		'postgres', qq{
-		WITH old AS (SELECT max($key) AS m FROM t_$type WHERE ph = 1)
-		SELECT count(*), count(*) FILTER (WHERE $key $op old.m), min($key), min(old.m)
-		FROM t_$type, old WHERE ph = $phase});
-	return "$n inserted, $dups duplicate-key errors"
+	my $r = new_ids_behind($node, $type, $phase, 'ph = 1');
+	return "$r->{n} inserted, $dups duplicate-key errors"
 	  . ($dups ? " (first: $first)" : '')
-	  . ", $behind inserted ones do not sort after the old ones; "
-	  . "the lowest new: $new_min, the highest old: $old_max";
-}
-
-# Makes $new_ids new IDs of each type in phase $phase: no duplicate-key
-# error, each sorts after every ID of the old server (uid60: dated no
-# earlier than the latest), and the first ones continue from the old IDs,
-# not from far ahead of them (a fence moves IDs at most a lease, about a
-# second plus a tick, past the last one; 5 s leaves room for uid60's
-# seconds).
-sub check_new_ids
-{
-	my ($node, $what, $phase) = @_;
-
-	for my $type (@types)
-	{
-		my ($dups, $first) = split /\|/,
-		  $node->safe_psql('postgres', "CALL ins('$type', $new_ids, $phase)");
-		is($dups, '0', "$what: $type: no duplicate-key error among $new_ids new IDs")
-		  or diag "$dups inserts failed with a duplicate key; the first duplicate: $first";
-
-		# uid60 may share the latest second: only an earlier one is wrong.
-		my ($key, $op) =
-		  $type eq 'uid60' ? ('uid60_timestamp(id)', '<') : ('id', '<=');
-		my ($behind, $new_min, $old_max, $gap) = split /\|/, $node->safe_psql(
-			'postgres', qq{
-			WITH old AS (SELECT max($key) AS m, max(${type}_timestamp(id)) AS ts
-						 FROM t_$type WHERE ph = 1)
-			SELECT count(*) FILTER (WHERE $key $op old.m), min($key), min(old.m),
-				   extract(epoch FROM min(${type}_timestamp(id)) - min(old.ts))
-			FROM t_$type, old WHERE ph = $phase});
-		# A rejected duplicate does not sort after the old ones either.
-		$behind += $dups;
-		is($behind, 0,
-			$type eq 'uid60'
-			? "$what: uid60: no new ID is dated before the latest old one"
-			: "$what: $type: every new ID sorts after every old one")
-		  or diag "$behind of $new_ids new IDs do not; the lowest new: $new_min, "
-		  . "the highest old: $old_max";
-		cmp_ok($gap, '<', 5,
-			"$what: $type: the new IDs continue from the old ones, not far ahead")
-		  or diag "the lowest new ID is dated $gap s after the latest old one";
-		note "$what: $type: the lowest new ID is dated $gap s after the latest old one";
-	}
-	return;
+	  . ", $r->{behind} inserted ones do not sort after the old ones; "
+	  . "the lowest new: $r->{new_min}, the highest old: $r->{old_max}";
 }

@@ -13,10 +13,14 @@ use Test::More;
 use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
+  check_clock_offset restart_faked
   start_worker finish_worker poll_while_running check_ids check_ids_by
-  check_ids_wrap faked_node type_stats run_released check_not_ahead check_capacity
+  check_ids_wrap uid_node faked_node state_file type_stats run_released
+  check_not_ahead check_capacity
   check_overlap clock_jump_test
-  check_capacity_stats);
+  check_capacity_stats
+  id_types id_generators order_key create_id_tables row_counts latest_id_time
+  check_clock_behind new_ids_behind check_new_ids);
 
 # test/check.sh passes the library of Debian's package "faketime" in
 # UID_FAKETIME_LIB; the fallback is its place on amd64.
@@ -81,6 +85,31 @@ sub server_clock_offset
 		'SELECT extract(epoch FROM clock_timestamp())');
 	my $after = time();
 	return $server - ($before + $after) / 2;
+}
+
+# Checks that the server's clock is $offset s off real time, to $within s
+# (default half a second), as test $name; returns the offset it read.
+sub check_clock_offset
+{
+	my ($node, $offset, $name, $within) = @_;
+	my $off = server_clock_offset($node);
+
+	cmp_ok(abs($off - $offset), '<', $within // 0.5, $name)
+	  or diag "offset: $off";
+	return $off;
+}
+
+# Stops the node and starts it again under libfaketime with its clock
+# $offset (as set_clock takes it) off real time: a restart with the clock
+# set back, which the state file and the lease must outlive.
+sub restart_faked
+{
+	my ($node, $offset) = @_;
+
+	$node->stop;
+	set_clock($node, $offset);
+	start_faked($node);
+	return;
 }
 
 # Starts psql running the given commands (each its own -c, so each is its
@@ -214,20 +243,43 @@ sub check_ids_wrap
 }
 
 
-# A node under libfaketime with the extension created and a fixed sno
-# partition: a partition drawn at each start would keep IDs of different
-# starts apart by itself and hide a lost or ignored state.  Extra lines go
-# to postgresql.conf.
+# A started node with the extension created and a fixed sno partition: a
+# partition drawn at each start would keep IDs of different starts apart by
+# itself and hide a lost or ignored state.  Options: conf, more lines for
+# postgresql.conf; init, the arguments of init (extra => ['-g']); faked,
+# true to start it under libfaketime (start_faked).
+sub uid_node
+{
+	my ($name, %o) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+
+	$node->init(@{ $o{init} // [] });
+	$node->append_conf('postgresql.conf',
+		join("\n", 'uid.partition = 7', @{ $o{conf} // [] }));
+	if ($o{faked})
+	{
+		start_faked($node);
+	}
+	else
+	{
+		$node->start;
+	}
+	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
+	return $node;
+}
+
+# uid_node under libfaketime; extra lines go to postgresql.conf.
 sub faked_node
 {
 	my ($name, @conf) = @_;
-	my $node = PostgreSQL::Test::Cluster->new($name);
+	return uid_node($name, faked => 1, conf => \@conf);
+}
 
-	$node->init;
-	$node->append_conf('postgresql.conf', join("\n", 'uid.partition = 7', @conf));
-	start_faked($node);
-	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
-	return $node;
+# The generator's state file in the node's data directory.
+sub state_file
+{
+	my ($node) = @_;
+	return $node->data_dir . '/uid_generator.state';
 }
 
 # The type's row of uid_stats(), as a hash: issued, waits (overflow_waits),
@@ -250,15 +302,19 @@ sub type_stats
 # Runs $n sessions that start generating at the same moment: each first
 # queues behind an advisory lock that a session of ours holds, and all of
 # them are let go at once.  $sql_of->($s) gives the commands of session s
-# (1 .. $n).  Returns the seconds from the release to the end of the last
-# session.
+# (1 .. $n).  Options: env_of, a function giving session s's extra
+# environment as a hash ref (PGUSER, PGOPTIONS: who connects, and with
+# what startup options); what, a prefix for the test names.  Returns the
+# seconds from the release to the end of the last session.
 sub run_released
 {
-	my ($node, $n, $sql_of) = @_;
+	my ($node, $n, $sql_of, %o) = @_;
+	my $what = defined $o{what} ? "$o{what} " : '';
 	my $gate = $node->background_psql('postgres');
 
 	$gate->query_safe('SELECT pg_advisory_lock(4242)');
 	my @workers = map {
+		local %ENV = (%ENV, %{ $o{env_of} ? $o{env_of}->($_) : {} });
 		start_worker($node, 'SELECT pg_advisory_lock_shared(4242)',
 			$sql_of->($_))
 	} 1 .. $n;
@@ -266,7 +322,7 @@ sub run_released
 			'postgres',
 			"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
 			$n),
-		"all $n sessions wait at the barrier");
+		$what . ($n == 2 ? 'both' : "all $n") . ' sessions wait at the barrier');
 	my $started = time();
 	$gate->query_safe('SELECT pg_advisory_unlock(4242)');
 	$gate->quit;
@@ -274,7 +330,7 @@ sub run_released
 	for my $s (1 .. $n)
 	{
 		my ($rc, $out, $err) = finish_worker($workers[ $s - 1 ]);
-		is($rc, 0, "session $s inserted its IDs") or diag $err;
+		is($rc, 0, "${what}session $s inserted its IDs") or diag $err;
 	}
 	return time() - $started;
 }
@@ -407,8 +463,7 @@ sub clock_jump_test
 	my $unit = $c->{unit};
 
 	_setup_generator($c);
-	cmp_ok(abs(server_clock_offset($node)), '<', 0.5,
-		'the server clock starts at real time');
+	check_clock_offset($node, 0, 'the server clock starts at real time');
 
 	my $started = time();
 	$c->{w} = [ map { start_worker($node, "CALL gen($_, $c->{per_batch})") }
@@ -535,13 +590,9 @@ sub clock_jump_test
 			'SELECT ' . _not_below($c, "'$last'::$T->{name}", "'$hw4'::$T->{name}")),
 		't', 'the last ID before the restart is the highest');
 	my $regressions = type_stats($node, $T->{name})->{regressions};
-	$node->stop;
-	set_clock($node, -10);
-	start_faked($node);
-	my $off = server_clock_offset($node);
-	cmp_ok(abs($off + 10), '<', 0.5,
-		'restart: the server clock is -10 s off real time')
-	  or diag "offset: $off";
+	restart_faked($node, -10);
+	check_clock_offset($node, -10,
+		'restart: the server clock is -10 s off real time');
 	my (undef, $ahead4) = _high_water($c);
 	cmp_ok($ahead4, '>', 5,
 		'restart: the clock is behind the last ID made before')
@@ -725,10 +776,8 @@ sub _step_clock
 	my $quota = $c->{quota} // 'NULL';
 
 	set_clock($c->{node}, $offset);
-	my $off = server_clock_offset($c->{node});
-	cmp_ok(abs($off - $offset), '<', 0.5,
-		"phase $phase: the server clock is $offset s off real time")
-	  or diag "offset: $off";
+	check_clock_offset($c->{node}, $offset,
+		"phase $phase: the server clock is $offset s off real time");
 	my $start = _query($c,
 		"UPDATE ctl SET phase = $phase, quota = $quota RETURNING (SELECT id FROM t ORDER BY id DESC LIMIT 1)"
 	);
@@ -835,6 +884,210 @@ sub check_capacity_stats
 	# back.
 	is($stats->{regressions}, '0', 'no clock regression');
 	is($stats->{flips}, '0', "no tick flip: $type has one timeline");
+	return;
+}
+
+
+# The helpers below serve the tests in which a server takes over the IDs
+# of every type that another one made (a restore, a rewind, an upgrade)
+# and must make new ones that repeat none of them.  The IDs are in one
+# table with a primary key per type, t_<type> (id, ph int), ph the phase
+# in which a row was made.
+
+# The ID types, in the order the tests go through them.
+sub id_types
+{
+	return qw(sno muid snowflake_si revts8 uid60);
+}
+
+# Each generator, called on its own (muid_txn is muid's other way in): a
+# server that must not generate refuses every one.
+sub id_generators
+{
+	return qw(sno_new muid_new muid_txn snowflake_si_new revts8_new uid60_new);
+}
+
+# The key that orders a type's IDs in the order they were made, and the
+# operator by which a later ID is wrong when compared with an earlier one's
+# key: the ID itself, not above; for uid60, whose sequence runs on within a
+# second (it wraps), so that IDs of one second are not in the order they
+# were made, its second, not earlier.
+sub order_key
+{
+	my ($type) = @_;
+	return $type eq 'uid60' ? ('uid60_timestamp(id)', '<') : ('id', '<=');
+}
+
+# Creates t_<type> for every type, ctl (phase, stop) and two procedures:
+#  - gen(typ, per, batches, pause): committed batches of per IDs of one
+#    type, tagged with the phase current when the batch began, until ctl
+#    says stop or, when batches is not null, that many batches are done;
+#    pause seconds between batches (only on a server whose clock is not
+#    moved: pg_sleep sleeps until a wall-clock time);
+#  - ins(typ, n, p): n new IDs of one type in phase p, each inserted in its
+#    own transaction (muid takes one timestamp a transaction, so each is a
+#    fresh timestamp that may meet one made before); a duplicate-key error
+#    is counted in dups (and the first duplicate kept in first_dup) instead
+#    of ending the run; any other error ends it.
+sub create_id_tables
+{
+	my ($node) = @_;
+	my $ddl = join '',
+	  map { "CREATE TABLE t_$_ (id $_ PRIMARY KEY, ph int NOT NULL);\n" }
+	  id_types();
+
+	$node->safe_psql(
+		'postgres', qq{
+		$ddl
+		CREATE TABLE ctl (phase int NOT NULL, stop bool NOT NULL);
+		INSERT INTO ctl VALUES (0, false);
+
+		CREATE PROCEDURE gen(typ text, per int, batches int, pause float8)
+		LANGUAGE plpgsql AS \$\$
+		DECLARE
+			i int := 0;
+			p int;
+			st bool;
+		BEGIN
+			LOOP
+				SELECT phase, stop INTO p, st FROM ctl;
+				EXIT WHEN st OR (batches IS NOT NULL AND i >= batches);
+				EXECUTE format(
+					'INSERT INTO %I (id, ph) SELECT %I(), \$1 FROM generate_series(1, \$2)',
+					't_' || typ, typ || '_new') USING p, per;
+				i := i + 1;
+				COMMIT;
+				PERFORM pg_sleep(pause);
+			END LOOP;
+		END \$\$;
+
+		CREATE PROCEDURE ins(typ text, n int, p int,
+							 INOUT dups int DEFAULT 0, INOUT first_dup text DEFAULT NULL)
+		LANGUAGE plpgsql AS \$\$
+		DECLARE
+			v text;
+		BEGIN
+			FOR i IN 1 .. n LOOP
+				EXECUTE format('SELECT %I()::text', typ || '_new') INTO v;
+				BEGIN
+					EXECUTE format('INSERT INTO %I (id, ph) VALUES (\$1::%I, \$2)',
+								   't_' || typ, typ) USING v, p;
+				EXCEPTION WHEN unique_violation THEN
+					dups := dups + 1;
+					first_dup := coalesce(first_dup, v);
+				END;
+				COMMIT;
+			END LOOP;
+		END \$\$;
+	});
+	return;
+}
+
+# How many rows of each type, as "type=count ...".
+sub row_counts
+{
+	my ($node) = @_;
+	return join ' ', map {
+		"$_=" . $node->safe_psql('postgres', "SELECT count(*) FROM t_$_")
+	} id_types();
+}
+
+# The time of the latest ID in the tables (any type), as a timestamptz.
+sub latest_id_time
+{
+	my ($node) = @_;
+	return $node->safe_psql('postgres',
+		'SELECT greatest('
+		  . join(', ',
+			map { "(SELECT max(${_}_timestamp(id)) FROM t_$_)" } id_types())
+		  . ')');
+}
+
+# The clock is where the test put it ($offset s off real time), and behind
+# the latest ID the server took over: a generator that followed the clock,
+# or the high-water mark of a stale or a fresh state file, would make IDs
+# again where IDs already are, or below them.  $latest is that ID's time
+# (default: latest_id_time), $of what the test names call it (default: the
+# latest ID there).
+sub check_clock_behind
+{
+	my ($node, $what, $offset, $latest, $of) = @_;
+	$of //= 'the latest ID there';
+
+	check_clock_offset($node, $offset,
+		"$what: the server clock is "
+		  . ($offset == 0 ? 'at real time' : "$offset s off real time"));
+	$latest //= latest_id_time($node);
+	is($node->safe_psql('postgres', "SELECT clock_timestamp() < '$latest'"),
+		't', "$what: the clock is behind $of")
+	  or diag "$of is dated $latest";
+	return;
+}
+
+# The IDs of type $type made in phase $phase against those that were there
+# before them: the rows for which $old holds (an SQL condition on ph;
+# default: another phase).  Returns a hash: n, how many new ones; behind,
+# how many of them do not sort after every earlier one (order_key); new_min
+# and old_max, the lowest new and the highest earlier key; gap, the seconds
+# from the latest earlier ID's time to the earliest new one's.
+sub new_ids_behind
+{
+	my ($node, $type, $phase, $old) = @_;
+	my ($key, $op) = order_key($type);
+	my %r;
+
+	$old //= "ph <> $phase";
+	@r{qw(n behind new_min old_max gap)} = split /\|/,
+	  $node->safe_psql(
+		'postgres', qq{
+		WITH old AS (SELECT max($key) AS m, max(${type}_timestamp(id)) AS ts
+					 FROM t_$type WHERE $old)
+		SELECT count(*), count(*) FILTER (WHERE $key $op old.m), min($key), min(old.m),
+			   extract(epoch FROM min(${type}_timestamp(id)) - min(old.ts))
+		FROM t_$type, old WHERE ph = $phase});
+	return \%r;
+}
+
+# Makes new IDs of each type with ins, in phase $phase, on a node that took
+# over IDs made before: no duplicate-key error, and each sorts after every
+# earlier one (uid60: dated no earlier than the latest).  Options: n, how
+# many of each type; old, which rows are the earlier ones (as for
+# new_ids_behind); gap, when given: the first new IDs continue from the
+# earlier ones, dated less than gap seconds after the latest (a fence moves
+# IDs at most a lease past the last one, not far ahead); old_words, true
+# when the test names call the earlier IDs old (those of a server upgraded
+# from) rather than the IDs there.
+sub check_new_ids
+{
+	my ($node, $what, $phase, %o) = @_;
+	my $n = $o{n};
+	my ($every, $latest, $highest) =
+	  $o{old_words}
+	  ? ('every old one', 'the latest old one', 'the highest old')
+	  : ('every ID there', 'the latest one there', 'the highest before');
+
+	for my $type (id_types())
+	{
+		my ($dups, $first) = split /\|/,
+		  $node->safe_psql('postgres', "CALL ins('$type', $n, $phase)");
+		is($dups, '0', "$what: $type: no duplicate-key error among $n new IDs")
+		  or diag "$dups inserts failed with a duplicate key; the first duplicate: $first";
+
+		my $r = new_ids_behind($node, $type, $phase, $o{old});
+		# A rejected duplicate does not sort after the earlier ones either.
+		my $behind = $r->{behind} + $dups;
+		is($behind, 0,
+			$type eq 'uid60'
+			? "$what: uid60: no new ID is dated before $latest"
+			: "$what: $type: every new ID sorts after $every")
+		  or diag "$behind of $n new IDs do not; the lowest new: $r->{new_min}, "
+		  . "$highest: $r->{old_max}";
+		next unless defined $o{gap};
+		cmp_ok($r->{gap}, '<', $o{gap},
+			"$what: $type: the new IDs continue from the old ones, not far ahead")
+		  or diag "the lowest new ID is dated $r->{gap} s after the latest old one";
+		note "$what: $type: the lowest new ID is dated $r->{gap} s after the latest old one";
+	}
 	return;
 }
 
