@@ -18,14 +18,24 @@ DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 DATA = $(wildcard src/upgrade/$(EXTENSION)--*.sql)
 EXTRA_CLEAN = $(DATA_built) test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log
 
+PG_CONFIG ?= pg_config
+# The server's major version: some tests need a newer one.
+SERVER_MAJOR := $(shell $(PG_CONFIG) --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
+
 REGRESS = setup config sno_vectors sno_io sno_ops sno_func sno_gen muid_io muid_ops muid_gen snowflake_si_io snowflake_si_ops snowflake_si_gen revts8_io revts8_ops revts8_gen uid60_io uid60_ops uid60_gen aggregates upgrade
+# pg_input_is_valid() (16+), COPY ... ON_ERROR (17+)
+ifeq ($(shell test $(SERVER_MAJOR) -ge 16 && echo y),y)
+REGRESS += soft_errors
+endif
+ifeq ($(shell test $(SERVER_MAJOR) -ge 17 && echo y),y)
+REGRESS += copy_on_error
+endif
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
-PG_CPPFLAGS = -I$(srcdir)/src
+PG_CPPFLAGS = -I$(srcdir)/src -DUID_VERSION='"$(EXTVERSION)"'
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 
-PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 

@@ -36,8 +36,8 @@ FROM agg;
 CREATE INDEX agg_m ON agg (m);
 CREATE INDEX agg_u ON agg (u);
 ANALYZE agg;
-EXPLAIN (COSTS OFF) SELECT max(m) FROM agg;
-EXPLAIN (COSTS OFF) SELECT min(u) FROM agg;
+SELECT uid_explain('SELECT max(m) FROM agg');
+SELECT uid_explain('SELECT min(u) FROM agg');
 SELECT * FROM agg_check;
 
 -- in parallel: partial aggregates combined
@@ -48,7 +48,7 @@ SET max_parallel_workers_per_gather = 2;
 SET enable_indexscan = off;
 SET enable_indexonlyscan = off;
 SET enable_bitmapscan = off;
-EXPLAIN (COSTS OFF) SELECT min(s), max(s), min(m), max(m), min(f), max(f), min(r), max(r), min(u), max(u) FROM agg;
+SELECT uid_explain('SELECT min(s), max(s), min(m), max(m), min(f), max(f), min(r), max(r), min(u), max(u) FROM agg');
 SELECT * FROM agg_check;
 RESET ALL;
 DROP VIEW agg_check;

@@ -142,8 +142,12 @@ SELECT s.issued - b.issued >= 1000 AS counted FROM uid_stats() s, before b WHERE
 -- a wrapper wrongly marked PARALLEL SAFE cannot take a timestamp in a worker
 CREATE FUNCTION wrongly_safe() RETURNS muid LANGUAGE plpgsql PARALLEL SAFE AS
 $$ BEGIN RETURN muid_new(); END $$;
-SET force_parallel_mode = regress;
+-- (force_parallel_mode became debug_parallel_query in PostgreSQL 16)
+SELECT set_config(CASE WHEN current_setting('server_version_num')::int >= 160000
+                       THEN 'debug_parallel_query' ELSE 'force_parallel_mode' END,
+                  'regress', false) AS parallel;
 SELECT wrongly_safe();
-RESET force_parallel_mode;
+RESET ALL;
+SET TimeZone = 'UTC';
 SELECT muid_offset(wrongly_safe()) AS in_the_leader;
 DROP FUNCTION wrongly_safe();

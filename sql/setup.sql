@@ -14,6 +14,9 @@ WHERE refclassid = 'pg_extension'::regclass
   AND classid <> 'pg_cast'::regclass
   AND classid <> 'pg_operator'::regclass
   AND classid <> 'pg_opfamily'::regclass
+  -- the array types (members since PostgreSQL 17) are described by their element types
+  AND NOT (classid = 'pg_type'::regclass AND
+           (SELECT typcategory FROM pg_type WHERE oid = objid) = 'A')
 ORDER BY 1;
 -- Helper: run a statement, report its SQLSTATE and message instead of failing.
 CREATE FUNCTION uid_try(stmt text) RETURNS text LANGUAGE plpgsql AS $$
@@ -22,4 +25,17 @@ BEGIN
     RETURN 'ok';
 EXCEPTION WHEN OTHERS THEN
     RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+-- Helper: EXPLAIN (COSTS OFF) made the same on every major: the way a plan
+-- names an InitPlan's result ("$0" before 17, "(InitPlan 1).col1" since), and
+-- without the "Disabled: true" lines of 18.
+CREATE FUNCTION uid_explain(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+        CONTINUE WHEN line ~ '^\s*Disabled: true$';
+        line := regexp_replace(line, ' \(returns \$\d+(,\$\d+)*\)', '', 'g');
+        RETURN NEXT regexp_replace(line, '\(InitPlan \d+\)\.col\d+|\$\d+', '<initplan result>', 'g');
+    END LOOP;
 END $$;

@@ -36,7 +36,7 @@ ANALYZE sf_sort;
 SET enable_seqscan = off;
 SET enable_bitmapscan = off;
 CREATE INDEX sf_sort_bt ON sf_sort (id);
-EXPLAIN (COSTS OFF) SELECT n FROM sf_sort WHERE id = (SELECT id FROM sf_sort WHERE n = 777);
+SELECT uid_explain('SELECT n FROM sf_sort WHERE id = (SELECT id FROM sf_sort WHERE n = 777)');
 SELECT n FROM sf_sort WHERE id = (SELECT id FROM sf_sort WHERE n = 777);
 DROP INDEX sf_sort_bt;
 CREATE INDEX sf_sort_h ON sf_sort USING hash (id);

@@ -262,7 +262,7 @@ uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us)
 }
 
 /* The next ID of a type would be past the end of its time range. */
-static void uid_out_of_time(const UidClockSpec *spec) pg_attribute_noreturn();
+UID_NORETURN static void uid_out_of_time(const UidClockSpec *spec) UID_NORETURN_AFTER;
 
 static void
 uid_out_of_time(const UidClockSpec *spec)
@@ -286,7 +286,7 @@ uid_sleep_us(int64 us)
 	if (us >= 1000)
 	{
 		int			rc = WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-								   (long) (us / 1000), PG_WAIT_EXTENSION);
+								   (long) (us / 1000), uid_wait_event());
 
 		ResetLatch(MyLatch);
 		return (rc & WL_TIMEOUT) != 0;

@@ -25,6 +25,8 @@
 
 #include "port/atomics.h"
 
+#include "compat.h"
+
 #ifdef PG_HAVE_ATOMIC_U64_SIMULATION
 #error "uid needs native 64-bit atomics: its state is shared through a file mapping"
 #endif
@@ -212,7 +214,7 @@ uid_clock_mono_us(void)
 	return (int64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-extern void uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us) pg_attribute_noreturn();
+UID_NORETURN extern void uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us) UID_NORETURN_AFTER;
 
 /*
  * Current tick of a format's clock; errors when the clock is out of range.

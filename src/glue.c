@@ -22,14 +22,10 @@ uid_text_error(Node *escontext, const char *typname, const char *input,
 
 	if (status == UID_OUT_OF_RANGE)
 	{
-#if PG_VERSION_NUM >= 160000
-		errsave(escontext,
-#else
-		ereport(ERROR,
-#endif
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("value \"%s\" is out of range for type %s", input, typname),
-				 errhint("Expected %s.", expected)));
+		UID_SOFT_ERROR(escontext,
+					   (errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+						errmsg("value \"%s\" is out of range for type %s", input, typname),
+						errhint("Expected %s.", expected)));
 		return;
 	}
 
@@ -55,15 +51,11 @@ uid_text_error(Node *escontext, const char *typname, const char *input,
 			snprintf(detail, sizeof(detail), "The input is malformed.");
 			break;
 	}
-#if PG_VERSION_NUM >= 160000
-	errsave(escontext,
-#else
-	ereport(ERROR,
-#endif
-			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg("invalid input syntax for type %s: \"%s\"", typname, input),
-			 errdetail("%s", detail),
-			 errhint("Expected %s.", expected)));
+	UID_SOFT_ERROR(escontext,
+				   (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					errmsg("invalid input syntax for type %s: \"%s\"", typname, input),
+					errdetail("%s", detail),
+					errhint("Expected %s.", expected)));
 }
 
 int64

@@ -103,7 +103,7 @@ check_medallion(char **newval, void **extra, GucSource source)
 			return false;
 		}
 	}
-	*extra = malloc(sizeof(int64));
+	*extra = uid_guc_malloc(sizeof(int64));
 	if (*extra == NULL)
 		return false;
 	*(int64 *) *extra = v;
@@ -169,7 +169,7 @@ check_epoch(char **newval, void **extra, GucSource source)
 	save_tz = session_timezone;
 	session_timezone = utc;
 	bad = utc == NULL ||
-		DecodeDateTime(field, ftype, nf, &dtype, &tt, &fsec, &tz) != 0 ||
+		uid_decode_datetime(field, ftype, nf, &dtype, &tt, &fsec, &tz) != 0 ||
 		dtype != DTK_DATE || tm2timestamp(&tt, fsec, &tz, &ts) != 0;
 	session_timezone = save_tz;
 	if (bad)
@@ -196,7 +196,7 @@ check_epoch(char **newval, void **extra, GucSource source)
 	 * it on another base clock than the rest of the server.
 	 * snowflake_si_new() refuses to generate while the clock is before it.
 	 */
-	*extra = malloc(sizeof(int64));
+	*extra = uid_guc_malloc(sizeof(int64));
 	if (*extra == NULL)
 		return false;
 	*(int64 *) *extra = ms;
@@ -217,38 +217,9 @@ assign_epoch(const char *newval, void *extra)
 static struct config_generic *
 uid_placeholder(const char *name)
 {
-#if PG_VERSION_NUM >= 160000
-	struct config_generic *gen = find_option(name, false, true, DEBUG1);
+	struct config_generic *gen = uid_find_setting(name);
 
 	return gen && (gen->flags & GUC_CUSTOM_PLACEHOLDER) ? gen : NULL;
-#else
-	struct config_generic **vars = get_guc_variables();
-	int			n = GetNumConfigOptions();
-
-	for (int i = 0; i < n; i++)
-		if ((vars[i]->flags & GUC_CUSTOM_PLACEHOLDER) &&
-			pg_strcasecmp(vars[i]->name, name) == 0)
-			return vars[i];
-	return NULL;
-#endif
-}
-
-/* The setting's current variable (after the library defined it). */
-static struct config_generic *
-uid_setting(const char *name)
-{
-#if PG_VERSION_NUM >= 160000
-	return find_option(name, false, false, ERROR);
-#else
-	struct config_generic **vars = get_guc_variables();
-	int			n = GetNumConfigOptions();
-
-	for (int i = 0; i < n; i++)
-		if (pg_strcasecmp(vars[i]->name, name) == 0)
-			return vars[i];
-	elog(ERROR, "setting \"%s\" is not defined", name);
-	return NULL;
-#endif
 }
 
 /*
@@ -448,7 +419,7 @@ uid_guc_init(void)
 	 */
 	for (int i = 0; i < UID_NSETTINGS; i++)
 		if ((server_set & (1u << i)) &&
-			uid_setting(uid_setting_names[i])->source == PGC_S_DEFAULT)
+			uid_find_setting(uid_setting_names[i])->source == PGC_S_DEFAULT)
 			uid_settings_refused |= 1u << i;
 }
 

@@ -32,7 +32,7 @@ typedef enum UidSettingBit
  * loaded (a generator that embeds one refuses rather than use the default).
  */
 extern uint32 uid_settings_refused;
-extern void uid_setting_refused(UidSettingBit bit) pg_attribute_noreturn();
+UID_NORETURN extern void uid_setting_refused(UidSettingBit bit) UID_NORETURN_AFTER;
 
 /* Errors if a generator may not embed the setting. */
 static inline void

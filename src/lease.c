@@ -170,13 +170,13 @@ uid_lease_renew(uint64 end_us)
 	uint64		now = (uint64) Max(uid_clock_unix_us(), 0);
 	uint64		lease = Max(now, end_us) + UID_LEASE_US;
 
-	if (max_replication_slots < 1)
+	if (uid_max_origins() < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("uid cannot generate IDs with max_replication_slots = 0"),
+				 errmsg("uid cannot generate IDs with %s = 0", UID_ORIGINS_SETTING),
 				 errdetail("uid keeps its lease in replication origin \"%s\", which needs one replication state slot.",
 						   UID_FENCE_ORIGIN),
-				 errhint("Set max_replication_slots to 1 or more, here and on every standby.")));
+				 errhint("Set %s to 1 or more, here and on every standby.", UID_ORIGINS_SETTING)));
 
 	replorigin_advance(origin, (XLogRecPtr) lease, InvalidXLogRecPtr, false, true);
 	XLogFlush(XactLastRecEnd);

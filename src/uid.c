@@ -8,10 +8,11 @@
 #include "fmgr.h"
 
 #include "clock.h"
+#include "compat.h"
 #include "guc.h"
 #include "muid.h"
 
-PG_MODULE_MAGIC;
+UID_MODULE_MAGIC;
 
 void		_PG_init(void);
 

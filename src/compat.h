@@ -1,0 +1,124 @@
+/*
+ * compat.h
+ *		Every difference between the PostgreSQL majors uid builds on (15 to
+ *		18), in one place: the rest of the code uses these names only, and
+ *		has no version test of its own.
+ */
+#ifndef UID_COMPAT_H
+#define UID_COMPAT_H
+
+#include "replication/origin.h"
+#include "replication/slot.h"
+#include "utils/datetime.h"
+#include "utils/guc_tables.h"
+#include "utils/wait_event.h"
+
+#if PG_VERSION_NUM < 150000
+#error "uid needs PostgreSQL 15 or later"
+#endif
+
+/*
+ * A function that does not return: 18 dropped pg_attribute_noreturn(),
+ * which followed the declaration, for pg_noreturn, which precedes it.
+ */
+#if PG_VERSION_NUM >= 180000
+#define UID_NORETURN pg_noreturn
+#define UID_NORETURN_AFTER
+#else
+#define UID_NORETURN
+#define UID_NORETURN_AFTER pg_attribute_noreturn()
+#endif
+
+/*
+ * Soft errors (16+): errsave() reports into an ErrorSaveContext when the
+ * caller passed one (pg_input_is_valid, COPY ... ON_ERROR), and raises
+ * otherwise; before 16 there is only the raise.
+ */
+#if PG_VERSION_NUM >= 160000
+#define UID_SOFT_ERROR(escontext, ...) errsave(escontext, __VA_ARGS__)
+#else
+#define UID_SOFT_ERROR(escontext, ...) ereport(ERROR, __VA_ARGS__)
+#endif
+
+/*
+ * Memory for a setting's "extra": core frees it with guc_free() since 16,
+ * with free() before.
+ */
+#if PG_VERSION_NUM >= 160000
+#define uid_guc_malloc(size) guc_malloc(LOG, (size))
+#else
+#define uid_guc_malloc(size) malloc(size)
+#endif
+
+/* DecodeDateTime takes a DateTimeErrorExtra since 16. */
+static inline int
+uid_decode_datetime(char **field, int *ftype, int nf, int *dtype,
+					struct pg_tm *tm, fsec_t *fsec, int *tzp)
+{
+#if PG_VERSION_NUM >= 160000
+	DateTimeErrorExtra extra;
+
+	return DecodeDateTime(field, ftype, nf, dtype, tm, fsec, tzp, &extra);
+#else
+	return DecodeDateTime(field, ftype, nf, dtype, tm, fsec, tzp);
+#endif
+}
+
+/*
+ * The setting or placeholder of that name, or NULL: 16 exported
+ * find_option(); 15 has only the sorted array.
+ */
+static inline struct config_generic *
+uid_find_setting(const char *name)
+{
+#if PG_VERSION_NUM >= 160000
+	return find_option(name, false, true, DEBUG1);
+#else
+	struct config_generic **vars = get_guc_variables();
+	int			n = GetNumConfigOptions();
+
+	for (int i = 0; i < n; i++)
+		if (pg_strcasecmp(vars[i]->name, name) == 0)
+			return vars[i];
+	return NULL;
+#endif
+}
+
+/*
+ * How many replication origins can be active: 18 gave them their own
+ * setting, before they shared max_replication_slots.
+ */
+#if PG_VERSION_NUM >= 180000
+#define UID_ORIGINS_SETTING "max_active_replication_origins"
+#define uid_max_origins() (max_active_replication_origins)
+#else
+#define UID_ORIGINS_SETTING "max_replication_slots"
+#define uid_max_origins() (max_replication_slots)
+#endif
+
+/*
+ * The wait event of a generator waiting for its next tick: named in
+ * pg_stat_activity on 17+ (WaitEventExtensionNew), plain "Extension" before.
+ */
+#if PG_VERSION_NUM >= 170000
+static inline uint32
+uid_wait_event(void)
+{
+	static uint32 event = 0;
+
+	if (event == 0)
+		event = WaitEventExtensionNew("UidNextTick");
+	return event;
+}
+#else
+#define uid_wait_event() PG_WAIT_EXTENSION
+#endif
+
+/* The module's magic block: 18 can name the extension and its version. */
+#if PG_VERSION_NUM >= 180000
+#define UID_MODULE_MAGIC PG_MODULE_MAGIC_EXT(.name = "uid", .version = UID_VERSION)
+#else
+#define UID_MODULE_MAGIC PG_MODULE_MAGIC
+#endif
+
+#endif							/* UID_COMPAT_H */
