@@ -10,13 +10,15 @@
 #
 # What it does (see bench/README.md for what the numbers mean):
 #   1. generation: count(f()) over generate_series(1,N) for the floor (count(g)),
-#      gen_random_uuid(), nextval('bench_seq'), sno_new() and muid_new() (one transaction);
+#      gen_random_uuid(), nextval('bench_seq'), sno_new() and muid_new() (one transaction),
+#      and on PostgreSQL 18+ its own uuidv7();
 #      the capacity-bound generators' rate as a share of their format's capacity;
 #   2. ORDER BY over N values of bigint, uuid, sno "dense" (sno_new(), many IDs per 4 ms
 #      unit) and sno "spread" (one ID per distinct time), muid "bulk" (muid_new() in one
-#      transaction) and muid "txns" (4 per transaction), snowflake_si and revts8, plus a
-#      scan-only query per table;
-#   3. text output and input (COPY) and bulk INSERT with a generated primary key;
+#      transaction) and muid "txns" (4 per transaction), snowflake_si and revts8 (and uuid
+#      from uuidv7() on 18+), plus a scan-only query per table;
+#   3. text output and input (COPY) and bulk INSERT with a generated primary key (uuidv7()
+#      too on 18+), with the size of each primary key index;
 #   4. pgbench, 1/2/4/8 clients, one INSERT with a generated key per transaction.
 # Each section runs ROUNDS rounds after one untimed warm-up round; a round is one psql
 # session running every candidate once, the order rotated by one each round.  Times are
@@ -38,6 +40,7 @@ WRITE=0
 KEEP=0
 REUSE=0
 ONLY=all
+OUT=
 SCHEMA=uid_bench
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 COMMAND=$(printf '%q ' "$0" "$@")
@@ -50,7 +53,8 @@ usage: $0 [options]
   -r, --rounds R      timed rounds per section, after one warm-up round (default $ROUNDS)
   -m, --work-mem MEM  work_mem for the benchmark sessions (default $WORK_MEM)
       --only SECTION  gen or sort (default: both)
-      --write         also write the report to bench/results.md
+      --write         also write the report to bench/results.md (and the chart to results.png)
+      --out FILE      like --write, but to FILE (the chart to FILE without .md, plus .png)
       --keep          keep schema $SCHEMA (tables, sequence) at the end
       --reuse         reuse the sort tables of a kept schema if they have N rows
   -h, --help          this text
@@ -65,6 +69,7 @@ while [ $# -gt 0 ]; do
 		-m|--work-mem) WORK_MEM=$2; shift 2 ;;
 		--only) ONLY=$2; shift 2 ;;
 		--write) WRITE=1; shift ;;
+		--out) WRITE=1; OUT=$2; shift 2 ;;
 		--keep) KEEP=1; shift ;;
 		--reuse) REUSE=1; KEEP=1; shift ;;
 		-h|--help) usage; exit 0 ;;
@@ -77,6 +82,10 @@ case $ROUNDS in ''|*[!0-9]*) echo "rounds must be a positive integer" >&2; exit 
 [ "$ROUNDS" -ge 1 ] || { echo "rounds must be at least 1" >&2; exit 2; }
 case $ONLY in all|gen|sort) ;; *) echo "--only takes gen or sort" >&2; exit 2 ;; esac
 case $WORK_MEM in *[!0-9A-Za-z]*) echo "bad work_mem: $WORK_MEM" >&2; exit 2 ;; esac
+OUT=${OUT:-$SCRIPT_DIR/results.md}
+case $OUT in *.md) ;; *) echo "--out takes a file name ending in .md" >&2; exit 2 ;; esac
+[ -d "$(dirname "$OUT")" ] || { echo "--out: no directory $(dirname "$OUT")" >&2; exit 2; }
+CHART=${OUT%.md}.png
 
 # psql prints \timing with the locale's decimal separator.
 export LC_ALL=C
@@ -151,8 +160,16 @@ sql "CREATE EXTENSION IF NOT EXISTS uid" >/dev/null
 EXTSCHEMA=$(sql "SELECT quote_ident(extnamespace::regnamespace::text) FROM pg_extension WHERE extname = 'uid'")
 EXTVERSION=$(sql "SELECT extversion FROM pg_extension WHERE extname = 'uid'")
 PGVERSION=$(sql "SELECT version()")
+PGVERSION_NUM=$(sql "SELECT current_setting('server_version_num')::int")
+# PostgreSQL 18 has its own time-ordered UUID generator, uuidv7(): a candidate beside the others.
+UUIDV7=0
+[ "$PGVERSION_NUM" -ge 180000 ] && UUIDV7=1
 DATABASE=$(sql "SELECT current_database()")
 SHARED_BUFFERS=$(sql "SHOW shared_buffers")
+# gen_random_uuid() and uuidv7() take their random bytes from OpenSSL if the server was built
+# with it, else from /dev/urandom (an open, read and close per call): it sets their cost.
+SSL_LIBRARY=$(sql "SELECT coalesce(nullif(current_setting('ssl_library', true), ''), 'none')")
+PREWARM="OS cache only (no pg_prewarm)"
 SETTINGS="SET work_mem = '$WORK_MEM'; SET max_parallel_workers_per_gather = 0; SET jit = off; SET search_path = $SCHEMA, $EXTSCHEMA;"
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
 STARTED=$(date +%s)
@@ -166,11 +183,13 @@ SCHEMA_MADE=1
 sql "CREATE SEQUENCE IF NOT EXISTS $SCHEMA.bench_seq" >/dev/null
 
 SORT_TABLES=(bigint uuid sno_dense sno_spread muid_bulk muid_txns snowflake_si revts8 uid60)
+[ "$UUIDV7" = 1 ] && SORT_TABLES=(bigint uuid uuidv7 sno_dense sno_spread muid_bulk muid_txns snowflake_si revts8 uid60)
 # The values are made in a MATERIALIZED CTE: in "SELECT f() ... ORDER BY random()" the planner
 # evaluates a volatile f() after the sort, which would store sno_new()'s IDs in ascending order.
 declare -A VALUES=(
 	[bigint]="g::bigint"
 	[uuid]="gen_random_uuid()"
+	[uuidv7]="uuidv7()"
 	[sno_dense]="sno_new()"
 	[sno_spread]="sno_from_parts(timestamptz '2024-01-01' + g * interval '37 ms', 1, 4242, 0)"
 	[muid_bulk]="muid_new()"
@@ -179,7 +198,7 @@ declare -A VALUES=(
 	[revts8]="revts8_from_parts(timestamptz '2024-01-01' + (g / 4) * interval '1 ms', g % 4, 1, 0)"
 	[uid60]="uid60_from_parts(timestamptz '2024-01-01' + (g / 1024) * interval '1 s', 1, g % 1024, (g * 37) % 512)"
 )
-declare -A COLTYPE=([bigint]=bigint [uuid]=uuid [sno_dense]=sno [sno_spread]=sno [muid_bulk]=muid [muid_txns]=muid [snowflake_si]=snowflake_si [revts8]=revts8 [uid60]=uid60)
+declare -A COLTYPE=([bigint]=bigint [uuid]=uuid [uuidv7]=uuid [sno_dense]=sno [sno_spread]=sno [muid_bulk]=muid [muid_txns]=muid [snowflake_si]=snowflake_si [revts8]=revts8 [uid60]=uid60)
 declare -A SORT_METHOD CORRELATION
 
 if [ "$ONLY" != gen ]; then
@@ -207,7 +226,7 @@ if [ "$ONLY" != gen ]; then
 			exit 1
 		fi
 		# pre-warm: into shared buffers if pg_prewarm is there, else at least the OS cache
-		"${PSQL[@]}" >/dev/null 2>&1 <<-EOF || true
+		"${PSQL[@]}" >/dev/null 2>&1 <<-EOF && PREWARM="pg_prewarm into shared buffers" || true
 			CREATE EXTENSION IF NOT EXISTS pg_prewarm;
 			SELECT pg_prewarm('$SCHEMA.sort_$t');
 		EOF
@@ -234,9 +253,11 @@ fi
 # ------------------------------------------------------------------ 1. generation
 
 GEN_CANDS=(floor uuid seq sno muid)
+[ "$UUIDV7" = 1 ] && GEN_CANDS=(floor uuid uuidv7 seq sno muid)
 declare -A GEN_LABEL=(
 	[floor]="floor: count(g)"
 	[uuid]="count(gen_random_uuid())"
+	[uuidv7]="count(uuidv7())"
 	[seq]="count(nextval('bench_seq'))"
 	[sno]="count(sno_new())"
 	[muid]="count(muid_new()) (one transaction)"
@@ -244,6 +265,7 @@ declare -A GEN_LABEL=(
 declare -A GEN_SQL=(
 	[floor]="SELECT count(g) FROM generate_series(1, :n) g;"
 	[uuid]="SELECT count(gen_random_uuid()) FROM generate_series(1, :n) g;"
+	[uuidv7]="SELECT count(uuidv7()) FROM generate_series(1, :n) g;"
 	[seq]="SELECT count(nextval('bench_seq')) FROM generate_series(1, :n) g;"
 	[sno]="SELECT count(sno_new()) FROM generate_series(1, :n) g;"
 	[muid]="SELECT count(muid_new()) FROM generate_series(1, :n) g;"
@@ -364,10 +386,12 @@ fi
 # capacity-bound generators are left out of the INSERT: their format, not the code, sets it.
 IO_TABLES=(bigint uuid sno_spread muid_txns snowflake_si revts8 uid60)
 INS_CANDS=(bigserial uuid sno muid)
+[ "$UUIDV7" = 1 ] && INS_CANDS=(bigserial uuid uuidv7 sno muid)
 INS_N=$((N * 2 / 5))
 declare -A INS_DDL=(
 	[bigserial]="id bigserial PRIMARY KEY"
 	[uuid]="id uuid PRIMARY KEY DEFAULT gen_random_uuid()"
+	[uuidv7]="id uuid PRIMARY KEY DEFAULT uuidv7()"
 	[sno]="id sno PRIMARY KEY DEFAULT sno_new()"
 	[muid]="id muid PRIMARY KEY DEFAULT muid_new()"
 )
@@ -412,9 +436,11 @@ if [ "$ONLY" = all ]; then
 		log "text I/O and INSERT: round $r of $IO_ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
 		io_session "$r"
 	done
-	declare -A INS_INDEX_MB
+	# the primary key index as the last round's INSERT left it (TRUNCATE gave it a new file)
+	declare -A INS_INDEX_MB INS_INDEX_BPR
 	for c in "${INS_CANDS[@]}"; do
-		INS_INDEX_MB[$c]=$(sql "SELECT round(pg_relation_size('$SCHEMA.ins_${c}_pkey') / 1048576.0, 1)")
+		IFS='|' read -r "INS_INDEX_MB[$c]" "INS_INDEX_BPR[$c]" < <(sql "SELECT round(s / 1048576.0, 1), round(s::numeric / nullif(n, 0), 1)
+			FROM (SELECT pg_relation_size('$SCHEMA.ins_${c}_pkey') AS s, (SELECT count(*) FROM $SCHEMA.ins_$c) AS n) x")
 	done
 	sql "COPY (SELECT 1) TO PROGRAM 'rm -f ${COPY_FILE_PREFIX}_*'" >/dev/null
 fi
@@ -475,6 +501,7 @@ machine_info() {
 - RAM: ${ram:-?}; kernel: $kernel
 - load average (1/5/15 min) at start: $LOAD_START; at end: $LOAD_END
 - PostgreSQL: $PGVERSION; shared_buffers $SHARED_BUFFERS
+- random bytes of gen_random_uuid()$([ "$UUIDV7" = 1 ] && echo " and uuidv7()"): $(if [ "$SSL_LIBRARY" = none ]; then echo "/dev/urandom (server built without OpenSSL: an open, a read and a close per call)"; else echo "$SSL_LIBRARY (ssl_library)"; fi)$([ "$ONLY" != gen ] && printf '\n%s' "- sort tables pre-warmed: $PREWARM")
 - uid extension $EXTVERSION, git $git_rev
 - sessions: work_mem $WORK_MEM, max_parallel_workers_per_gather 0, jit off
 - N = $N rows per query, $ROUNDS timed rounds per section (after one warm-up round), candidates interleaved round-robin; wall time ${ELAPSED} s
@@ -543,7 +570,7 @@ sort_report() {
 		echo "| ${t} (${COLTYPE[$t]}) | $(fmt "$med" 1) | $range | $(div "$med" "$uuid_med") | $(div "$med" "$bigint_med") | $(fmt "$sortonly" 1) | $(div "$sortonly" "$uuid_sortonly") | $(fmt "$(ctimes sort "scan_$t" | median)" 1) | ${SORT_METHOD[$t]} | ${CORRELATION[$t]} |"
 	done
 	echo
-	echo "Tables: bigint = 1..N; uuid = gen_random_uuid(); sno_dense = sno_new() (bulk: many IDs per 4 ms unit);"
+	echo "Tables: bigint = 1..N; uuid = gen_random_uuid();$([ "$UUIDV7" = 1 ] && echo " uuidv7 = uuidv7() (PostgreSQL 18's time-ordered UUID, one query: ms timestamp, 12 bits of sub-ms time, 62 random bits);") sno_dense = sno_new() (bulk: many IDs per 4 ms unit);"
 	echo "sno_spread = sno_from_parts('2024-01-01' + g × 37 ms, 1, 4242, 0) (one ID per time);"
 	echo "muid_bulk = muid_new() in one transaction (one timestamp, offsets 1..N);"
 	echo "muid_txns = muid_from_parts('2024-01-01' + (g / 4) × 37 µs, medallion, g % 4 + 1) (4 IDs per transaction);"
@@ -569,21 +596,33 @@ io_report() {
 	bs=$(ctimes io ins_bigserial | median)
 	echo "### Bulk INSERT of $INS_N rows into a logged table whose primary key defaults to the generator, medians of $IO_ROUNDS rounds"
 	echo
-	echo "| primary key | ms | vs bigserial | primary key index MB |"
-	echo "|---|---:|---:|---:|"
+	echo "| primary key | ms | vs bigserial | primary key index MB | index bytes per row |"
+	echo "|---|---:|---:|---:|---:|"
 	for c in "${INS_CANDS[@]}"; do
 		med=$(ctimes io "ins_$c" | median)
-		echo "| ${INS_DDL[$c]} | $(fmt "$med" 1) | $(div "$med" "$bs") | ${INS_INDEX_MB[$c]} |"
+		echo "| ${INS_DDL[$c]} | $(fmt "$med" 1) | $(div "$med" "$bs") | ${INS_INDEX_MB[$c]} | ${INS_INDEX_BPR[$c]} |"
 	done
 	echo
 	echo "INSERT INTO t (v) SELECT g FROM generate_series(1, $INS_N) g after TRUNCATE and CHECKPOINT, one transaction."
+	echo "Index size: pg_relation_size() of the primary key index after the last round's INSERT, and divided by the"
+	echo "table's $INS_N rows. Keys that arrive in order fill each B-tree leaf before it splits (the rightmost"
+	echo "split leaves it 90% full); random keys (gen_random_uuid()) split leaves in the middle, which leaves them"
+	echo "half to three quarters full."
+}
+
+# a key type's column name in the pgbench table
+ins_short() {
+	case $1 in
+		uuidv7) echo "id uuid (uuidv7)" ;;
+		*) echo "${INS_DDL[$1]%% PRIMARY*}" ;;
+	esac
 }
 
 pgb_report() {
 	local n c bs
 	echo "### pgbench: one INSERT with a generated key per transaction, tps (median of $PGB_ROUNDS runs of ${PGB_SECONDS} s)"
 	echo
-	echo "| clients | $(for c in "${INS_CANDS[@]}"; do printf '%s | ' "${INS_DDL[$c]%% PRIMARY*}"; done)$(for c in "${INS_CANDS[@]:1}"; do printf '%s vs bigserial | ' "$c"; done)"
+	echo "| clients | $(for c in "${INS_CANDS[@]}"; do printf '%s | ' "$(ins_short "$c")"; done)$(for c in "${INS_CANDS[@]:1}"; do printf '%s vs bigserial | ' "$c"; done)"
 	echo "|---:|$(for c in "${INS_CANDS[@]}" "${INS_CANDS[@]:1}"; do printf -- '---:|'; done)"
 	for n in "${PGB_CLIENTS[@]}"; do
 		bs=$(ctimes pgb "bigserial_$n" | median)
@@ -663,22 +702,25 @@ report() {
 report >"$TMP/report.md"
 cat "$TMP/report.md"
 if [ "$WRITE" = 1 ]; then
-	cp "$TMP/report.md" "$SCRIPT_DIR/results.md"
-	log "wrote $SCRIPT_DIR/results.md"
+	cp "$TMP/report.md" "$OUT"
+	log "wrote $OUT"
 	if [ "$ONLY" = all ] && command -v gnuplot >/dev/null; then
-		for c in uuid seq sno muid; do
-			printf '%s %s\n' "$(case $c in uuid) echo gen_random_uuid ;; seq) echo nextval ;; *) echo "${c}_new" ;; esac)" \
+		for c in "${GEN_CANDS[@]:1}"; do
+			printf '%s %s\n' "$(case $c in uuid) echo gen_random_uuid ;; seq) echo nextval ;; uuidv7) echo uuidv7 ;; *) echo "${c}_new" ;; esac)" \
 				"$(diffs gen "$c" floor | median | awk -v n="$N" '{ print $1 * 1e6 / n }')"
 		done >"$TMP/gen.dat"
 		for t in "${SORT_TABLES[@]}"; do
 			printf '%s %s\n' "$t" "$(ctimes sort "sort_$t" | median)"
 		done >"$TMP/sort.dat"
+		# columns in chart.gp's order: clients, bigserial, uuid, sno, muid[, uuidv7]
 		for n in "${PGB_CLIENTS[@]}"; do
 			printf '%s' "$n"
-			for c in "${INS_CANDS[@]}"; do printf ' %s' "$(ctimes pgb "${c}_$n" | median)"; done
+			for c in bigserial uuid sno muid $([ "$UUIDV7" = 1 ] && echo uuidv7); do
+				printf ' %s' "$(ctimes pgb "${c}_$n" | median)"
+			done
 			echo
 		done >"$TMP/pgb.dat"
-		gnuplot -e "gen='$TMP/gen.dat'; sort='$TMP/sort.dat'; pgb='$TMP/pgb.dat'; rows='$N'; out='$SCRIPT_DIR/results.png'" \
-			"$SCRIPT_DIR/chart.gp" && log "wrote $SCRIPT_DIR/results.png"
+		gnuplot -e "gen='$TMP/gen.dat'; sort='$TMP/sort.dat'; pgb='$TMP/pgb.dat'; rows='$N'; v7=$UUIDV7; out='$CHART'" \
+			"$SCRIPT_DIR/chart.gp" && log "wrote $CHART"
 	fi
 fi

@@ -1,10 +1,23 @@
 #!/usr/bin/env bash
 # Builds, installs and starts a throwaway cluster exactly as test/demo.sh does,
-# then runs bench/bench.sh against it with the given options (e.g. --write).
+# then runs bench/bench.sh against it with the given options (e.g. --write, or
+# --out bench/results-pg18.md).
 source "$(dirname "$0")/../test/lib.sh"
 UID_GIT_REV=$(git -C "$UID_SRC" rev-parse --short HEAD 2>/dev/null || echo '?')
 [ -z "$(git -C "$UID_SRC" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
 	UID_GIT_REV="$UID_GIT_REV (working tree modified)"
+
+# bench.sh runs as postgres in the build copy and writes its report there; the report
+# (and chart) are copied to where --write or --out asked for them afterwards.
+ARGS=() OUT=
+while [ $# -gt 0 ]; do
+	case $1 in
+		--write) OUT=$UID_SRC/bench/results.md; shift ;;
+		--out) OUT=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+		*) ARGS+=("$1"); shift ;;
+	esac
+done
+[ -z "$OUT" ] || ARGS+=(--out "$BUILD/bench/$(basename "$OUT")")
 
 install_packages gnuplot-nox
 build_and_install
@@ -13,12 +26,10 @@ trap stop_cluster EXIT
 uid_psql -q -c "ALTER SYSTEM SET shared_buffers = '1GB'" >/dev/null
 as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -w -l "$UID_SCRATCH/server.log" restart >/dev/null
 say "benchmark"
-if [[ " $* " == *" --write "* ]]; then
+as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" UID_GIT_REV="$UID_GIT_REV" \
+	bash "$BUILD/bench/bench.sh" ${ARGS[@]+"${ARGS[@]}"}
+if [ -n "$OUT" ]; then
 	# write into the source tree, not the scratch copy
-	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" UID_GIT_REV="$UID_GIT_REV" \
-		bash "$BUILD/bench/bench.sh" "$@"
-	cp "$BUILD/bench/results.md" "$BUILD/bench/results.png" "$UID_SRC/bench/"
-else
-	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" UID_GIT_REV="$UID_GIT_REV" \
-		bash "$BUILD/bench/bench.sh" "$@"
+	cp "$BUILD/bench/$(basename "$OUT")" "$OUT"
+	[ ! -f "$BUILD/bench/$(basename "${OUT%.md}").png" ] || cp "$BUILD/bench/$(basename "${OUT%.md}").png" "${OUT%.md}.png"
 fi
