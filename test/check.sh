@@ -1,50 +1,120 @@
 #!/usr/bin/env bash
-# Sets everything up like test/demo.sh, then runs every test: codec unit
-# tests, pg_regress, TAP (concurrency, clock jumps, restart, crash) and the
-# decoder fuzzers.  Exits non-zero if any suite fails.
+# Sets everything up like test/demo.sh, then runs every test on every major
+# of the matrix (UID_MATRIX, default "15 17 18"; PG_MAJOR=N for one major):
+# per major pg_regress and TAP (concurrency, clock jumps, restart, crash,
+# replication, pg_upgrade), each against that major's server; once, in the
+# first major's build copy, the codec unit tests and the decoder fuzzers,
+# which are plain C and use no server.  Exits non-zero if any suite fails.
 #   UID_FUZZ_TIME  seconds per fuzz target (default 15)
 source "$(dirname "$0")/lib.sh"
 
-install_packages
-build_and_install
-start_cluster
+if [ -n "${PG_MAJOR:-}" ]; then majors=$PG_MAJOR; else majors=$UID_MATRIX; fi
+for m in $majors; do use_major "$m"; done # check them all before the long part
+
+install_packages $majors
 trap stop_cluster EXIT
 
 passed=0
 failed=0
-failures=()
+notrun=0
+results=()
+record() { results+=("$(printf '%-6s %s' "$1" "$2")"); }
 suite() {
-	local name=$1
+	local name=$1 t0=$SECONDS
 	shift
 	say "$name"
 	if "$@"; then
 		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		failures+=("$name")
+		record ok "$name ($((SECONDS - t0)) s)"
+		return 0
 	fi
+	failed=$((failed + 1))
+	record FAIL "$name ($((SECONDS - t0)) s)"
+	return 1
+}
+# A set-up step: timed and shown in the summary, not counted as a suite; when
+# it fails, the suites that need it are "not run".
+step() {
+	local name=$1 t0=$SECONDS
+	shift
+	say "$name"
+	if "$@"; then
+		record ok "$name ($((SECONDS - t0)) s)"
+		return 0
+	fi
+	record FAIL "$name ($((SECONDS - t0)) s)"
+	return 1
+}
+not_run() {
+	notrun=$((notrun + 1))
+	record "-" "$1: not run ($2)"
 }
 
 run_regress() {
 	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PATH="$PG_BIN:$PATH" \
-		make -C "$BUILD" -s installcheck TAP_TESTS= PG_CONFIG="$PG_BIN/pg_config" && return 0
+		make -C "$BUILD" -s installcheck TAP_TESTS= PG_CONFIG="$PG_CONFIG" && return 0
 	cat "$BUILD/regression.diffs" 2>/dev/null || true
 	return 1
 }
 
 run_tap() {
 	as_pg env PATH="$PG_BIN:$PATH" UID_FAKETIME_LIB="$(faketime_lib)" UID_REQUIRE_FAKETIME=1 \
-		make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_BIN/pg_config" PROVE_FLAGS="${PROVE_FLAGS:-}" && return 0
+		make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_CONFIG" PROVE_FLAGS="${PROVE_FLAGS:-}" && return 0
 	tail -n 50 "$BUILD"/tmp_check/log/regress_log_* 2>/dev/null || true
 	return 1
 }
 
-suite "codec unit tests" as_pg make -C "$BUILD" -s unitcheck
-suite "pg_regress" run_regress
-suite "TAP" run_tap
-suite "fuzz" as_pg make -C "$BUILD" -s fuzzcheck FUZZ_TIME="${UID_FUZZ_TIME:-15}"
+# The server-independent suites run once, in the first major's copy.
+nosrv_build=
+nosrv_config=
+nosrv_major=
 
-say "summary"
-[ ${#failures[@]} -eq 0 ] || echo "failed suites: ${failures[*]}"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+for m in $majors; do
+	use_major "$m"
+	if ! step "PostgreSQL $m ($(pg_origin))" ensure_postgres; then
+		not_run "pg_regress on $m" "no server"
+		not_run "TAP on $m" "no server"
+		continue
+	fi
+	ver=$(pg_version)
+	if ! step "copy the sources for $m" copy_sources; then
+		not_run "pg_regress on $ver" "no copy"
+		not_run "TAP on $ver" "no copy"
+		continue
+	fi
+	if [ -z "$nosrv_build" ]; then
+		nosrv_build=$BUILD nosrv_config=$PG_CONFIG nosrv_major=$m
+		suite "codec unit tests (no server; in $m's copy)" \
+			as_pg make -C "$BUILD" -s unitcheck PG_CONFIG="$PG_CONFIG" || true
+	fi
+	if ! step "build and install the extension on $ver" build_and_install; then
+		not_run "pg_regress on $ver" "the build failed"
+		not_run "TAP on $ver" "the build failed"
+		continue
+	fi
+	if ! step "throwaway cluster on $ver" start_cluster; then
+		not_run "pg_regress on $ver" "no cluster; see $SCRATCH/server.log"
+	else
+		suite "pg_regress on $ver" run_regress || true
+	fi
+	suite "TAP on $ver" run_tap || true
+	stop_cluster
+done
+
+if [ -n "$nosrv_build" ]; then
+	suite "fuzz (no server; in $nosrv_major's copy)" \
+		as_pg make -C "$nosrv_build" -s fuzzcheck FUZZ_TIME="${UID_FUZZ_TIME:-15}" PG_CONFIG="$nosrv_config" || true
+else
+	not_run "codec unit tests" "no server of any major to build with"
+	not_run "fuzz" "no server of any major to build with"
+fi
+
+say "summary (PostgreSQL majors: $majors)"
+printf '%s\n' "${results[@]}"
+echo
+if [ "$notrun" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $notrun not run"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ] && [ "$notrun" -eq 0 ]

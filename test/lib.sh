@@ -2,19 +2,29 @@
 # Sourced, not run.  Works as root (CI) and as a normal user with sudo.
 #
 # Settings (environment):
-#   PG_MAJOR     PostgreSQL major version to build against (default 15)
-#   UID_SCRATCH  scratch directory for the build copy and the cluster (default /tmp/uid-scratch)
-#   UID_PORT     port of the throwaway cluster (default 54329)
+#   PG_MAJOR      one PostgreSQL major to use (check.sh: default all of UID_MATRIX;
+#                 demo.sh: default 15)
+#   UID_MATRIX    the majors check.sh tests (default "15 17 18")
+#   UID_SCRATCH   scratch directory; major N builds the extension in a copy
+#                 under UID_SCRATCH/N and runs its cluster there
+#                 (default /tmp/uid-scratch)
+#   UID_PORT      port of 15's throwaway cluster; major N's is UID_PORT + N - 15
+#                 (default 54329: 15 54329, 17 54331, 18 54332)
+#   UID_PG_CACHE  where test/pg-build.sh keeps the PostgreSQL builds of the
+#                 majors Debian 12 has no packages of (default /var/cache/uid-pg)
+#
+# Majors in PG_PACKAGED (15) come from Debian 12's packages (postgresql-N,
+# postgresql-server-dev-N, in /usr/lib/postgresql/N); every other major from
+# test/pg-build.sh, which builds it from source once into UID_PG_CACHE/N.
 
 set -euo pipefail
 
-PG_MAJOR=${PG_MAJOR:-15}
+UID_MATRIX=${UID_MATRIX:-15 17 18}
 UID_SCRATCH=${UID_SCRATCH:-/tmp/uid-scratch}
 UID_PORT=${UID_PORT:-54329}
+UID_PG_CACHE=${UID_PG_CACHE:-/var/cache/uid-pg}
 UID_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
-BUILD=$UID_SCRATCH/build
-PGDATA_DIR=$UID_SCRATCH/data
+PG_PACKAGED="15"
 
 say() { printf '\n== %s\n' "$*"; }
 
@@ -27,15 +37,38 @@ else
 	as_pg() { sudo -u postgres -- "$@"; }
 fi
 
-# Debian packages: the server, its headers, what the tests need.
-uid_packages() {
-	echo "postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR make gcc clang libclang-rt-14-dev" \
-		"libipc-run-perl faketime"
+packaged() { case " $PG_PACKAGED " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# use_major N: point PG_BIN, PG_CONFIG, SCRATCH, BUILD, PGDATA_DIR and PORT at major N.
+use_major() {
+	case $1 in *[!0-9]* | "") echo "not a PostgreSQL major version: '$1'" >&2; exit 1 ;; esac
+	PG_MAJOR=$1
+	if packaged "$PG_MAJOR"; then
+		PG_BIN=/usr/lib/postgresql/$PG_MAJOR/bin
+	else
+		PG_BIN=$UID_PG_CACHE/$PG_MAJOR/bin
+	fi
+	PG_CONFIG=$PG_BIN/pg_config
+	SCRATCH=$UID_SCRATCH/$PG_MAJOR
+	BUILD=$SCRATCH/build
+	PGDATA_DIR=$SCRATCH/data
+	PORT=$((UID_PORT + PG_MAJOR - 15))
 }
 
+# Debian packages: the packaged servers among the majors given, their headers,
+# what the tests need.  (test/pg-build.sh installs what building the others needs.)
+uid_packages() {
+	local m
+	for m in "$@"; do
+		if packaged "$m"; then echo "postgresql-$m postgresql-server-dev-$m"; fi
+	done
+	echo "make gcc clang libclang-rt-14-dev libipc-run-perl faketime"
+}
+
+# install_packages MAJOR...
 install_packages() {
-	local missing=()
-	for p in $(uid_packages) "$@"; do
+	local p missing=()
+	for p in $(uid_packages "$@"); do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
@@ -44,32 +77,66 @@ install_packages() {
 		"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			--no-install-recommends "${missing[@]}" >/dev/null
 	fi
+	# The servers run as postgres.  Debian's postgresql packages make the user;
+	# a run with built majors alone makes it the same way.
+	if ! id postgres >/dev/null 2>&1; then
+		say "creating the postgres OS user"
+		"${SUDO[@]}" useradd --system --user-group --create-home --home-dir /var/lib/postgresql \
+			--shell /bin/bash --comment "PostgreSQL administrator" postgres
+	fi
 }
 
-# Build in a copy owned by postgres: the tests write into the build tree and
-# run as postgres (initdb refuses root).
-build_and_install() {
-	say "building in $BUILD"
+# The current major's server: nothing to do for a packaged one; the others are
+# built once into UID_PG_CACHE (a fresh machine takes about 4 minutes a major on 2 cores).
+ensure_postgres() {
+	if ! packaged "$PG_MAJOR"; then
+		"${SUDO[@]}" env UID_PG_CACHE="$UID_PG_CACHE" UID_PG_CONFIGURE="${UID_PG_CONFIGURE:-}" \
+			UID_PG_REBUILD="${UID_PG_REBUILD:-0}" ${UID_PG_JOBS:+UID_PG_JOBS="$UID_PG_JOBS"} \
+			bash "$UID_SRC/test/pg-build.sh" "$PG_MAJOR" >/dev/null || return 1
+	fi
+	[ -x "$PG_CONFIG" ] || { echo "no $PG_CONFIG" >&2; return 1; }
+}
+
+pg_origin() {
+	if packaged "$PG_MAJOR"; then echo "Debian package"; else echo "built from source, cached in $UID_PG_CACHE/$PG_MAJOR"; fi
+}
+
+# "PostgreSQL 15.20", without Debian's "(Debian 15.20-0+deb12u1)".
+pg_version() { "$PG_CONFIG" --version | sed 's/ (.*//'; }
+
+# A copy of the sources owned by postgres: the tests write into the build tree
+# and run as postgres (initdb refuses root).
+copy_sources() {
+	say "copying the sources to $BUILD"
 	stop_cluster
-	"${SUDO[@]}" rm -rf "$UID_SCRATCH"
-	"${SUDO[@]}" mkdir -p "$BUILD"
-	tar -C "$UID_SRC" --exclude=.git --exclude='*.o' --exclude='*.so' \
-		--exclude=./results --exclude=./tmp_check -cf - . | "${SUDO[@]}" tar -C "$BUILD" -xf -
-	"${SUDO[@]}" chown -R postgres: "$UID_SCRATCH"
-	as_pg make -C "$BUILD" -s PG_CONFIG="$PG_BIN/pg_config" clean all
-	"${SUDO[@]}" make -C "$BUILD" -s PG_CONFIG="$PG_BIN/pg_config" install
+	# The scratch layout before the matrix: one cluster in UID_SCRATCH/data.
+	if [ -f "$UID_SCRATCH/data/postmaster.pid" ] && [ -x /usr/lib/postgresql/15/bin/pg_ctl ]; then
+		as_pg /usr/lib/postgresql/15/bin/pg_ctl -D "$UID_SCRATCH/data" -m fast -w stop >/dev/null || true
+	fi
+	"${SUDO[@]}" rm -rf "$SCRATCH" "$UID_SCRATCH/build" "$UID_SCRATCH/data" &&
+		"${SUDO[@]}" mkdir -p "$BUILD" &&
+		tar -C "$UID_SRC" --exclude=.git --exclude='*.o' --exclude='*.so' \
+			--exclude=./results --exclude=./tmp_check -cf - . | "${SUDO[@]}" tar -C "$BUILD" -xf - &&
+		"${SUDO[@]}" chown -R postgres: "$UID_SCRATCH"
+}
+
+# Build the copy against the current major and install into its server.
+build_and_install() {
+	say "building in $BUILD against $(pg_version)"
+	as_pg make -C "$BUILD" -s PG_CONFIG="$PG_CONFIG" clean all &&
+		"${SUDO[@]}" make -C "$BUILD" -s PG_CONFIG="$PG_CONFIG" install
 }
 
 start_cluster() {
-	say "starting a throwaway cluster in $PGDATA_DIR (port $UID_PORT)"
-	as_pg "$PG_BIN/initdb" -D "$PGDATA_DIR" -A trust -U postgres --no-sync >/dev/null
-	as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -w -l "$UID_SCRATCH/server.log" \
-		-o "-p $UID_PORT -k $UID_SCRATCH -c listen_addresses=''" start >/dev/null
-	export PGHOST=$UID_SCRATCH PGPORT=$UID_PORT PGUSER=postgres PGDATABASE=postgres
+	say "starting a throwaway $(pg_version) cluster in $PGDATA_DIR (port $PORT)"
+	as_pg "$PG_BIN/initdb" -D "$PGDATA_DIR" -A trust -U postgres --no-sync >/dev/null &&
+		as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -w -l "$SCRATCH/server.log" \
+			-o "-p $PORT -k $SCRATCH -c listen_addresses=''" start >/dev/null || return 1
+	export PGHOST=$SCRATCH PGPORT=$PORT PGUSER=postgres PGDATABASE=postgres
 }
 
 stop_cluster() {
-	if [ -f "$PGDATA_DIR/postmaster.pid" ]; then
+	if [ -n "${PGDATA_DIR:-}" ] && [ -f "$PGDATA_DIR/postmaster.pid" ]; then
 		as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -m fast -w stop >/dev/null || true
 	fi
 }

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# test/pg-build.sh MAJOR...: builds PostgreSQL MAJOR from source into a cache
+# that survives re-runs, once; later calls reuse the cached installation.
+# Used by test/lib.sh for the majors Debian 12 has no packages of (17, 18);
+# run it by hand to get a pg_config to compile against.  Needs root.
+#
+# Source: the Debian source package postgresql-MAJOR (its upstream tarball,
+# without Debian's patches), from deb.debian.org's trixie and sid suites
+# through a private apt configuration under the cache: the machine's own apt
+# sources and lists are neither read for this nor changed.
+#
+# Settings (environment):
+#   UID_PG_CACHE      the cache (default /var/cache/uid-pg); MAJOR installs into
+#                     $UID_PG_CACHE/MAJOR, with $UID_PG_CACHE/MAJOR/bin/pg_config
+#   UID_PG_CONFIGURE  extra ./configure arguments (e.g. --enable-cassert); part
+#                     of the stamp, so changing them rebuilds
+#   UID_PG_REBUILD=1  build again even if the cache has a build
+#   UID_PG_JOBS       make -j (default: the number of CPUs)
+#
+# Cache layout:
+#   MAJOR/            the installation (prefix); MAJOR/uid-pg.stamp is written
+#                     last and names the version and configure arguments: a
+#                     tree without it (an interrupted build) is built again
+#   MAJOR.build.log   the last build's log
+#   src/MAJOR/        the downloaded source package (.dsc, tarballs)
+#   apt/              the private apt configuration and lists
+#   .lock             taken while building (concurrent runs wait)
+set -euo pipefail
+umask 022
+
+CACHE=${UID_PG_CACHE:-/var/cache/uid-pg}
+JOBS=${UID_PG_JOBS:-$(nproc)}
+# Suites whose source packages hold postgresql-17 and postgresql-18.  Both are
+# listed; apt takes the highest version either has.
+SUITES="trixie sid"
+MIRROR=http://deb.debian.org/debian
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+CONFIGURE_ARGS="--without-icu --without-readline --enable-tap-tests --with-zlib${UID_PG_CONFIGURE:+ $UID_PG_CONFIGURE}"
+
+say() { printf '\n== %s\n' "$*" >&2; }
+die() { printf 'pg-build.sh: %s\n' "$*" >&2; exit 1; }
+
+[ $# -gt 0 ] || die "usage: pg-build.sh MAJOR..."
+[ "$(id -u)" -eq 0 ] || die "run as root (it installs build packages and writes $CACHE)"
+
+stamp_line() { printf 'configure: %s\n' "$CONFIGURE_ARGS"; }
+
+# 0 if MAJOR's cached build is complete and made with today's arguments.
+cached() {
+	local stamp=$CACHE/$1/uid-pg.stamp
+	[ "${UID_PG_REBUILD:-0}" != 1 ] && [ -f "$stamp" ] && [ -x "$CACHE/$1/bin/pg_config" ] &&
+		grep -qxF "$(stamp_line)" "$stamp"
+}
+
+build_packages() {
+	local p missing=()
+	for p in gcc make bison flex perl libipc-run-perl zlib1g-dev bzip2 xz-utils; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	if [ ${#missing[@]} -gt 0 ]; then
+		say "installing ${missing[*]}"
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	fi
+}
+
+# apt-get with a private sources list, lists and caches under $CACHE/apt.
+private_apt() {
+	apt-get -q -o Dir::Etc::SourceList="$CACHE/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$CACHE/apt/lists" -o Dir::Cache="$CACHE/apt/cache" \
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null \
+		-o APT::Sandbox::User=root "$@"
+}
+
+apt_updated=0
+fetch_source() {
+	local major=$1 dir=$CACHE/src/$1
+	if [ $apt_updated = 0 ]; then
+		mkdir -p "$CACHE/apt/lists/partial" "$CACHE/apt/cache/archives/partial"
+		: >"$CACHE/apt/sources.list"
+		for s in $SUITES; do
+			echo "deb-src [signed-by=$KEYRING] $MIRROR $s main" >>"$CACHE/apt/sources.list"
+		done
+		say "apt-get update (private: deb-src $SUITES)"
+		private_apt update >&2
+		apt_updated=1
+	fi
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	say "downloading the source package postgresql-$major"
+	(cd "$dir" && private_apt source --download-only "postgresql-$major" >&2)
+}
+
+build() {
+	local major=$1 prefix=$CACHE/$1 work=$CACHE/build-$1 log=$CACHE/$1.build.log
+	local t0=$SECONDS dsc version orig
+	fetch_source "$major"
+	dsc=$(ls "$CACHE/src/$major"/postgresql-"$major"_*.dsc)
+	version=$(sed -n 's/^Version: //p' "$dsc")
+	orig=$(ls "$CACHE/src/$major"/postgresql-"$major"_*.orig.tar.*)
+	say "building PostgreSQL $major from $(basename "$orig") (Debian $version) into $prefix; log: $log"
+	rm -rf "$work" "$prefix"
+	mkdir -p "$work"
+	tar -C "$work" --strip-components=1 -xf "$orig"
+	if ! (cd "$work" && ./configure --prefix="$prefix" $CONFIGURE_ARGS &&
+		make -j"$JOBS" && make install) >"$log" 2>&1; then
+		tail -n 40 "$log" >&2
+		die "building PostgreSQL $major failed; the whole log is $log"
+	fi
+	# The tests run as postgres: the tree must be readable whatever the umask was.
+	chmod -R a+rX "$prefix"
+	local pgxs
+	pgxs=$("$prefix/bin/pg_config" --pgxs) # <pgxs>/src/makefiles/pgxs.mk
+	pgxs=${pgxs%/src/makefiles/pgxs.mk}
+	[ -f "$pgxs/src/test/perl/PostgreSQL/Test/Cluster.pm" ] ||
+		die "$prefix has no PostgreSQL::Test::Cluster under $pgxs/src/test/perl (TAP tests not installed)"
+	[ -x "$pgxs/src/test/regress/pg_regress" ] || die "$prefix has no pg_regress under $pgxs/src/test/regress"
+	{
+		echo "version: $("$prefix/bin/pg_config" --version) (Debian source postgresql-$major $version)"
+		echo "built: $(date -u '+%Y-%m-%d %H:%M:%S UTC') in $((SECONDS - t0)) s"
+		stamp_line
+	} >"$prefix/uid-pg.stamp"
+	rm -rf "$work"
+	say "built $("$prefix/bin/pg_config" --version) in $((SECONDS - t0)) s: $prefix/bin/pg_config"
+}
+
+mkdir -p "$CACHE"
+chmod 755 "$CACHE"
+exec 9>"$CACHE/.lock"
+for major in "$@"; do
+	case $major in *[!0-9]* | "") die "not a major version: $major" ;; esac
+	if cached "$major"; then continue; fi
+	build_packages
+	# Wait for a concurrent build; then it may be there already.
+	flock 9
+	if ! cached "$major"; then build "$major"; fi
+	flock -u 9
+done
+for major in "$@"; do
+	echo "$CACHE/$major/bin/pg_config"
+done
