@@ -424,11 +424,11 @@ sub check_overlap
 # time never goes back), no ID is dated back to the clock, generation never
 # stalls, and the regressions are counted (guarantees 1, 3 and 4).
 #
-# With outpaces => 1 it also checks that while the clock is behind, the
-# server issues IDs faster than the format's capacity (per_ms a
-# millisecond), which only borrowing without waiting allows.  That needs a
-# machine that can ask for more: fine for revts8's 64,000 a second, not for
-# snowflake_si's 256,000.
+# With outpaces => 1 it also notes how fast the server issued IDs while
+# the clock was behind (above the format's capacity when the machine can ask
+# for more): a note, not a check, since a busy machine must pass.  What
+# shows that used-up ticks were borrowed is a count: overflow_waits did not
+# move.
 #
 # While the clock is behind, every ID the sessions ask for borrows ahead:
 # with uid60's 1024 a second, workers that never stop would run the mark
@@ -832,11 +832,8 @@ sub _held_at_high_water
 # at the clock's time: used-up ones are borrowed ahead at once,
 # so overflow_waits stays still from $from to now.  (The clock is read
 # after the counters: behind then, it was behind all along.)  With
-# outpaces, the IDs also came faster than the format's capacity: $rate,
-# the server's IDs a second around the timed batch, is above it.  That
-# holds whether or not the clock caught up in the end: a server asking for
-# more than the capacity keeps the mark running away from the clock, unless
-# the generator waits.
+# outpaces, $rate (the server's IDs a second around the timed batch) is
+# noted beside the capacity.
 sub _borrowed_without_waiting
 {
 	my ($c, $phase, $from, $rate) = @_;
@@ -856,10 +853,8 @@ sub _borrowed_without_waiting
 		is($waits, $from->{waits},
 			"phase $phase: used-up ${unit}s were borrowed, not waited for");
 	}
-	cmp_ok($rate, '>', $capacity,
-		sprintf(
-			'phase %d: %.0f IDs/s, more than the %d/s of waiting out each full %s',
-			$phase, $rate, $capacity, $unit))
+	note sprintf('phase %d: %.0f IDs/s; waiting out each full %s would allow %d/s',
+		$phase, $rate, $unit, $capacity)
 	  if $c->{outpaces};
 	return;
 }
