@@ -34,13 +34,10 @@
 #include "postgres.h"
 
 #include "access/xlog.h"
-#include "access/xlogrecovery.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "replication/origin.h"
-#include "replication/slot.h"
-#include "storage/lmgr.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
