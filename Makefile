@@ -8,7 +8,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 TYPES = sno muid snowflake_si revts8 uid60
 
 MODULE_big = uid
-OBJS = src/uid.o src/clock.o src/lease.o src/guc.o src/glue.o \
+OBJS = src/uid.o src/clock.o src/lease.o src/identity.o src/remote.o src/guc.o src/glue.o \
 	$(patsubst %,src/%.o,$(TYPES)) \
 	$(patsubst %,src/codec/%_codec.o,$(TYPES))
 
@@ -22,7 +22,7 @@ PG_CONFIG ?= pg_config
 # The server's major version: some tests need a newer one.
 SERVER_MAJOR := $(shell $(PG_CONFIG) --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
 
-REGRESS = setup config sno_vectors sno_io sno_ops sno_func sno_gen muid_io muid_ops muid_gen snowflake_si_io snowflake_si_ops snowflake_si_gen revts8_io revts8_ops revts8_gen uid60_io uid60_ops uid60_gen aggregates upgrade
+REGRESS = setup config identity sno_vectors sno_io sno_ops sno_func sno_gen muid_io muid_ops muid_gen snowflake_si_io snowflake_si_ops snowflake_si_gen revts8_io revts8_ops revts8_gen uid60_io uid60_ops uid60_gen aggregates pool upgrade
 # pg_input_is_valid() (16+), COPY ... ON_ERROR (17+)
 ifeq ($(shell test $(SERVER_MAJOR) -ge 16 && echo y),y)
 REGRESS += soft_errors
@@ -33,7 +33,9 @@ endif
 TAP_TESTS = 1
 PROVE_TESTS = test/t/*.pl
 
-PG_CPPFLAGS = -I$(srcdir)/src -DUID_VERSION='"$(EXTVERSION)"'
+PG_CPPFLAGS = -I$(srcdir)/src -I$(libpq_srcdir) -DUID_VERSION='"$(EXTVERSION)"'
+# libpq, to reach a coordinator (as dblink and postgres_fdw do)
+SHLIB_LINK_INTERNAL = $(libpq)
 PG_CFLAGS = -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -43,8 +45,8 @@ include $(PGXS)
 $(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/codec/*.h)
 
 # Each type's SQL, with its copy of the shared comparisons at "-- @comparisons@".
-$(EXTENSION)--$(EXTVERSION).sql: src/uid.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES))
-	( cat src/uid.sql; \
+$(EXTENSION)--$(EXTVERSION).sql: src/uid.sql src/pool.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES))
+	( cat src/uid.sql src/pool.sql; \
 	  for t in $(TYPES); do \
 		awk -v t=$$t 'FNR == NR { if (!/^--/) tmpl = tmpl $$0 "\n"; next } \
 			/^-- @comparisons@$$/ { x = tmpl; gsub(/@T@/, t, x); printf "%s", x; next } { print }' \

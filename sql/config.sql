@@ -28,6 +28,12 @@ SET uid.medallion = '1bfc71b112d';
 SET uid.medallion = '';
 SET uid.snowflake_si_epoch = '2004-01-01 00:00:00+00';
 SET uid.snowflake_si_index_bits = 4;
+SET uid.coordinator = 'host=elsewhere';
+SET uid.pool = 'other';
+SET uid.pool_size = 64;
+SET uid.pool_ttl = 10;
+SET uid.pool_grace = 0;
+SET uid.coordinator_timeout = 1000;
 SELECT uid_try('SET uid.generator = 511') AS set,
        uid_try('SET LOCAL uid.generator = 511') AS set_local,
        uid_try($$SELECT set_config('uid.generator', '511', false)$$) AS set_config,
@@ -66,6 +72,22 @@ ALTER SYSTEM SET uid.snowflake_si_epoch = '2999-01-01 00:00:00+00';
 ALTER SYSTEM SET uid.snowflake_si_epoch = 'now';
 ALTER SYSTEM SET uid.snowflake_si_epoch = '2020-01-01 00:00:00.0005+00';
 ALTER SYSTEM SET uid.snowflake_si_epoch = 'garbage';
+-- uid.coordinator must be a libpq connection string (set one only to see
+-- it taken: reset before the reload below); the pool settings have ranges.
+ALTER SYSTEM SET uid.coordinator = 'host=coordinator.example port';
+ALTER SYSTEM SET uid.coordinator = 'postgresql://[::1';
+ALTER SYSTEM SET uid.coordinator = 'postgresql://coordinator.example/ids';
+ALTER SYSTEM RESET uid.coordinator;
+ALTER SYSTEM SET uid.pool = '';
+ALTER SYSTEM SET uid.pool = 'pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp';
+ALTER SYSTEM SET uid.pool_size = 0;
+ALTER SYSTEM SET uid.pool_size = 65537;
+ALTER SYSTEM SET uid.pool_ttl = 1;
+ALTER SYSTEM SET uid.pool_ttl = '2 min';
+ALTER SYSTEM SET uid.pool_grace = -1;
+ALTER SYSTEM SET uid.pool_grace = '1d 1s';
+ALTER SYSTEM SET uid.coordinator_timeout = 99;
+ALTER SYSTEM RESET uid.pool_ttl;
 -- A base clock without a zone is read as UTC, never in the session's
 -- TimeZone: read in New York's, the first would be accepted (12:20 UTC) and
 -- the second would not (02:20 UTC).
@@ -82,6 +104,8 @@ SET uid.partition = 3;
 SET uid.medallion = '1bfc71b112d';
 SET uid.snowflake_si_epoch = '2004-01-01 00:00:00+00';
 SET uid.snowflake_si_index_bits = 4;
+SET uid.coordinator = '';
+SET uid.pool = 'other';
 RESET ROLE;
 -- Nothing applies before a reload.
 SELECT name, setting FROM uid_config() ORDER BY name;

@@ -19,8 +19,51 @@ LANGUAGE sql AS $$
     SELECT 'function', p.oid::regprocedure::text,
            concat_ws(' ', p.prokind, p.provolatile, p.proparallel, p.proisstrict, p.proleakproof,
                      p.prorettype::regtype, p.prosrc, p.probin, p.proretset,
-                     pg_get_function_arguments(p.oid))
+                     pg_get_function_arguments(p.oid), pg_get_function_result(p.oid),
+                     p.prosecdef, p.proconfig::text, pg_get_function_sqlbody(p.oid))
     FROM members m JOIN pg_proc p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
+    UNION ALL
+    -- privileges, as they are and as pg_dump takes them for the extension's
+    SELECT 'acl', pg_describe_object(m.classid, m.objid, 0),
+           coalesce(CASE m.classid
+                        WHEN 'pg_proc'::regclass THEN (SELECT p.proacl::text FROM pg_proc p WHERE p.oid = m.objid)
+                        WHEN 'pg_class'::regclass THEN (SELECT c.relacl::text FROM pg_class c WHERE c.oid = m.objid)
+                        WHEN 'pg_type'::regclass THEN (SELECT t.typacl::text FROM pg_type t WHERE t.oid = m.objid)
+                    END, '(default)')
+    FROM members m WHERE m.classid IN ('pg_proc'::regclass, 'pg_class'::regclass, 'pg_type'::regclass)
+    UNION ALL
+    SELECT 'initial privileges', pg_describe_object(i.classoid, i.objoid, i.objsubid),
+           i.privtype::text || ' ' || i.initprivs::text
+    FROM members m JOIN pg_init_privs i ON i.classoid = m.classid AND i.objoid = m.objid
+    UNION ALL
+    -- tables: columns, constraints, indexes
+    SELECT 'table', c.oid::regclass::text,
+           concat_ws(' ', c.relkind, c.relpersistence, c.relrowsecurity, c.relforcerowsecurity,
+                     c.reloptions::text)
+    FROM members m JOIN pg_class c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+    UNION ALL
+    SELECT 'column', c.oid::regclass || '.' || a.attname,
+           concat_ws(' ', a.attnum, format_type(a.atttypid, a.atttypmod), a.attnotnull,
+                     pg_get_expr(d.adbin, d.adrelid), a.attacl::text,
+                     coalesce(col_description(c.oid, a.attnum), '(no comment)'))
+    FROM members m JOIN pg_class c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+    JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+    UNION ALL
+    SELECT 'constraint', c.oid::regclass || ' ' || k.conname, pg_get_constraintdef(k.oid)
+    FROM members m JOIN pg_class c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+    JOIN pg_constraint k ON k.conrelid = c.oid
+    UNION ALL
+    SELECT 'index', i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid)
+    FROM members m JOIN pg_class c ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+    JOIN pg_index i ON i.indrelid = c.oid
+    UNION ALL
+    -- the tables whose rows pg_dump keeps (pg_extension_config_dump)
+    SELECT 'extension', e.extname,
+           concat_ws(' ', e.extrelocatable,
+                     (SELECT string_agg(x.cfg::regclass || ' ' || quote_literal(x.cond), ', ' ORDER BY x.cfg::regclass::text)
+                      FROM unnest(e.extconfig, e.extcondition) x (cfg, cond)))
+    FROM pg_extension e WHERE e.extname = 'uid'
     UNION ALL
     SELECT 'aggregate', a.aggfnoid::regprocedure::text,
            concat_ws(' ', a.aggtransfn, a.aggcombinefn, a.aggsortop::regoperator, a.aggtranstype::regtype)
@@ -139,3 +182,20 @@ SELECT 'missing after update from 0.3.0', * FROM (TABLE fresh EXCEPT TABLE upgra
 UNION ALL
 SELECT 'only after update from 0.3.0', * FROM (TABLE upgraded_0_3_0 EXCEPT TABLE fresh) f
 ORDER BY 1, 2, 3;
+
+-- The comparison sees what the pool's objects depend on: a privilege, SECURITY
+-- DEFINER, a pinned search_path, a default or a constraint that an update
+-- left out would show.  (Changed here in the fresh install, then put back by
+-- installing it again.)
+GRANT EXECUTE ON FUNCTION uid_pool_claim(text, integer, text, interval) TO PUBLIC;
+ALTER FUNCTION uid_pool_renew(text, integer, bigint, interval) SECURITY INVOKER;
+ALTER FUNCTION uid_pool_release(text, integer, bigint) RESET search_path;
+ALTER TABLE uid_pool ALTER COLUMN claims DROP DEFAULT;
+ALTER TABLE uid_pool_lease DROP CONSTRAINT uid_pool_lease_id_check;
+SELECT kind, object FROM (TABLE fresh EXCEPT SELECT * FROM pg_temp.uid_objects()) x ORDER BY 1, 2;
+DROP EXTENSION uid;
+CREATE EXTENSION uid;
+SELECT count(*) AS differences FROM (
+    (TABLE fresh EXCEPT SELECT * FROM pg_temp.uid_objects())
+    UNION ALL
+    (SELECT * FROM pg_temp.uid_objects() EXCEPT TABLE fresh)) x;

@@ -286,7 +286,7 @@ uid_sleep_us(int64 us)
 	if (us >= 1000)
 	{
 		int			rc = WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-								   (long) (us / 1000), uid_wait_event());
+								   (long) (us / 1000), uid_wait_UidNextTick());
 
 		ResetLatch(MyLatch);
 		return (rc & WL_TIMEOUT) != 0;
@@ -548,7 +548,12 @@ uid_next_tick(const UidClockSpec *spec)
 			uid_tick_alloc(slot, spec, stalled, &ts, &full_tick);
 
 		if (done)
-			break;
+		{
+			ts.ident = uid_ident_cover(slot, spec, false, ts.tick);
+			if (likely(ts.ident != UID_IDENT_AGAIN))
+				break;
+			continue;
+		}
 		/* a full wait that did not move the clock: borrow the next tick */
 		if (uid_clock_wait_past(slot, spec, full_tick) == UID_WAIT_STALLED)
 			stalled = true;
@@ -558,7 +563,7 @@ uid_next_tick(const UidClockSpec *spec)
 }
 
 uint64
-uid_unique_tick(const UidClockSpec *spec)
+uid_unique_tick(const UidClockSpec *spec, int32 *ident)
 {
 	UidSlot    *slot = uid_gen_slot(spec, true);
 
@@ -591,6 +596,9 @@ uid_unique_tick(const UidClockSpec *spec)
 			;
 		if (unlikely(now < seen))
 			pg_atomic_fetch_add_u64(&slot->clock_regressions, 1);
+		*ident = uid_ident_cover(slot, spec, true, next);
+		if (unlikely(*ident == UID_IDENT_AGAIN))
+			continue;
 		uid_lease_cover(spec, next);
 		return next;
 	}

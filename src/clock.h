@@ -76,6 +76,8 @@ typedef struct UidTickSeq
 	uint64		tick;
 	uint32		seq;
 	int			timeline;		/* tick-tock bit; 0 for single-timeline types */
+	int32		ident;			/* the lease id the ID embeds (see identity.c);
+								 * -1: the identity settings apply */
 } UidTickSeq;
 
 /*
@@ -112,6 +114,36 @@ struct UidClockSpec
 };
 
 /*
+ * The server's identity leased from a coordinator (identity.c).  gen is a
+ * sequence lock: odd while a backend rewrites the lease, so that a reader
+ * never pairs one lease's id with another's key or floor.
+ */
+typedef struct UidIdentState
+{
+	pg_atomic_uint64 gen;
+	pg_atomic_uint64 word;		/* expiry_ms << UID_IDENT_ID_BITS | (id + 1);
+								 * 0: no lease */
+	pg_atomic_uint64 floor_us;	/* IDs under the lease begin at or after it */
+	pg_atomic_uint64 key;		/* what the lease is for: coordinator, pool,
+								 * size, system, timeline, state file, host */
+	pg_atomic_uint64 token;		/* the coordinator's token of the claim */
+	pg_atomic_uint64 renew_at_us;	/* renew from this time on (Unix us) */
+	pg_atomic_uint64 busy;		/* when a backend began talking to the
+								 * coordinator (monotonic us), 0 when none */
+	pg_atomic_uint64 retry_at;	/* no renewal before this after a failure
+								 * (monotonic us) */
+	pg_atomic_uint64 claims;	/* counters since the file was made */
+	pg_atomic_uint64 renewals;
+	pg_atomic_uint64 failures;
+	pg_atomic_uint64 last_sqlstate;	/* of last_error: the coordinator's code, packed */
+	pg_atomic_uint64 last_key;	/* the key last_error was for */
+	pg_atomic_uint64 spare[3];
+	char		last_error[256];	/* of the last conversation, by its backend */
+} UidIdentState;
+
+#define UID_IDENT_ID_BITS 17
+
+/*
  * The layout of the mapped state file, version 2.  Version 1 (uid 0.1.0 and
  * 0.2.0) had zeros where the header now has its lease and fence words, which
  * is what a version 2 file starts with, so a version 1 file is taken over
@@ -131,6 +163,7 @@ typedef struct UidStateFile
 	pg_atomic_uint64 renewals;	/* leases WAL-logged */
 	pg_atomic_uint64 fence_key; /* the incarnation fence_us was taken in */
 	UidSlot		slots[UID_NSLOTS];
+	UidIdentState ident;		/* zeros in a file of uid 0.3.0 or older */
 } UidStateFile;
 
 extern UidStateFile *uid_state;
@@ -266,7 +299,28 @@ extern UidTickSeq uid_next_tick(const UidClockSpec *spec);
  * word[0] is the last tick issued, word[1] the highest clock tick read.
  * Leased like uid_next_tick.
  */
-extern uint64 uid_unique_tick(const UidClockSpec *spec);
+extern uint64 uid_unique_tick(const UidClockSpec *spec, int32 *ident);
+
+/*
+ * The identity leased from a coordinator (identity.c).  Once a tick is
+ * allocated: the lease id to embed, -1 for the identity settings, or
+ * UID_IDENT_AGAIN when the tick may not be issued under the lease (it begins
+ * before the lease's floor, whose marks are now raised, or the lease was
+ * renewed or claimed meanwhile): allocate again.  Errors when no lease can
+ * be had.
+ */
+#define UID_IDENT_AGAIN (-2)
+extern bool uid_ident_leased;	/* uid.coordinator is set (or refused) */
+extern int32 uid_ident_check(UidSlot *slot, const UidClockSpec *spec, bool unique,
+							 uint64 tick);
+
+static inline int32
+uid_ident_cover(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tick)
+{
+	if (likely(!uid_ident_leased))
+		return -1;
+	return uid_ident_check(slot, spec, unique, tick);
+}
 
 /*
  * The lease: WAL holds a lease past every ID handed out.  lease.c renews it

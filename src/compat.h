@@ -102,17 +102,30 @@ uid_find_setting(const char *name)
  */
 #if PG_VERSION_NUM >= 170000
 static inline uint32
-uid_wait_event(void)
+uid_named_wait_event(uint32 *event, const char *name)
 {
-	static uint32 event = 0;
-
-	if (event == 0)
-		event = WaitEventExtensionNew("UidNextTick");
-	return event;
+	if (*event == 0)
+		*event = WaitEventExtensionNew(name);
+	return *event;
 }
+#define UID_WAIT_EVENT(name) \
+	static inline uint32 \
+	uid_wait_##name(void) \
+	{ \
+		static uint32 event = 0; \
+		return uid_named_wait_event(&event, #name); \
+	}
 #else
-#define uid_wait_event() PG_WAIT_EXTENSION
+#define UID_WAIT_EVENT(name) \
+	static inline uint32 \
+	uid_wait_##name(void) \
+	{ \
+		return PG_WAIT_EXTENSION; \
+	}
 #endif
+/* a generator waiting for its next tick; a backend waiting for the coordinator */
+UID_WAIT_EVENT(UidNextTick)
+UID_WAIT_EVENT(UidCoordinator)
 
 /* The module's magic block: 18 can name the extension and its version. */
 #if PG_VERSION_NUM >= 180000

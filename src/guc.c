@@ -29,7 +29,11 @@
 #include "miscadmin.h"
 #include "utils/guc.h"
 #include "utils/guc_tables.h"
+#include "utils/acl.h"
+#include "catalog/pg_authid.h"
 #include "utils/timestamp.h"
+
+#include "libpq-fe.h"
 
 #include "clock.h"
 #include "codec/bits.h"
@@ -46,6 +50,13 @@ int			uid_snowflake_si_index_bits = 8;
 int64		uid_medallion_value = -1;
 int64		uid_snowflake_si_epoch_ms = INT64CONST(1704067200000);
 
+char	   *uid_coordinator = NULL;
+char	   *uid_pool = NULL;
+int			uid_pool_size = 32;
+int			uid_pool_ttl_s = 3600;
+int			uid_pool_grace_s = 60;
+int			uid_coordinator_timeout_ms = 10000;
+
 static char *medallion_string = NULL;
 static char *epoch_string = NULL;
 
@@ -57,6 +68,12 @@ static const char *const uid_setting_names[UID_NSETTINGS] = {
 	"uid.medallion",
 	"uid.snowflake_si_epoch",
 	"uid.snowflake_si_index_bits",
+	"uid.coordinator",
+	"uid.pool",
+	"uid.pool_size",
+	"uid.pool_ttl",
+	"uid.pool_grace",
+	"uid.coordinator_timeout",
 };
 
 /* Settings whose server value was refused at load and not assigned since. */
@@ -74,6 +91,68 @@ UID_ASSIGN_HOOK(assign_generator, UID_SET_GENERATOR)
 UID_ASSIGN_HOOK(assign_cluster, UID_SET_CLUSTER)
 UID_ASSIGN_HOOK(assign_partition, UID_SET_PARTITION)
 UID_ASSIGN_HOOK(assign_index_bits, UID_SET_INDEX_BITS)
+UID_ASSIGN_HOOK(assign_pool_ttl, UID_SET_POOL_TTL)
+UID_ASSIGN_HOOK(assign_pool_grace, UID_SET_POOL_GRACE)
+UID_ASSIGN_HOOK(assign_coordinator_timeout, UID_SET_COORDINATOR_TIMEOUT)
+
+/* A connection string that libpq can parse, or empty (no coordinator). */
+static bool
+check_coordinator(char **newval, void **extra, GucSource source)
+{
+	PQconninfoOption *opts;
+	char	   *err = NULL;
+
+	if (*newval == NULL || **newval == '\0')
+		return true;
+	opts = PQconninfoParse(*newval, &err);
+	if (opts == NULL)
+	{
+		size_t		len = err ? strlen(err) : 0;
+
+		while (len > 0 && err[len - 1] == '\n')
+			err[--len] = '\0';
+		GUC_check_errdetail("uid.coordinator must be a libpq connection string: %s",
+							err ? err : "out of memory");
+		if (err)
+			PQfreemem(err);
+		return false;
+	}
+	PQconninfoFree(opts);
+	return true;
+}
+
+static void
+assign_coordinator(const char *newval, void *extra)
+{
+	uid_settings_refused &= ~(1u << UID_SET_COORDINATOR);
+	uid_ident_leased = newval != NULL && *newval != '\0';
+	uid_ident_config_changed();
+}
+
+static void
+assign_pool_size(int newval, void *extra)
+{
+	uid_settings_refused &= ~(1u << UID_SET_POOL_SIZE);
+	uid_ident_config_changed();
+}
+
+static bool
+check_pool(char **newval, void **extra, GucSource source)
+{
+	if (*newval == NULL || **newval == '\0' || strlen(*newval) > 63)
+	{
+		GUC_check_errdetail("uid.pool must be a name of 1 to 63 bytes.");
+		return false;
+	}
+	return true;
+}
+
+static void
+assign_pool(const char *newval, void *extra)
+{
+	uid_settings_refused &= ~(1u << UID_SET_POOL);
+	uid_ident_config_changed();
+}
 
 static bool
 check_medallion(char **newval, void **extra, GucSource source)
@@ -407,6 +486,38 @@ uid_guc_init(void)
 							"The machine id gets the other 13 - k bits.",
 							&uid_snowflake_si_index_bits, 8, 1, 13,
 							PGC_SIGHUP, 0, NULL, assign_index_bits, NULL);
+	DefineCustomStringVariable("uid.coordinator",
+							   "Connection string of the coordinator this server leases its identity from; empty: the identity settings apply.",
+							   "The coordinator is a database with the uid extension; see the README, section \"Several servers\".",
+							   &uid_coordinator, "",
+							   PGC_SIGHUP, GUC_SUPERUSER_ONLY,
+							   check_coordinator, assign_coordinator, NULL);
+	DefineCustomStringVariable("uid.pool",
+							   "Pool on the coordinator this server leases its identity from.",
+							   NULL,
+							   &uid_pool, "uid",
+							   PGC_SIGHUP, 0,
+							   check_pool, assign_pool, NULL);
+	DefineCustomIntVariable("uid.pool_size",
+							"Size of that pool: the number of servers it can hold.",
+							"Every claimant of one pool gives the same size.",
+							&uid_pool_size, 32, 1, 65536,
+							PGC_SIGHUP, 0, NULL, assign_pool_size, NULL);
+	DefineCustomIntVariable("uid.pool_ttl",
+							"Time to live of this server's lease; it is renewed when half is left.",
+							NULL,
+							&uid_pool_ttl_s, 3600, 2, 31536000,
+							PGC_SIGHUP, GUC_UNIT_S, NULL, assign_pool_ttl, NULL);
+	DefineCustomIntVariable("uid.pool_grace",
+							"On a coordinator: how long an expired or released lease is kept from other claimants.",
+							"It must cover the clock differences between the pool's holders.",
+							&uid_pool_grace_s, 60, 0, 86400,
+							PGC_SIGHUP, GUC_UNIT_S, NULL, assign_pool_grace, NULL);
+	DefineCustomIntVariable("uid.coordinator_timeout",
+							"Longest time one call to the coordinator may take, connection included.",
+							NULL,
+							&uid_coordinator_timeout_ms, 10000, 100, 600000,
+							PGC_SIGHUP, GUC_UNIT_MS, NULL, assign_coordinator_timeout, NULL);
 	MarkGUCPrefixReserved("uid");
 
 	if (overridden != 0)
@@ -421,6 +532,9 @@ uid_guc_init(void)
 		if ((server_set & (1u << i)) &&
 			uid_find_setting(uid_setting_names[i])->source == PGC_S_DEFAULT)
 			uid_settings_refused |= 1u << i;
+	/* a refused coordinator must not fall back to the identity settings */
+	if (uid_settings_refused & (1u << UID_SET_COORDINATOR))
+		uid_ident_leased = true;
 }
 
 void
@@ -471,7 +585,9 @@ uid_config(PG_FUNCTION_ARGS)
 	{
 		const char *name;
 		char	   *effective;
-	}			rows[6];
+	}			rows[UID_NSETTINGS];
+	bool		may_read = superuser() ||
+		has_privs_of_role(GetUserId(), ROLE_PG_READ_ALL_SETTINGS);
 	int			n = 0;
 
 	InitMaterializedSRF(fcinfo, 0);
@@ -489,6 +605,19 @@ uid_config(PG_FUNCTION_ARGS)
 	rows[n++].effective = pstrdup(timestamptz_to_str((uid_snowflake_si_epoch_ms - PG_EPOCH_UNIX_MS) * 1000));
 	rows[n].name = "uid.snowflake_si_index_bits";
 	rows[n++].effective = psprintf("%d", uid_snowflake_si_index_bits);
+	rows[n].name = "uid.coordinator";
+	rows[n++].effective = pstrdup(!may_read ? "(hidden)" : *uid_coordinator ? uid_coordinator : "(none: identity settings)");
+	rows[n].name = "uid.pool";
+	rows[n++].effective = pstrdup(uid_pool);
+	rows[n].name = "uid.pool_size";
+	rows[n++].effective = psprintf("%d", uid_pool_size);
+	rows[n].name = "uid.pool_ttl";
+	rows[n++].effective = psprintf("%d s", uid_pool_ttl_s);
+	rows[n].name = "uid.pool_grace";
+	rows[n++].effective = psprintf("%d s", uid_pool_grace_s);
+	rows[n].name = "uid.coordinator_timeout";
+	rows[n++].effective = psprintf("%d ms", uid_coordinator_timeout_ms);
+	Assert(n == UID_NSETTINGS);
 
 	for (int i = 0; i < n; i++)
 	{
@@ -496,9 +625,26 @@ uid_config(PG_FUNCTION_ARGS)
 		bool		nulls[3] = {0};
 
 		values[0] = CStringGetTextDatum(rows[i].name);
-		values[1] = CStringGetTextDatum(GetConfigOption(rows[i].name, false, false));
+		/* the coordinator's connection string may hold a password */
+		values[1] = CStringGetTextDatum(!may_read && strcmp(rows[i].name, "uid.coordinator") == 0 ?
+										"(hidden)" : GetConfigOption(rows[i].name, false, false));
 		values[2] = CStringGetTextDatum(rows[i].effective);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
+}
+
+/*
+ * A coordinator's grace period (uid.pool_grace): an expired or released
+ * lease is handed out again only this long after it ended.
+ */
+PG_FUNCTION_INFO_V1(uid_pool_grace);
+Datum
+uid_pool_grace(PG_FUNCTION_ARGS)
+{
+	Interval   *grace = palloc0(sizeof(Interval));
+
+	uid_check_setting(UID_SET_POOL_GRACE);
+	grace->time = (int64) uid_pool_grace_s * USECS_PER_SEC;
+	PG_RETURN_INTERVAL_P(grace);
 }

@@ -13,6 +13,14 @@ extern int	uid_snowflake_si_index_bits;
 extern int64 uid_medallion_value;	/* -1: drawn when the server starts */
 extern int64 uid_snowflake_si_epoch_ms; /* Unix milliseconds */
 
+/* Identity leased from a coordinator (lease pool, see identity.c) */
+extern char *uid_coordinator;	/* conninfo; empty: hand settings */
+extern char *uid_pool;
+extern int	uid_pool_size;
+extern int	uid_pool_ttl_s;
+extern int	uid_pool_grace_s;	/* a coordinator's */
+extern int	uid_coordinator_timeout_ms;
+
 extern void uid_guc_init(void);
 
 /* The settings, as bits of uid_settings_refused. */
@@ -24,6 +32,12 @@ typedef enum UidSettingBit
 	UID_SET_MEDALLION,
 	UID_SET_EPOCH,
 	UID_SET_INDEX_BITS,
+	UID_SET_COORDINATOR,
+	UID_SET_POOL,
+	UID_SET_POOL_SIZE,
+	UID_SET_POOL_TTL,
+	UID_SET_POOL_GRACE,
+	UID_SET_COORDINATOR_TIMEOUT,
 	UID_NSETTINGS
 } UidSettingBit;
 
@@ -45,5 +59,12 @@ uid_check_setting(UidSettingBit bit)
 /* Effective values, resolving "drawn when the server starts". */
 extern int	uid_effective_partition(void);
 extern int64 uid_effective_medallion(void);
+
+/* identity.c: the settings it depends on changed (assign hooks) */
+extern void uid_ident_config_changed(void);
+
+/* The value a type embeds for a lease id; errors if it does not fit 0..max. */
+extern uint32 uid_ident_value(int32 ident, const char *typname, const char *field,
+							  uint32 max);
 
 #endif							/* UID_GUC_H */

@@ -63,6 +63,7 @@ static void
 muid_txn_begin(const char *func)
 {
 	uint64		medallion;
+	int32		ident;
 	UidClockSpec spec;
 
 	if (likely(muid_txn_state.active))
@@ -79,10 +80,10 @@ muid_txn_begin(const char *func)
 				(errcode(ERRCODE_INVALID_TRANSACTION_STATE),
 				 errmsg("muid_new() and muid_txn() cannot run in a parallel worker"),
 				 errhint("Mark functions that call them PARALLEL RESTRICTED.")));
-	medallion = (uint64) uid_effective_medallion();
 	spec = muid_clock;
 	spec.func = func;
-	muid_txn_state.timestamp = uid_unique_tick(&spec);
+	muid_txn_state.timestamp = uid_unique_tick(&spec, &ident);
+	medallion = ident >= 0 ? (uint64) ident : (uint64) uid_effective_medallion();
 	muid_txn_state.medallion = medallion;
 	muid_txn_state.last_offset = 0;
 	muid_txn_state.active = true;

@@ -246,12 +246,24 @@ revts8_new(PG_FUNCTION_ARGS)
 	UidTickSeq	ts;
 	revts8_fields f;
 
-	f.generator = (unsigned) uid_generator_for("revts8", "generator id", REVTS8_GENERATOR_MAX);
 	ts = uid_next_tick(&revts8_clock);
 	f.ts = ts.tick;
 	f.seq = ts.seq;
-	uid_check_setting(UID_SET_CLUSTER);
-	f.cluster = (unsigned) uid_cluster;
+	if (ts.ident >= 0)
+	{
+		/* a lease id is 64 generators by 16 clusters */
+		uint32		id = uid_ident_value(ts.ident, "revts8", "generator and cluster",
+										 (REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1);
+
+		f.generator = id % (REVTS8_GENERATOR_MAX + 1);
+		f.cluster = id / (REVTS8_GENERATOR_MAX + 1);
+	}
+	else
+	{
+		f.generator = (unsigned) uid_generator_for("revts8", "generator id", REVTS8_GENERATOR_MAX);
+		uid_check_setting(UID_SET_CLUSTER);
+		f.cluster = (unsigned) uid_cluster;
+	}
 	uid_count_issued(UID_SLOT_REVTS8);
 	PG_RETURN_REVTS8_KEY(revts8_key_of(&f));
 }

@@ -148,7 +148,8 @@ sno_new(PG_FUNCTION_ARGS)
 	f.units = ts.tick;
 	f.tick = (unsigned) ts.timeline;
 	f.meta = (unsigned) meta;
-	f.partition = (unsigned) uid_effective_partition();
+	f.partition = ts.ident >= 0 ? uid_ident_value(ts.ident, "sno", "partition", 0xFFFF) :
+		(unsigned) uid_effective_partition();
 	f.sequence = ts.seq;
 	uid_count_issued(UID_SLOT_SNO);
 	PG_RETURN_SNO_P(sno_make(&f));

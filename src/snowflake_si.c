@@ -235,8 +235,6 @@ snowflake_si_new(PG_FUNCTION_ARGS)
 
 	uid_check_setting(UID_SET_INDEX_BITS);
 	uid_check_setting(UID_SET_EPOCH);
-	/* the machine id has the 13 - k bits that the index leaves */
-	f.mid = (unsigned) uid_generator_for("snowflake_si", "machine id", (int) snowflake_si_mid_max(k));
 
 	/* the state's ticks are Unix ms; the last one the format can hold: */
 	spec.tick_max = (uint64) epoch_ms + SNOWFLAKE_SI_MAB_MAX;
@@ -248,6 +246,10 @@ snowflake_si_new(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("the system clock is before uid.snowflake_si_epoch (%s)",
 						timestamptz_to_str((epoch_ms - PG_EPOCH_UNIX_MS) * 1000))));
+	/* the machine id has the 13 - k bits that the index leaves */
+	f.mid = ts.ident >= 0 ?
+		uid_ident_value(ts.ident, "snowflake_si", "machine id", (uint32) snowflake_si_mid_max(k)) :
+		(unsigned) uid_generator_for("snowflake_si", "machine id", (int) snowflake_si_mid_max(k));
 	f.mab = ts.tick - (uint64) epoch_ms;
 	f.uin = ts.seq;
 	uid_count_issued(UID_SLOT_SNOWFLAKE_SI);

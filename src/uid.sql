@@ -28,3 +28,21 @@ COMMENT ON FUNCTION uid_lease() IS
 -- server: the first CREATE EXTENSION makes it.
 SELECT pg_catalog.pg_replication_origin_create('uid_fence')
 WHERE pg_catalog.pg_replication_origin_oid('uid_fence') IS NULL;
+
+CREATE FUNCTION uid_identity(OUT type text, OUT field text, OUT value bigint, OUT source text,
+                             OUT pool text, OUT lease_id integer, OUT expires_at timestamptz,
+                             OUT several_servers_safe boolean, OUT note text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'uid_identity'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uid_identity() IS
+'what each type embeds on this server now (sno partition, muid medallion, snowflake_si machine id, revts8 generator and cluster, uid60 worker), its source (setting, default, drawn, or lease from uid.coordinator with its pool, id and expiry) and whether that source keeps several servers apart';
+
+CREATE FUNCTION uid_identity_renew(OUT pool text, OUT lease_id integer, OUT token bigint,
+                                   OUT expires_at timestamptz)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_identity_renew'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION uid_identity_renew() IS
+'renews this server''s lease from the coordinator in uid.coordinator now, or claims one, and returns it; raises what failed';
+REVOKE EXECUTE ON FUNCTION uid_identity_renew() FROM PUBLIC;

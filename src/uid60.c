@@ -168,8 +168,9 @@ uid60_new(PG_FUNCTION_ARGS)
 	UidTickSeq	ts;
 	uid60_fields f;
 
-	f.worker = (unsigned) uid_generator_for("uid60", "worker id", UID60_WORKER_MAX);
 	ts = uid_next_tick(&uid60_clock);
+	f.worker = ts.ident >= 0 ? uid_ident_value(ts.ident, "uid60", "worker id", UID60_WORKER_MAX) :
+		(unsigned) uid_generator_for("uid60", "worker id", UID60_WORKER_MAX);
 	f.ts = ts.tick;
 	f.seq = ts.seq;
 	f.rand = pg_prng_uint32(&pg_global_prng_state) & UID60_RAND_MAX;

@@ -1,7 +1,9 @@
 # A session cannot change what the server embeds in its IDs (issue 12).
 # The settings that go into an ID (uid.partition, uid.generator,
 # uid.cluster, uid.medallion, uid.snowflake_si_index_bits,
-# uid.snowflake_si_epoch) are the server's: a plain user's or a
+# uid.snowflake_si_epoch, and the lease's uid.coordinator, uid.pool,
+# uid.pool_size, uid.pool_ttl, uid.pool_grace, uid.coordinator_timeout)
+# are the server's: a plain user's or a
 # superuser's startup options, SET before or after the first uid call,
 # ALTER ROLE/DATABASE ... SET, and the session's TimeZone never change the
 # values a session's IDs carry, and never make it fall back to the
@@ -34,7 +36,12 @@ my %server = (
 	'uid.cluster' => 3,
 	'uid.medallion' => 'ABC',                 # 2748
 	'uid.snowflake_si_index_bits' => 4,
-	'uid.snowflake_si_epoch' => '2025-01-01 00:00:00');
+	'uid.snowflake_si_epoch' => '2025-01-01 00:00:00',
+	'uid.pool' => 'servers',
+	'uid.pool_size' => 64,
+	'uid.pool_ttl' => 600,
+	'uid.pool_grace' => 30,
+	'uid.coordinator_timeout' => 3000);
 
 # What a session tries instead: other values for every setting, among them
 # the defaults of the width and the base clock.
@@ -44,7 +51,15 @@ my @clobber = (
 	[ 'uid.cluster' => '1' ],
 	[ 'uid.medallion' => 'DEF' ],
 	[ 'uid.snowflake_si_index_bits' => '8' ],
-	[ 'uid.snowflake_si_epoch' => '2024-01-01' ]);
+	[ 'uid.snowflake_si_epoch' => '2024-01-01' ],
+	# a session that set a coordinator would lease its identity (and fail
+	# to generate: nothing listens there)
+	[ 'uid.coordinator' => 'host=/nonexistent' ],
+	[ 'uid.pool' => 'mine' ],
+	[ 'uid.pool_size' => '2' ],
+	[ 'uid.pool_ttl' => '2' ],
+	[ 'uid.pool_grace' => '0' ],
+	[ 'uid.coordinator_timeout' => '100' ]);
 my $clobber_options = join ' ', map { "-c $_->[0]=$_->[1]" } @clobber;
 my $clobber_set = join '', map { "SET $_->[0] = '$_->[1]';\n" } @clobber;
 
@@ -105,7 +120,9 @@ my $ids_expected =
 
 # uid_config(), both columns, normalised: the medallion as a number, the
 # base clock as the instant it names, read in UTC (a zone-less value is
-# UTC), so that an equal value written differently still matches.
+# UTC), so that an equal value written differently still matches; the
+# units of the effective durations dropped; "-" for no coordinator (or one
+# hidden from a plain user: a session that set one would fail to generate).
 my $cfg_sql = q{
 BEGIN;
 SET LOCAL TimeZone = 'UTC';
@@ -116,16 +133,22 @@ FROM (
 		CASE name
 			WHEN 'uid.medallion' THEN ('x' || lpad(setting, 16, '0'))::bit(64)::bigint::text
 			WHEN 'uid.snowflake_si_epoch' THEN setting::timestamptz::text
+			WHEN 'uid.coordinator' THEN
+				CASE WHEN setting IN ('', '(hidden)') THEN '-' ELSE setting END
 			ELSE setting END AS s,
 		CASE name
 			WHEN 'uid.medallion' THEN ('x' || lpad(effective, 16, '0'))::bit(64)::bigint::text
 			WHEN 'uid.snowflake_si_epoch' THEN effective::timestamptz::text
-			ELSE effective END AS e
+			WHEN 'uid.coordinator' THEN
+				CASE WHEN effective IN ('(none: identity settings)', '(hidden)') THEN '-' ELSE effective END
+			ELSE regexp_replace(effective, ' m?s$', '') END AS e
 	FROM uid_config()) c;
 COMMIT;
 };
 my $cfg_expected =
-	'uid.cluster=3 uid.generator=5 uid.medallion=2748 uid.partition=101 '
+	'uid.cluster=3 uid.coordinator=- uid.coordinator_timeout=3000 uid.generator=5 '
+  . 'uid.medallion=2748 uid.partition=101 uid.pool=servers uid.pool_grace=30 '
+  . 'uid.pool_size=64 uid.pool_ttl=600 '
   . 'uid.snowflake_si_epoch=2025-01-01 00:00:00+00 uid.snowflake_si_index_bits=4';
 
 # Runs a script in a new connection to postgres: as user (default: the

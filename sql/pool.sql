@@ -1,0 +1,280 @@
+-- The lease pool (src/pool.sql): a coordinator hands out the ids 0 .. size - 1
+-- of named pools to holders, for a time to live.  Times differ from run to
+-- run, so the output shows them only against each other and the clock.
+-- (The suite runs on a server whose uid.* settings are the defaults; this
+-- file resets uid.pool_grace, which it sets, with ALTER SYSTEM RESET.)
+SET TimeZone = 'UTC';
+SET DateStyle = 'ISO';
+SET IntervalStyle = 'postgres';
+
+-- Helper: runs a statement and shows its error as lines (SQLSTATE and
+-- message, detail, hint), times masked unless mask is false; 'ok' if none.
+CREATE FUNCTION pg_temp.pool_err(stmt text, mask boolean DEFAULT true) RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+    code text;
+    msg text;
+    det text;
+    hnt text;
+BEGIN
+    EXECUTE stmt;
+    RETURN NEXT 'ok';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS code = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
+                            det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
+    RETURN NEXT code || ': ' || msg;
+    IF det <> '' THEN
+        RETURN NEXT 'DETAIL: ' || CASE WHEN mask THEN
+            regexp_replace(det, '\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?\+00', '<time>', 'g') ELSE det END;
+    END IF;
+    IF hnt <> '' THEN
+        RETURN NEXT 'HINT: ' || hnt;
+    END IF;
+END $$;
+
+-- pg_dump keeps both tables' rows; the functions run as the extension's
+-- owner with a fixed search_path; nobody else may execute them or touch the
+-- tables, but for uid_pool_grace().
+SELECT extconfig::regclass[] AS dumped, extcondition FROM pg_extension WHERE extname = 'uid';
+SELECT p.oid::regprocedure AS function, p.prosecdef, p.proconfig, p.provolatile,
+       has_function_privilege('public', p.oid, 'EXECUTE') AS public_may_execute
+FROM pg_proc p WHERE p.proname LIKE 'uid\_pool\_%' ORDER BY 1;
+SELECT c.relname,
+       has_table_privilege('public', c.oid, 'SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER') AS public_may
+FROM pg_class c WHERE c.relname IN ('uid_pool', 'uid_pool_lease') ORDER BY 1;
+SELECT uid_pool_grace();
+
+-- Claims take the lowest free id: 0, 1, 2 ...; each claim's token is the
+-- pool's count of claims after it.
+SELECT * FROM uid_pool_leases();
+SELECT id, token, expires_at - clock_timestamp() BETWEEN interval '59 min' AND interval '1 hour' AS for_an_hour
+FROM uid_pool_claim('p', 4, 'a');
+SELECT id, token, expires_at - clock_timestamp() BETWEEN interval '9 min' AND interval '10 min' AS for_10_min
+FROM uid_pool_claim('p', 4, 'b', '10 min');
+SELECT id, token FROM uid_pool_claim('p', 4, 'c');
+SELECT pool, size, claims, created_at <= clock_timestamp() AS created FROM uid_pool;
+SELECT pool, id, holder, token, state, renewed_at = claimed_at AS renewed_at_claim,
+       expires_at - claimed_at AS ttl, released_at, reusable_at - expires_at AS grace
+FROM uid_pool_leases();
+-- The times are the clock's when the claim ran, not when its transaction began.
+BEGIN;
+SELECT pg_sleep(0.01);
+SELECT id, token FROM uid_pool_claim('p', 4, 'd');
+SELECT claimed_at > now() AS after_transaction_start, expires_at = claimed_at + interval '1 hour' AS expires
+FROM uid_pool_lease WHERE pool = 'p' AND id = 3;
+COMMIT;
+
+-- Every id is leased: 53400, naming when the first comes free (id 1, the
+-- shortest lease); a failed claim takes no token.
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('p', 4, 'e')$$);
+SELECT substring(line FROM ' at (\S+ \S+),')::timestamptz = reusable_at AS detail_names_reusable_at
+FROM pg_temp.pool_err($$SELECT uid_pool_claim('p', 4, 'e')$$, false) line,
+     uid_pool_leases('p') l
+WHERE line LIKE 'DETAIL:%' AND l.id = 1;
+SELECT claims FROM uid_pool WHERE pool = 'p';
+-- A pool's size is the one its first claim gave.
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('p', 8, 'e')$$);
+-- A pool of one.
+SELECT id, token FROM uid_pool_claim('solo', 1, 'a');
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('solo', 1, 'b')$$);
+
+-- Renewal: the lease expires ttl after the renewal.
+SELECT uid_pool_renew('p', 1, 2, '2 hours') - clock_timestamp()
+       BETWEEN interval '119 min' AND interval '2 hours' AS for_two_hours;
+SELECT id, holder, token, state, renewed_at > claimed_at AS renewed, expires_at - renewed_at AS ttl
+FROM uid_pool_leases('p') WHERE id = 1;
+SELECT uid_pool_renew('p', 1, 2) - clock_timestamp()
+       BETWEEN interval '59 min' AND interval '1 hour' AS default_ttl;
+SELECT expires_at - renewed_at AS ttl FROM uid_pool_lease WHERE pool = 'p' AND id = 1;
+-- refused (55000) for a token that does not hold the id, an id without a
+-- lease, a pool that does not exist
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', 1, 3)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('solo', 5, 1)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('nowhere', 0, 1)$$);
+
+-- Release: true once; false again, for another token, for another pool.
+SELECT uid_pool_release('p', 2, 3);
+SELECT uid_pool_release('p', 2, 3);
+SELECT uid_pool_release('p', 1, 3);
+SELECT uid_pool_release('nowhere', 0, 1);
+SELECT id, holder, state, released_at > renewed_at AS released, reusable_at - released_at AS grace
+FROM uid_pool_leases('p') WHERE id IN (1, 2) ORDER BY id;
+-- A released lease cannot be renewed, and during its grace period
+-- (uid.pool_grace, 60 s by default) its id is not handed out.
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', 2, 3)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('p', 4, 'e')$$);
+
+-- With no grace period (uid.pool_grace = 0) the released id is free at once.
+ALTER SYSTEM SET uid.pool_grace = 0;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT 'DO $$BEGIN PERFORM pg_sleep(0.05) WHERE uid_pool_grace() <> interval ''0''; END$$' FROM generate_series(1, 200) \gexec
+\set ECHO all
+SELECT uid_pool_grace();
+SELECT id, state, reusable_at = released_at AS reusable_at_release FROM uid_pool_leases('p') WHERE id = 2;
+SELECT id, token FROM uid_pool_claim('p', 4, 'e');
+-- The holder it was taken from: its renewal is refused, its release does nothing.
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', 2, 3)$$);
+SELECT uid_pool_release('p', 2, 3);
+SELECT id, holder, token, state FROM uid_pool_leases('p') WHERE id = 2;
+
+-- Expiry (moved into the past in the table).  An expired lease that nobody
+-- claimed since can be renewed by its holder; once another claim took the
+-- id, it cannot.
+UPDATE uid_pool_lease SET expires_at = clock_timestamp() - interval '1 s' WHERE pool = 'p' AND id = 0;
+SELECT id, holder, state FROM uid_pool_leases('p') WHERE id = 0;
+SELECT uid_pool_renew('p', 0, 1) > clock_timestamp() AS renewed;
+SELECT id, holder, token, state FROM uid_pool_leases('p') WHERE id = 0;
+UPDATE uid_pool_lease SET expires_at = clock_timestamp() - interval '1 s' WHERE pool = 'p' AND id = 0;
+SELECT id, token FROM uid_pool_claim('p', 4, 'f');
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', 0, 1)$$);
+SELECT uid_pool_release('p', 0, 1);
+
+-- The lowest free id, wherever it is; ids stay dense.  A pool of 65536
+-- whose first claims go to 0, 1, 2, 3, 4.
+SELECT g, c.id, c.token FROM generate_series(1, 5) g, LATERAL uid_pool_claim('dense', 65536, 'h' || g) c ORDER BY g;
+SELECT uid_pool_release('dense', 3, 4), uid_pool_release('dense', 1, 2);
+SELECT id, token FROM uid_pool_claim('dense', 65536, 'h6');
+SELECT id, token FROM uid_pool_claim('dense', 65536, 'h7');
+SELECT id, token FROM uid_pool_claim('dense', 65536, 'h8');
+-- a lease row an administrator deleted leaves its id free
+DELETE FROM uid_pool_lease WHERE pool = 'dense' AND id = 2;
+SELECT id, token FROM uid_pool_claim('dense', 65536, 'h9');
+SELECT string_agg(id || ':' || holder || ':' || token, ' ' ORDER BY id) FROM uid_pool_leases('dense');
+-- Pools are independent: their own ids and their own tokens.
+SELECT pool, size, claims FROM uid_pool ORDER BY pool;
+
+-- A long grace period (uid.pool_grace = 1 h): an id whose lease expired
+-- 10 minutes ago is still kept from other claimants; 2 hours ago, it is not.
+ALTER SYSTEM SET uid.pool_grace = '1h';
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT 'DO $$BEGIN PERFORM pg_sleep(0.05) WHERE uid_pool_grace() <> interval ''1 hour''; END$$' FROM generate_series(1, 200) \gexec
+\set ECHO all
+SELECT uid_pool_grace();
+UPDATE uid_pool_lease SET expires_at = clock_timestamp() - interval '10 min' WHERE pool = 'p' AND id = 3;
+SELECT id, holder, state, reusable_at - expires_at AS grace FROM uid_pool_leases('p') WHERE id = 3;
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('p', 4, 'g')$$);
+UPDATE uid_pool_lease SET expires_at = clock_timestamp() - interval '2 hours' WHERE pool = 'p' AND id = 3;
+SELECT id, holder, state FROM uid_pool_leases('p') WHERE id = 3;
+SELECT id, token FROM uid_pool_claim('p', 4, 'g');
+SELECT id, holder, token, state FROM uid_pool_leases('p');
+ALTER SYSTEM RESET uid.pool_grace;
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT 'DO $$BEGIN PERFORM pg_sleep(0.05) WHERE uid_pool_grace() <> interval ''60 s''; END$$' FROM generate_series(1, 200) \gexec
+\set ECHO all
+SELECT uid_pool_grace();
+
+-- Bad input: 22023.
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim(NULL, 4, 'x')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('p', NULL, 'x')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('p', 4, NULL)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('p', 4, 'x', NULL)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('', 4, 'x')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim(repeat('x', 64), 4, 'x')$$);
+-- 32 characters, 64 bytes: the limit is in bytes, as for uid.pool
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim(repeat(U&'\00E9', 32), 4, 'x')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('q', 0, 'x')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('q', 65537, 'x')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('q', 4, '')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('q', 4, 'x', '0')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('q', 4, 'x', '-1 s')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('q', 4, 'x', '365 days 1 s')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew(NULL, 0, 1)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', NULL, 1)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', 0, NULL)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', 0, 6, NULL)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('', 0, 6)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', -1, 6)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', 65536, 6)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', 0, 6, '0 s')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', 0, 6, '1 year 6 days')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_release(NULL, 0, 6)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_release('p', NULL, 6)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_release('p', 0, NULL)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_release(repeat('x', 64), 0, 6)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_release('p', -1, 6)$$);
+-- nothing was created or changed by them
+SELECT pool, size, claims FROM uid_pool ORDER BY pool;
+-- the limits themselves are accepted
+SELECT id, token, expires_at - clock_timestamp() > interval '364 days' AS long
+FROM uid_pool_claim(repeat('x', 63), 65536, 'x', '365 days');
+SELECT id, token FROM uid_pool_claim(repeat(U&'\00E9', 31), 1, 'x', '1 ms');
+SELECT uid_pool_renew('p', 0, 6, '1 ms') <= clock_timestamp() + interval '1 ms' AS short;
+
+-- The extension's tables are found through its current schema, wherever
+-- it moves, never through search_path.
+CREATE SCHEMA uid_pool_moved;
+ALTER EXTENSION uid SET SCHEMA uid_pool_moved;
+SELECT id, token FROM uid_pool_moved.uid_pool_claim('moved', 2, 'x');
+SELECT pool, id, holder, state FROM uid_pool_moved.uid_pool_leases('moved');
+SELECT uid_pool_moved.uid_pool_renew('moved', 0, 1) > clock_timestamp() AS renewed,
+       uid_pool_moved.uid_pool_release('moved', 0, 1) AS released;
+SELECT count(*) FROM uid_pool_moved.uid_pool_lease WHERE pool = 'moved';
+ALTER EXTENSION uid SET SCHEMA public;
+DROP SCHEMA uid_pool_moved;
+
+-- Privileges: a role may claim only once it is granted EXECUTE, and never
+-- touches the tables itself.
+CREATE ROLE uid_pool_claimant;
+SET ROLE uid_pool_claimant;
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('r', 2, 'x')$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('p', 0, 6)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_release('p', 0, 6)$$);
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_leases()$$);
+SELECT uid_pool_grace();
+RESET ROLE;
+GRANT EXECUTE ON FUNCTION uid_pool_claim(text, integer, text, interval),
+                          uid_pool_renew(text, integer, bigint, interval),
+                          uid_pool_release(text, integer, bigint),
+                          uid_pool_leases(text)
+TO uid_pool_claimant;
+SET ROLE uid_pool_claimant;
+SELECT id, token FROM uid_pool_claim('r', 2, 'claimant');
+SELECT pool, id, holder, token, state FROM uid_pool_leases('r');
+SELECT uid_pool_renew('r', 0, 1) > clock_timestamp() AS renewed;
+SELECT uid_pool_release('r', 0, 1);
+SELECT * FROM pg_temp.pool_err($$SELECT * FROM uid_pool_lease$$);
+SELECT * FROM pg_temp.pool_err($$UPDATE uid_pool SET claims = 0$$);
+SELECT * FROM pg_temp.pool_err($$INSERT INTO uid_pool_lease VALUES ('r', 1, 'x', 1, now(), now(), now(), NULL)$$);
+SELECT * FROM pg_temp.pool_err($$DELETE FROM uid_pool_lease$$);
+SELECT * FROM pg_temp.pool_err($$TRUNCATE uid_pool CASCADE$$);
+RESET ROLE;
+
+-- A caller's search_path cannot reach into the functions: functions of its
+-- own that shadow pg_catalog's (a clock of 2000) and tables that shadow the
+-- extension's change nothing.
+CREATE SCHEMA uid_pool_evil;
+GRANT USAGE, CREATE ON SCHEMA uid_pool_evil TO uid_pool_claimant;
+SET ROLE uid_pool_claimant;
+CREATE FUNCTION uid_pool_evil.clock_timestamp() RETURNS timestamptz
+LANGUAGE sql AS $$SELECT timestamptz '2000-01-01 00:00:00+00'$$;
+CREATE FUNCTION uid_pool_evil.uid_pool_grace() RETURNS interval
+LANGUAGE sql AS $$SELECT interval '0'$$;
+CREATE TABLE uid_pool_evil.uid_pool_lease (pool text, id integer, holder text, token bigint,
+    claimed_at timestamptz, renewed_at timestamptz, expires_at timestamptz, released_at timestamptz);
+CREATE TEMP TABLE uid_pool (pool text, size integer, claims bigint, created_at timestamptz);
+SET search_path = pg_temp, uid_pool_evil, pg_catalog, public;
+SELECT clock_timestamp() AS callers_clock, uid_pool_grace() AS callers_grace;
+SELECT id, token, expires_at > '2001-01-01' AS real_clock FROM public.uid_pool_claim('evil', 1, 'claimant');
+SELECT pool, id, holder, token, state, reusable_at - expires_at AS grace FROM public.uid_pool_leases('evil');
+-- released, the id is kept for the server's grace period, not the caller's 0
+SELECT public.uid_pool_release('evil', 0, 1);
+SELECT * FROM pg_temp.pool_err($$SELECT public.uid_pool_claim('evil', 1, 'claimant')$$);
+SELECT (SELECT count(*) FROM uid_pool_evil.uid_pool_lease) AS evil_leases,
+       (SELECT count(*) FROM pg_temp.uid_pool) AS temp_pools;
+RESET search_path;
+RESET ROLE;
+DROP TABLE pg_temp.uid_pool;
+DROP SCHEMA uid_pool_evil CASCADE;
+REVOKE EXECUTE ON FUNCTION uid_pool_claim(text, integer, text, interval),
+                           uid_pool_renew(text, integer, bigint, interval),
+                           uid_pool_release(text, integer, bigint),
+                           uid_pool_leases(text)
+FROM uid_pool_claimant;
+DROP ROLE uid_pool_claimant;
+
+-- Deleting a pool deletes its leases.
+DELETE FROM uid_pool;
+SELECT count(*) AS leases FROM uid_pool_lease;
