@@ -82,11 +82,14 @@ ALTER SYSTEM SET uid.pool = '';
 ALTER SYSTEM SET uid.pool = 'pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp';
 ALTER SYSTEM SET uid.pool_size = 0;
 ALTER SYSTEM SET uid.pool_size = 65537;
+-- (only the SQLSTATE of the durations' range errors: 17 words them with units)
+\set VERBOSITY sqlstate
 ALTER SYSTEM SET uid.pool_ttl = 1;
-ALTER SYSTEM SET uid.pool_ttl = '2 min';
 ALTER SYSTEM SET uid.pool_grace = -1;
-ALTER SYSTEM SET uid.pool_grace = '1d 1s';
 ALTER SYSTEM SET uid.coordinator_timeout = 99;
+\set VERBOSITY default
+ALTER SYSTEM SET uid.pool_ttl = '2 min';
+ALTER SYSTEM SET uid.pool_grace = '1d 1s';
 ALTER SYSTEM RESET uid.pool_ttl;
 -- A base clock without a zone is read as UTC, never in the session's
 -- TimeZone: read in New York's, the first would be accepted (12:20 UTC) and

@@ -55,7 +55,9 @@ SELECT * FROM uid_identity_renew();
 -- the connection string may hold a password: a plain role does not see it
 SET ROLE uid_identity_user;
 SELECT name, setting, effective FROM uid_config() WHERE name = 'uid.coordinator';
+\set VERBOSITY sqlstate
 SHOW uid.coordinator;
+\set VERBOSITY default
 RESET ROLE;
 SELECT name, setting FROM uid_config() WHERE name = 'uid.coordinator';
 DROP ROLE uid_identity_user;

@@ -14,9 +14,10 @@ WHERE refclassid = 'pg_extension'::regclass
   AND classid <> 'pg_cast'::regclass
   AND classid <> 'pg_operator'::regclass
   AND classid <> 'pg_opfamily'::regclass
-  -- the array types (members since PostgreSQL 17) are described by their element types
+  -- the array types and tables' row types (members since PostgreSQL 17) are
+  -- described by their element types and tables
   AND NOT (classid = 'pg_type'::regclass AND
-           (SELECT typcategory FROM pg_type WHERE oid = objid) = 'A')
+           (SELECT typcategory = 'A' OR typrelid <> 0 FROM pg_type WHERE oid = objid))
 ORDER BY 1;
 -- Helper: run a statement, report its SQLSTATE and message instead of failing.
 CREATE FUNCTION uid_try(stmt text) RETURNS text LANGUAGE plpgsql AS $$
