@@ -4,6 +4,9 @@
 #
 #   bench/instructions.sh [PG_BIN]       (default: /usr/lib/postgresql/15/bin)
 #
+# UID_CONF, if set, is appended to the cluster's postgresql.conf: e.g. a uid.coordinator line to
+# count the IDs of a server that leases its identity (the coordinator must be running).
+#
 # Run as a user that may run initdb (not root).  It makes a throwaway cluster in a temporary
 # directory with the extension installed in PG_BIN's installation, runs
 # SELECT count(f) FROM generate_series(1, N) for N = 100,000 and 300,000 under callgrind,
@@ -16,6 +19,7 @@ command -v valgrind >/dev/null || { echo "valgrind is needed" >&2; exit 1; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$PG_BIN/initdb" -D "$dir/data" -A trust -U postgres --no-sync >/dev/null
+[ -z "${UID_CONF:-}" ] || printf '%s\n' "$UID_CONF" >>"$dir/data/postgresql.conf"
 echo "CREATE EXTENSION uid;" | "$PG_BIN/postgres" --single -D "$dir/data" postgres >/dev/null 2>&1
 
 ir() {

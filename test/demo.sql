@@ -12,7 +12,9 @@ ALTER SYSTEM SET uid.medallion = '1bfc71b112d';
 SELECT pg_reload_conf();
 -- (a session takes a reload between statements: wait until this one has)
 \set ECHO none
+\set QUIET on
 SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.medallion', '1bfc71b112d') FROM generate_series(1, 200) \gexec
+\set QUIET off
 \set ECHO all
 SELECT * FROM uid_config();
 
@@ -83,6 +85,25 @@ SELECT min(id) AS first_event, max(id) AS last_event FROM event;
 -- counters, and the lease that WAL holds past every ID (see the README)
 SELECT * FROM uid_stats();
 SELECT * FROM uid_lease();
+
+-- Several servers: instead of hand settings, a server can lease its identity from a
+-- coordinator, any database with uid (here this same server; see the README).
+\getenv host PGHOST
+\getenv port PGPORT
+SELECT format('ALTER SYSTEM SET uid.coordinator = %L',
+              format('host=%s port=%s dbname=postgres', :'host', :'port')) \gexec
+ALTER SYSTEM SET uid.pool = 'demo';
+SELECT pg_reload_conf();
+\set ECHO none
+\set QUIET on
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.pool', 'demo') FROM generate_series(1, 200) \gexec
+\set QUIET off
+\set ECHO all
+-- the first ID claims the lowest free id of the pool, and every type embeds it
+INSERT INTO event (body) VALUES ('made under a leased identity');
+SELECT id, sno_partition(id), body FROM event ORDER BY id DESC LIMIT 1;
+SELECT type, field, value, source, pool, lease_id, expires_at, several_servers_safe FROM uid_identity();
+SELECT pool, id, holder, token, state FROM uid_pool_leases();
 DROP TABLE event;
 ALTER SYSTEM RESET ALL;
 SELECT pg_reload_conf();
