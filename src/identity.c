@@ -156,9 +156,12 @@ uid_ident_key(void)
 	return key_cached;
 }
 
-/* Reads the lease; a rewrite that never finished reads as no lease. */
+/*
+ * Reads the lease, and the gen it was read at (odd if none); a rewrite that
+ * never finished reads as no lease.
+ */
 static void
-uid_ident_read(UidIdentSnap *s)
+uid_ident_read_at(UidIdentSnap *s, uint64 *at)
 {
 	UidIdentState *st = &uid_state->ident;
 
@@ -176,11 +179,38 @@ uid_ident_read(UidIdentSnap *s)
 			s->renew_at_us = pg_atomic_read_u64(&st->renew_at_us);
 			pg_read_barrier();
 			if (pg_atomic_read_u64(&st->gen) == gen)
+			{
+				*at = gen;
 				return;
+			}
 		}
 		pg_spin_delay();
 	}
 	memset(s, 0, sizeof(*s));
+	*at = 1;
+}
+
+static void
+uid_ident_read(UidIdentSnap *s)
+{
+	uint64		at;
+
+	uid_ident_read_at(s, &at);
+}
+
+/*
+ * This backend's copy of the lease and the gen it was read at: every
+ * rewrite moves gen on, so while gen stays the copy is the lease.
+ */
+static UidIdentSnap cached;
+static uint64 cached_gen = 1;
+
+static inline void
+uid_ident_read_cached(UidIdentSnap *s)
+{
+	if (unlikely(pg_atomic_read_u64(&uid_state->ident.gen) != cached_gen))
+		uid_ident_read_at(&cached, &cached_gen);
+	*s = cached;
 }
 
 /*
@@ -445,6 +475,10 @@ uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key,
 }
 
 /* The settings a leased identity depends on must not have been refused. */
+#define UID_IDENT_SETTINGS ((1u << UID_SET_COORDINATOR) | (1u << UID_SET_POOL) | \
+							(1u << UID_SET_POOL_SIZE) | (1u << UID_SET_POOL_TTL) | \
+							(1u << UID_SET_COORDINATOR_TIMEOUT))
+
 static void
 uid_ident_check_settings(void)
 {
@@ -575,9 +609,10 @@ uid_ident_check(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tic
 	uint64		key;
 	UidIdentSnap s;
 
-	uid_ident_check_settings();
-	key = uid_ident_key();
-	uid_ident_read(&s);
+	if (unlikely(uid_settings_refused & UID_IDENT_SETTINGS))
+		uid_ident_check_settings();
+	key = likely(key_valid) ? key_cached : uid_ident_key();
+	uid_ident_read_cached(&s);
 	if (likely(uid_ident_covers(&s, key, end)))
 	{
 		if (unlikely(start < s.floor_us))
