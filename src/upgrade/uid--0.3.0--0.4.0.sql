@@ -34,11 +34,12 @@
 --
 -- The functions run as the extension's owner (SECURITY DEFINER), with the
 -- search_path pinned.  The extension is relocatable: the PL/pgSQL functions
--- find its tables through its current schema (pg_extension) at run time,
--- and uid_pool_leases(), in SQL, names them by OID; none looks through the
--- caller's search_path, and all keep working after ALTER EXTENSION ... SET
--- SCHEMA.  Nobody but the owner may execute them or touch the tables until
--- an administrator GRANTs EXECUTE.
+-- find its tables, and uid_pool_prepare() that they share, through its
+-- current schema (pg_extension) at run time, and uid_pool_leases(), in
+-- SQL, names them by OID; none looks through the caller's search_path, and
+-- all keep working after ALTER EXTENSION ... SET SCHEMA.  Nobody but the
+-- owner may execute them or touch the tables until an administrator GRANTs
+-- EXECUTE.
 --
 -- An id is free when it has no lease row, or when its lease ended (expired
 -- or released) uid_pool_grace() ago or longer: the holder's IDs may be dated
@@ -93,6 +94,78 @@ SELECT pg_catalog.pg_extension_config_dump('uid_pool', '');
 SELECT pg_catalog.pg_extension_config_dump('uid_pool_lease', '');
 REVOKE ALL ON TABLE uid_pool, uid_pool_lease FROM PUBLIC;
 
+-- What uid_pool_claim(), uid_pool_renew() and uid_pool_release() do first,
+-- once each has refused its null arguments: check their other arguments,
+-- lock the pool's row, and read the clock once (t, which all their
+-- decisions use).  Each passes the arguments it has, by name; the others
+-- stay null and are not checked.  A claim (size given) creates a missing
+-- pool with its size and refuses a pool of another size; for a renewal or
+-- a release, pool_size is null when there is no such pool.  Internal: they
+-- call it through the extension's current schema, as they reach its tables.
+CREATE FUNCTION uid_pool_prepare(pool text, size integer DEFAULT NULL, holder text DEFAULT NULL,
+                                 id integer DEFAULT NULL, ttl interval DEFAULT NULL,
+                                 OUT pool_size integer, OUT t timestamptz)
+RETURNS record
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsp name;               -- the extension's schema
+BEGIN
+    IF pool = '' OR octet_length(pool) > 63 THEN
+        RAISE EXCEPTION 'invalid pool name "%": a pool name has 1 to 63 bytes', pool
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF size < 1 OR size > 65536 THEN
+        RAISE EXCEPTION 'pool size must be between 1 and 65536, not %', size
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF holder = '' THEN
+        RAISE EXCEPTION 'holder must not be empty'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF id < 0 OR id > 65535 THEN
+        RAISE EXCEPTION 'id must be between 0 and 65535, not %', id
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF ttl <= interval '0' OR ttl > interval '365 days' THEN
+        RAISE EXCEPTION 'ttl must be positive and at most 365 days, not %', ttl
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+
+    SELECT ns.nspname INTO STRICT nsp
+    FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
+    WHERE ext.extname = 'uid';
+
+    -- The pool's row, locked (see the top of this file): a claim that hands
+    -- an id out runs wholly before or wholly after every other claim,
+    -- renewal and release of the pool.  The first claim creates the row.
+    -- ON CONFLICT DO NOTHING waits for a concurrent creator: if that one
+    -- commits, the next SELECT (READ COMMITTED) sees its row; under
+    -- REPEATABLE READ the INSERT fails with 40001 instead.  A pool deleted
+    -- while a claim waited for its lock is created again.
+    LOOP
+        EXECUTE format('SELECT p.size FROM %I.uid_pool p WHERE p.pool = $1 FOR UPDATE', nsp)
+            INTO pool_size USING pool;
+        EXIT WHEN pool_size IS NOT NULL OR size IS NULL;
+        EXECUTE format('INSERT INTO %I.uid_pool (pool, size) VALUES ($1, $2) ON CONFLICT (pool) DO NOTHING', nsp)
+            USING pool, size;
+    END LOOP;
+    IF pool_size <> size THEN
+        RAISE EXCEPTION 'pool "%" has size %, not %', pool, pool_size, size
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A pool''s size is fixed by the claim that created it; every claimant must give that size.';
+    END IF;
+
+    t := clock_timestamp();
+END
+$$;
+COMMENT ON FUNCTION uid_pool_prepare(text, integer, text, integer, interval) IS
+'internal: checks the arguments of uid_pool_claim(), uid_pool_renew() or uid_pool_release(), locks the pool''s row (a claim creates it) and reads the clock; returns the pool''s size (null if there is no pool) and the time';
+-- Only the pool's functions call it, as the extension's owner: it is not for
+-- GRANTs.
+REVOKE EXECUTE ON FUNCTION uid_pool_prepare(text, integer, text, integer, interval) FROM PUBLIC;
+
 CREATE FUNCTION uid_pool_claim(pool text, size integer, holder text,
                                ttl interval DEFAULT '3600 s')
 RETURNS TABLE (id integer, token bigint, expires_at timestamptz)
@@ -115,46 +188,14 @@ BEGIN
         RAISE EXCEPTION 'uid_pool_claim: pool, size, holder and ttl must not be null'
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    IF pool = '' OR octet_length(pool) > 63 THEN
-        RAISE EXCEPTION 'invalid pool name "%": a pool name has 1 to 63 bytes', pool
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF size < 1 OR size > 65536 THEN
-        RAISE EXCEPTION 'pool size must be between 1 and 65536, not %', size
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF holder = '' THEN
-        RAISE EXCEPTION 'holder must not be empty'
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF ttl <= interval '0' OR ttl > interval '365 days' THEN
-        RAISE EXCEPTION 'ttl must be positive and at most 365 days, not %', ttl
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
 
     SELECT ns.nspname INTO STRICT nsp
     FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
     WHERE ext.extname = 'uid';
 
-    -- The pool's row, locked (see the top of this file); the first claim
-    -- creates it.  ON CONFLICT DO NOTHING waits for a concurrent creator: if
-    -- that one commits, the next SELECT (READ COMMITTED) sees its row; under
-    -- REPEATABLE READ the INSERT fails with 40001 instead.  A pool deleted
-    -- while we waited for its lock is created again.
-    LOOP
-        EXECUTE format('SELECT p.size FROM %I.uid_pool p WHERE p.pool = $1 FOR UPDATE', nsp)
-            INTO pool_size USING pool;
-        EXIT WHEN pool_size IS NOT NULL;
-        EXECUTE format('INSERT INTO %I.uid_pool (pool, size) VALUES ($1, $2) ON CONFLICT (pool) DO NOTHING', nsp)
-            USING pool, size;
-    END LOOP;
-    IF pool_size <> size THEN
-        RAISE EXCEPTION 'pool "%" has size %, not %', pool, pool_size, size
-            USING ERRCODE = 'invalid_parameter_value',
-                  DETAIL = 'A pool''s size is fixed by the claim that created it; every claimant must give that size.';
-    END IF;
-
-    t := clock_timestamp();
+    -- the checks, the pool's row (created by the first claim) locked, the clock
+    EXECUTE format('SELECT * FROM %I.uid_pool_prepare(pool => $1, size => $2, holder => $3, ttl => $4)', nsp)
+        INTO pool_size, t USING pool, size, holder, ttl;
     EXECUTE format('SELECT %I.uid_pool_grace()', nsp) INTO grace;
 
     -- The lowest free id.  It is 0, one above an id that has a row, or an id
@@ -236,7 +277,7 @@ DECLARE
     nsp name;
     t timestamptz;
     new_expiry timestamptz;
-    pool_exists boolean;
+    pool_size integer;      -- null: there is no such pool
     cur_token bigint;
     cur_holder text;
     cur_released timestamptz;
@@ -246,28 +287,15 @@ BEGIN
         RAISE EXCEPTION 'uid_pool_renew: pool, id, token and ttl must not be null'
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    IF pool = '' OR octet_length(pool) > 63 THEN
-        RAISE EXCEPTION 'invalid pool name "%": a pool name has 1 to 63 bytes', pool
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF id < 0 OR id > 65535 THEN
-        RAISE EXCEPTION 'id must be between 0 and 65535, not %', id
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF ttl <= interval '0' OR ttl > interval '365 days' THEN
-        RAISE EXCEPTION 'ttl must be positive and at most 365 days, not %', ttl
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
 
     SELECT ns.nspname INTO STRICT nsp
     FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
     WHERE ext.extname = 'uid';
 
-    -- The pool's lock, as for a claim: a claim that hands this id to another
-    -- holder runs wholly before or wholly after this renewal.
-    EXECUTE format('SELECT true FROM %I.uid_pool p WHERE p.pool = $1 FOR UPDATE', nsp)
-        INTO pool_exists USING pool;
-    t := clock_timestamp();
+    -- the checks, the pool's row locked (a claim that hands this id to
+    -- another holder runs wholly before or wholly after this renewal), the clock
+    EXECUTE format('SELECT * FROM %I.uid_pool_prepare(pool => $1, id => $2, ttl => $3)', nsp)
+        INTO pool_size, t USING pool, id, ttl;
 
     -- A lease that expired but that nobody claimed since still has this
     -- token: it is renewed, even after its grace period.
@@ -283,7 +311,7 @@ BEGIN
     EXECUTE format('SELECT l.token, l.holder, l.released_at FROM %I.uid_pool_lease l WHERE l.pool = $1 AND l.id = $2', nsp)
         INTO cur_token, cur_holder, cur_released USING pool, id;
     why := CASE
-        WHEN pool_exists IS NULL THEN format('There is no pool "%s".', pool)
+        WHEN pool_size IS NULL THEN format('There is no pool "%s".', pool)
         WHEN cur_token IS NULL THEN 'The id is not leased.'
         WHEN cur_token <> token THEN format('The id is leased with token %s, to holder "%s".', cur_token, cur_holder)
         ELSE format('The lease of token %s was released at %s.', token, cur_released)
@@ -311,21 +339,14 @@ BEGIN
         RAISE EXCEPTION 'uid_pool_release: pool, id and token must not be null'
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    IF pool = '' OR octet_length(pool) > 63 THEN
-        RAISE EXCEPTION 'invalid pool name "%": a pool name has 1 to 63 bytes', pool
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF id < 0 OR id > 65535 THEN
-        RAISE EXCEPTION 'id must be between 0 and 65535, not %', id
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
 
     SELECT ns.nspname INTO STRICT nsp
     FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
     WHERE ext.extname = 'uid';
 
-    EXECUTE format('SELECT FROM %I.uid_pool p WHERE p.pool = $1 FOR UPDATE', nsp) USING pool;
-    t := clock_timestamp();
+    -- the checks, the pool's row locked, the clock
+    EXECUTE format('SELECT p.t FROM %I.uid_pool_prepare(pool => $1, id => $2) p', nsp)
+        INTO t USING pool, id;
 
     -- The id becomes free uid_pool_grace() after the release (or after the
     -- lease expired, if that was earlier).  Released twice, or after another

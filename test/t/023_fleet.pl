@@ -39,70 +39,20 @@ my %generator = (
 	revts8 => 'revts8_new()',
 	uid60 => 'uid60_new()');
 
-# The lease id a type's ID carries, as an SQL expression of id: revts8 has
-# the id's low 6 bits in its generator and the rest in its cluster.
-my %carried = (
-	sno => 'sno_partition(id)',
-	muid => 'muid_medallion(id)',
-	snowflake_si => 'snowflake_si_machine(id)',
-	revts8 => 'revts8_generator(id) + 64 * revts8_cluster(id)',
-	uid60 => 'uid60_worker(id)');
-
 my $pool = 'fleet';
 my $rounds = 4;
 my $per_step = 3;    # rows of each type a writer inserts in one step
 
-# Every wait for something that takes time on the server is a poll,
-# bounded generously (a busy machine must pass).
-my $patience = $PostgreSQL::Test::Utils::timeout_default;
-
-sub poll_until
-{
-	my ($what, $check) = @_;
-	my $deadline = time() + $patience;
-
-	while (time() < $deadline)
-	{
-		my $r = $check->();
-		return $r if $r;
-		usleep(200_000);
-	}
-	diag "timed out waiting: $what";
-	return undef;
-}
-
-# Runs $sql on $node's database postgres, errors shown verbosely; returns a
-# hash: rc (psql's exit code), out, err, and for the first error its
-# sqlstate and message (undef if none).
-sub attempt
-{
-	my ($node, $sql) = @_;
-	my ($rc, $out, $err) = $node->psql(
-		'postgres', $sql,
-		on_error_stop => 1,
-		timeout => $patience,
-		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
-	my %r = (rc => $rc, out => $out, err => $err);
-
-	@r{qw(sqlstate msg)} = ($1, $2) if $err =~ /(?:^|: )ERROR:\s+([0-9A-Z]{5}): (.*)$/m;
-	return \%r;
-}
-
 # The coordinator, which is also the subscriber.  An ended lease is
 # reusable 1 s after it ended.
-my $coord = PostgreSQL::Test::Cluster->new('coordinator');
-$coord->init;
-$coord->append_conf('postgresql.conf', 'uid.pool_grace = 1');
-$coord->start;
+my ($coord, $coordinator) = coordinator_node('coordinator', 'uid.pool_grace = 1');
 
 my $tables_ddl = join '', map {
 	"CREATE TABLE t_$_ (id $_ PRIMARY KEY DEFAULT $generator{$_}, writer text NOT NULL,
 		made timestamptz NOT NULL DEFAULT clock_timestamp(), round int NOT NULL);\n"
 } @types;
 my $tables = join ', ', map { "t_$_" } @types;
-$coord->safe_psql('postgres', "CREATE EXTENSION uid;\n$tables_ddl");
-
-my $coordinator = 'host=' . $coord->host . ' port=' . $coord->port . ' dbname=postgres';
+$coord->safe_psql('postgres', $tables_ddl);
 
 # A writer: no identity settings, only the coordinator and the pool (and
 # for A a short time to live), the tables and a publication of them, to
@@ -111,17 +61,14 @@ my (%w, %port);
 sub writer
 {
 	my ($name, @conf) = @_;
-	my $node = PostgreSQL::Test::Cluster->new("writer_$name");
+	my $node = uid_node(
+		"writer_$name",
+		init => [ allows_streaming => 'logical' ],
+		coordinator => $coordinator,
+		conf => [ "uid.pool = '$pool'", 'uid.pool_size = 3', @conf ]);
 
-	$node->init(allows_streaming => 'logical');
-	$node->append_conf(
-		'postgresql.conf', join("\n",
-			"uid.coordinator = '$coordinator'",
-			"uid.pool = '$pool'",
-			'uid.pool_size = 3', @conf));
-	$node->start;
 	$node->safe_psql('postgres',
-		"CREATE EXTENSION uid;\n$tables_ddl\nCREATE PUBLICATION ids FOR TABLE $tables");
+		"$tables_ddl\nCREATE PUBLICATION ids FOR TABLE $tables");
 	$coord->safe_psql('postgres',
 		"CREATE SUBSCRIPTION sub_$name CONNECTION '"
 		  . $node->connstr
@@ -273,9 +220,10 @@ is( $coord->safe_psql(
 my $lease_values = join ', ', map { "('$_', $lease{$_})" } sort keys %lease;
 for my $type (@types)
 {
+	my $carried = carried_lease_id($type);
 	is( $coord->safe_psql(
 			'postgres', qq{
-			SELECT count(*) FILTER (WHERE $carried{$type} <> l.lease_id), count(*)
+			SELECT count(*) FILTER (WHERE $carried <> l.lease_id), count(*)
 			FROM t_$type JOIN (VALUES $lease_values) l(writer, lease_id) USING (writer)}),
 		'0|' . 3 * $rounds * $per_step,
 		"$type: every ID carries its writer's lease id");
@@ -316,8 +264,9 @@ is($coord->safe_psql('postgres', "SELECT claims FROM uid_pool WHERE pool = '$poo
 	'4', 'four claims in all');
 for my $type (@types)
 {
+	my $carried = carried_lease_id($type);
 	is( $w{d}->safe_psql('postgres',
-			"SELECT count(*), count(*) FILTER (WHERE $carried{$type} = 0) FROM t_$type"),
+			"SELECT count(*), count(*) FILTER (WHERE $carried = 0) FROM t_$type"),
 		"$per_step|$per_step",
 		"$type: D generates under id 0");
 }
@@ -391,7 +340,7 @@ my $again = poll_until(
 	'A to generate again',
 	sub {
 		my $r = attempt($w{a}, "SELECT sno_new(1)");
-		return $r->{rc} == 0 ? $r : undef;
+		return !$r->{timed_out} && $r->{rc} == 0 ? $r : undef;
 	});
 ok($again, 'A generates again once an id is free');
 step('a', $rounds + 2);

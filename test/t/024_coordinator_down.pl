@@ -36,56 +36,9 @@ my %generator = (
 	snowflake_si => 'snowflake_si_new()',
 	revts8 => 'revts8_new()',
 	uid60 => 'uid60_new()');
-my %carried = (
-	sno => 'sno_partition(id)',
-	muid => 'muid_medallion(id)',
-	snowflake_si => 'snowflake_si_machine(id)',
-	revts8 => 'revts8_generator(id) + 64 * revts8_cluster(id)',
-	uid60 => 'uid60_worker(id)');
 
 # Only to catch a hang: a wait is never asserted to be short.
 my $patience = $PostgreSQL::Test::Utils::timeout_default;
-
-sub poll_until
-{
-	my ($what, $check) = @_;
-	my $deadline = time() + $patience;
-
-	while (time() < $deadline)
-	{
-		my $r = $check->();
-		return $r if $r;
-		usleep(250_000);
-	}
-	diag "timed out waiting: $what";
-	return undef;
-}
-
-# Runs $sql, errors shown verbosely; returns a hash: rc, out, err, secs
-# (how long psql took), and for the first error its sqlstate, message and
-# detail.  A psql still running after $patience seconds is a hang: timed_out.
-sub attempt
-{
-	my ($node, $sql) = @_;
-	my $timed_out = 0;
-	my $start = time();
-	my ($rc, $out, $err) = $node->psql(
-		'postgres', $sql,
-		on_error_stop => 1,
-		timeout => $patience,
-		timed_out => \$timed_out,
-		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
-	my %r = (
-		rc => $rc,
-		out => $out,
-		err => $err,
-		secs => time() - $start,
-		timed_out => $timed_out);
-
-	@r{qw(sqlstate msg)} = ($1, $2) if $err =~ /(?:^|: )ERROR:\s+([0-9A-Z]{5}): (.*)$/m;
-	$r{detail} = $1 if $err =~ /(?:^|: )ERROR:.*\n(?:.*\n)*?DETAIL:\s+(.*)$/m;
-	return \%r;
-}
 
 # A writer leasing from $conninfo, with more settings in @conf.  try_new(f)
 # calls generator f and reports when it began and ended, and its outcome:
@@ -93,15 +46,10 @@ sub attempt
 sub writer
 {
 	my ($name, $conninfo, @conf) = @_;
-	my $node = PostgreSQL::Test::Cluster->new($name);
+	my $node = uid_node($name, coordinator => $conninfo, conf => \@conf);
 
-	$node->init;
-	$node->append_conf('postgresql.conf',
-		join("\n", "uid.coordinator = '$conninfo'", @conf));
-	$node->start;
 	$node->safe_psql(
 		'postgres', q{
-		CREATE EXTENSION uid;
 		CREATE FUNCTION try_new(f text, OUT began timestamptz, OUT ended timestamptz,
 								OUT state text, OUT msg text)
 		LANGUAGE plpgsql AS $$
@@ -132,11 +80,7 @@ sub lease_of
 		FROM uid_identity()});
 }
 
-my $coord = PostgreSQL::Test::Cluster->new('coordinator');
-$coord->init;
-$coord->start;
-$coord->safe_psql('postgres', 'CREATE EXTENSION uid');
-my $coordinator = 'host=' . $coord->host . ' port=' . $coord->port . ' dbname=postgres';
+my ($coord, $coordinator) = coordinator_node('coordinator');
 
 
 # 1. Nobody listens where the coordinator should be (a port the framework
@@ -247,8 +191,9 @@ is( $coord->safe_psql(
 	'2. the coordinator renewed the same lease (same token, no other claim)');
 for my $type (@types)
 {
+	my $carried = carried_lease_id($type);
 	is( $short->safe_psql('postgres',
-			"SELECT $carried{$type} FROM (SELECT $generator{$type} AS id) x"),
+			"SELECT $carried FROM (SELECT $generator{$type} AS id) x"),
 		$id, "2. $type: a new ID carries the lease id");
 }
 
@@ -277,7 +222,8 @@ is( $short->safe_psql('postgres',
 	'6', '3. and calls it safe for several servers');
 for my $type (@types)
 {
-	my $r = attempt($short, "SELECT $carried{$type} FROM (SELECT $generator{$type} AS id) x");
+	my $carried = carried_lease_id($type);
+	my $r = attempt($short, "SELECT $carried FROM (SELECT $generator{$type} AS id) x");
 	is($r->{out}, $id4,
 		"3. $type: generated right after the restart, with the coordinator stopped, under the lease id")
 	  or diag $r->{err};

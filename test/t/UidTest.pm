@@ -1,5 +1,6 @@
-# Helpers shared by uid's TAP tests: background psql workers and a server
-# clock that the test can step with libfaketime.
+# Helpers shared by uid's TAP tests: background psql workers, a server
+# clock that the test can step with libfaketime, and coordinators from
+# which servers lease their identity.
 
 package UidTest;
 
@@ -14,13 +15,15 @@ use Time::HiRes qw(time usleep);
 
 our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
   check_clock_offset restart_faked
-  start_worker finish_worker poll_while_running check_ids check_ids_by
-  check_ids_wrap uid_node faked_node state_file type_stats run_released
+  start_worker finish_worker poll_while_running poll_until attempt check_ids
+  check_ids_by check_ids_wrap uid_node faked_node state_file type_stats
+  run_released
   check_not_ahead check_capacity
   check_overlap clock_jump_test
   check_capacity_stats
   id_types id_generators order_key create_id_tables row_counts latest_id_time
-  check_clock_behind new_ids_behind check_new_ids);
+  check_clock_behind new_ids_behind check_new_ids
+  coordinator_node carried_lease_id);
 
 # test/check.sh passes the library of Debian's package "faketime" in
 # UID_FAKETIME_LIB; the fallback is its place on amd64.
@@ -172,6 +175,54 @@ sub poll_while_running
 	return 0;
 }
 
+# Calls $check every quarter of a second until it returns true, for at
+# most $PostgreSQL::Test::Utils::timeout_default seconds (generous: a busy
+# machine must pass; only a hang runs out).  Returns what $check returned,
+# or undef when time ran out, noting $what was waited for.
+sub poll_until
+{
+	my ($what, $check) = @_;
+	my $deadline = time() + $PostgreSQL::Test::Utils::timeout_default;
+
+	while (time() < $deadline)
+	{
+		my $r = $check->();
+		return $r if $r;
+		usleep(250_000);
+	}
+	diag "timed out waiting: $what";
+	return undef;
+}
+
+# Runs $sql on $node's database postgres with psql, stopping at the first
+# error, errors shown verbosely (with their SQLSTATE).  Returns a hash: rc
+# (psql's exit code; undef if it timed out), out, err, secs (how long psql
+# took), timed_out (true if psql was still running after
+# $PostgreSQL::Test::Utils::timeout_default seconds: a hang), and for the
+# first error its sqlstate, msg and detail (undef if none).
+sub attempt
+{
+	my ($node, $sql) = @_;
+	my $timed_out = 0;
+	my $start = time();
+	my ($rc, $out, $err) = $node->psql(
+		'postgres', $sql,
+		on_error_stop => 1,
+		timeout => $PostgreSQL::Test::Utils::timeout_default,
+		timed_out => \$timed_out,
+		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
+	my %r = (
+		rc => $rc,
+		out => $out,
+		err => $err,
+		secs => time() - $start,
+		timed_out => $timed_out);
+
+	@r{qw(sqlstate msg)} = ($1, $2) if $err =~ /(?:^|: )ERROR:\s+([0-9A-Z]{5}): (.*)$/m;
+	$r{detail} = $1 if $err =~ /(?:^|: )ERROR:.*\n(?:.*\n)*?DETAIL:\s+(.*)$/m;
+	return \%r;
+}
+
 
 # The generator guarantees over a table of IDs t (id, n int, and the
 # session columns named in $sessions): no duplicate, and each session's IDs
@@ -247,15 +298,21 @@ sub check_ids_wrap
 # partition drawn at each start would keep IDs of different starts apart by
 # itself and hide a lost or ignored state.  Options: conf, more lines for
 # postgresql.conf; init, the arguments of init (extra => ['-g']); faked,
-# true to start it under libfaketime (start_faked).
+# true to start it under libfaketime (start_faked); coordinator, a
+# conninfo: the node leases its identity from that coordinator
+# (uid.coordinator) instead of having a fixed partition.
 sub uid_node
 {
 	my ($name, %o) = @_;
 	my $node = PostgreSQL::Test::Cluster->new($name);
+	my $identity =
+	  defined $o{coordinator}
+	  ? "uid.coordinator = '$o{coordinator}'"
+	  : 'uid.partition = 7';
 
 	$node->init(@{ $o{init} // [] });
 	$node->append_conf('postgresql.conf',
-		join("\n", 'uid.partition = 7', @{ $o{conf} // [] }));
+		join("\n", $identity, @{ $o{conf} // [] }));
 	if ($o{faked})
 	{
 		start_faked($node);
@@ -1084,6 +1141,42 @@ sub check_new_ids
 		note "$what: $type: the lowest new ID is dated $r->{gap} s after the latest old one";
 	}
 	return;
+}
+
+
+# The helpers below serve the tests of servers that lease their identity
+# from a coordinator (uid.coordinator, src/pool.sql).
+
+# A coordinator: a started node with the extension created, @conf more
+# lines for its postgresql.conf.  Returns the node and the conninfo by
+# which servers reach it (for uid.coordinator, or uid_node's coordinator).
+sub coordinator_node
+{
+	my ($name, @conf) = @_;
+	my $node = PostgreSQL::Test::Cluster->new($name);
+
+	$node->init;
+	$node->append_conf('postgresql.conf', join("\n", @conf)) if @conf;
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
+	return ($node,
+		'host=' . $node->host . ' port=' . $node->port . ' dbname=postgres');
+}
+
+# The lease id that an ID of type $type carries, as an SQL expression of
+# id: revts8 has the id's low 6 bits in its generator and the rest in its
+# cluster.
+sub carried_lease_id
+{
+	my ($type) = @_;
+	my %carried = (
+		sno => 'sno_partition(id)',
+		muid => 'muid_medallion(id)',
+		snowflake_si => 'snowflake_si_machine(id)',
+		revts8 => 'revts8_generator(id) + 64 * revts8_cluster(id)',
+		uid60 => 'uid60_worker(id)');
+
+	return $carried{$type};
 }
 
 1;
