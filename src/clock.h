@@ -132,9 +132,7 @@ typedef struct UidIdentState
 								 * coordinator (monotonic us), 0 when none */
 	pg_atomic_uint64 retry_at;	/* no renewal before this after a failure
 								 * (monotonic us) */
-	pg_atomic_uint64 claims;	/* counters since the file was made */
-	pg_atomic_uint64 renewals;
-	pg_atomic_uint64 failures;
+	pg_atomic_uint64 unused[3];	/* zero */
 	pg_atomic_uint64 last_sqlstate;	/* of last_error: the coordinator's code, packed */
 	pg_atomic_uint64 last_key;	/* the key last_error was for */
 	pg_atomic_uint64 spare[3];

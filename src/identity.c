@@ -373,7 +373,6 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 				held = true;
 				uid_ident_make(&s, key, SNAP_ID(&s), s.token, s.floor_us, t0);
 				uid_ident_publish(stamp, &s);
-				pg_atomic_fetch_add_u64(&uid_state->ident.renewals, 1);
 			}
 			else if (strcmp(sqlstate, "55000") == 0)
 			{
@@ -414,7 +413,6 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 					/* IDs under this lease begin after the claim returned */
 					uid_ident_make(&s, key, id, token, (uint64) uid_clock_unix_us(), t0);
 					uid_ident_publish(stamp, &s);
-					pg_atomic_fetch_add_u64(&uid_state->ident.claims, 1);
 				}
 			}
 		}
@@ -426,8 +424,6 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 	PG_END_TRY();
 
 	uid_ident_set_error(key, err, sqlstate);
-	if (err != NULL)
-		pg_atomic_fetch_add_u64(&uid_state->ident.failures, 1);
 	return err;
 }
 
@@ -604,8 +600,8 @@ uid_ident_renew_early(const UidIdentSnap *seen, uint64 key)
 int32
 uid_ident_check(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tick)
 {
-	uint64		start = (uint64) spec->epoch_us + tick * (uint64) spec->tick_us;
-	uint64		end = start + (uint64) spec->tick_us;
+	uint64		end = uid_tick_end_us(spec, tick);
+	uint64		start = end - (uint64) spec->tick_us;
 	uint64		key;
 	UidIdentSnap s;
 
@@ -668,7 +664,7 @@ uid_identity(PG_FUNCTION_ARGS)
 		{"muid", "medallion", "uid.medallion", (UINT64CONST(1) << 44) - 2, 0, 0xFFFF},
 		{"snowflake_si", "machine id", "uid.generator", snowflake_si_mid_max(k), 0, 0xFFFF},
 		{"revts8", "generator", "uid.generator", REVTS8_GENERATOR_MAX, 0, REVTS8_GENERATOR_MAX},
-		{"revts8", "cluster", "uid.cluster", REVTS8_CLUSTER_MAX, 6, 0xFFFF},
+		{"revts8", "cluster", "uid.cluster", REVTS8_CLUSTER_MAX, 6 /* log2(generators) */ , 0xFFFF},
 		{"uid60", "worker", "uid.generator", UID60_WORKER_MAX, 0, 0xFFFF},
 	};
 	UidIdentSnap s = {0};
@@ -700,7 +696,8 @@ uid_identity(PG_FUNCTION_ARGS)
 		{
 			int32		id = ours ? SNAP_ID(&s) : -1;
 			/* revts8's generator and cluster share the id's 10 bits */
-			uint32		fits = strcmp(r->type, "revts8") == 0 ? 1023 : (uint32) Min(r->max, 65535);
+			uint32		fits = strcmp(r->type, "revts8") == 0 ?
+				(REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1 : (uint32) Min(r->max, 65535);
 
 			source = "lease";
 			values[4] = CStringGetTextDatum(uid_pool);
