@@ -72,6 +72,11 @@ private_apt() {
 		-o APT::Sandbox::User=root "$@"
 }
 
+private_apt_cache() {
+	apt-cache -o Dir::Etc::SourceList="$CACHE/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::State::Lists="$CACHE/apt/lists" -o Dir::Cache="$CACHE/apt/cache" "$@"
+}
+
 apt_updated=0
 fetch_source() {
 	local major=$1 dir=$CACHE/src/$1
@@ -88,7 +93,39 @@ fetch_source() {
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	say "downloading the source package postgresql-$major"
-	(cd "$dir" && private_apt source --download-only "postgresql-$major" >&2)
+	(cd "$dir" && private_apt source --download-only "postgresql-$major" >&2) && return 0
+	fetch_earlier "$major"
+}
+
+# The mirror's index can name a release whose files its pool does not have
+# yet (seen: trixie's index at 17.12-0+deb13u1, the pool answering 404 while
+# it still served 17.11-0+deb13u1).  Then: the earlier minor releases of the
+# same major and Debian revision, newest first, from the same pool directory,
+# each tarball checked against its .dsc.  The index no longer lists them, so
+# apt's signature chain does not cover them: this is said on the way.
+fetch_earlier() {
+	local major=$1 dir=$CACHE/src/$1 index dirpath upstream rev minor v dsc f sum
+	index=$(private_apt_cache showsrc "postgresql-$major" 2>/dev/null) || true
+	v=$(sed -n 's/^Version: //p' <<<"$index" | sort -V | tail -n 1)
+	dirpath=$(sed -n 's/^Directory: //p' <<<"$index" | head -n 1)
+	[ -n "$v" ] && [ -n "$dirpath" ] || die "no postgresql-$major in the index of $SUITES"
+	upstream=${v%%-*} rev=-${v#*-} minor=${upstream#*.}
+	for minor in $(seq $((minor - 1)) -1 $((minor > 4 ? minor - 4 : 0))); do
+		for r in "$rev" -1; do
+			dsc="postgresql-${major}_$major.$minor$r.dsc"
+			/usr/lib/apt/apt-helper download-file "$MIRROR/$dirpath/${dsc//+/%2b}" "$dir/$dsc" \
+				>/dev/null 2>&1 || continue
+			say "the index names $v, which the mirror does not serve; using $major.$minor$r" \
+				"(from $MIRROR/$dirpath, not covered by the index's signature)"
+			sed -n '/^Checksums-Sha256:/,/^[^ ]/s/^ \([0-9a-f]\{64\}\) [0-9]* \(.*\)$/\1 \2/p' "$dir/$dsc" |
+				while read -r sum f; do
+					/usr/lib/apt/apt-helper download-file "$MIRROR/$dirpath/${f//+/%2b}" "$dir/$f" \
+						"SHA256:$sum" >&2 || exit 1
+				done && return 0
+			die "could not download the files of $dsc"
+		done
+	done
+	die "neither postgresql-$major $v nor the four minor releases before it could be downloaded"
 }
 
 build() {
