@@ -533,6 +533,86 @@ uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
 	}
 }
 
+/*
+ * A fair share of a contended tick.  A tick holds seq_max + 1 IDs; a session
+ * that calls in a loop would take them all within the tick's first moments,
+ * and every other session would wait for the next tick on each call (seen:
+ * 20 uid60_new() calls 10 ms apart took 4 s beside one such loop instead of
+ * 0.2 s).  So a backend that has taken its share of the current tick waits
+ * for the next one, the share being the tick's IDs divided by the number of
+ * backends that took IDs in this tick or the one before.  Alone, a backend's
+ * share is the whole tick.  This only delays calls; which (tick, sequence)
+ * pairs are issued is decided by the allocator as before.
+ *
+ * The slot's sharers word: tick << 20 | backends in the tick before << 10 |
+ * backends in this tick (each at most 1023; ticks fit 44 bits, see
+ * UID_TICK_MAX).  A backend counts itself in on its first ID of a tick.
+ */
+#define UID_SHARE_N_BITS 10
+#define UID_SHARE_N_MAX ((1 << UID_SHARE_N_BITS) - 1)
+StaticAssertDecl(UID_TICK_MAX >> (64 - 2 * UID_SHARE_N_BITS) == 0,
+				 "a tick and two counts of sharers fit one word");
+
+static uint64 share_tick[UID_NSLOTS];	/* the tick this backend last took an ID in */
+static uint32 share_taken[UID_NSLOTS];	/* how many it took in it */
+
+/* This backend took an ID in tick: count it, and itself among the tick's sharers. */
+static void
+uid_share_count(UidSlot *slot, const UidClockSpec *spec, uint64 tick)
+{
+	uint64		old;
+	uint64		next;
+
+	if (share_tick[spec->slot] == tick)
+	{
+		share_taken[spec->slot]++;
+		return;
+	}
+	share_tick[spec->slot] = tick;
+	share_taken[spec->slot] = 1;
+	old = pg_atomic_read_u64(&slot->sharers);
+	do
+	{
+		uint64		old_tick = old >> (2 * UID_SHARE_N_BITS);
+		uint64		n = old & UID_SHARE_N_MAX;
+
+		if (old_tick == tick)
+			next = n < UID_SHARE_N_MAX ? old + 1 : old;
+		else if (old_tick == tick - 1)
+			next = (tick << UID_SHARE_N_BITS | n) << UID_SHARE_N_BITS | 1;
+		else if (old_tick < tick)
+			next = tick << (2 * UID_SHARE_N_BITS) | 1;
+		else
+			return;				/* a later tick is being shared already */
+	} while (!pg_atomic_compare_exchange_u64(&slot->sharers, &old, next));
+}
+
+/*
+ * Whether this backend has taken its share of the tick the clock is in; if
+ * so, *tick is that tick, to wait past.
+ */
+static inline bool
+uid_share_used(UidSlot *slot, const UidClockSpec *spec, uint64 *tick)
+{
+	uint64		mine = share_tick[spec->slot];
+	uint64		word;
+	uint32		n;
+
+	if (share_taken[spec->slot] < 2)
+		return false;
+	word = pg_atomic_read_u64(&slot->sharers);
+	if (word >> (2 * UID_SHARE_N_BITS) != mine)
+		return false;
+	n = Max(word & UID_SHARE_N_MAX, (word >> UID_SHARE_N_BITS) & UID_SHARE_N_MAX);
+	if (n < 2 || share_taken[spec->slot] < ((uint64) spec->seq_max + 1) / n)
+		return false;
+	/* the share is of the tick the clock is in, not of one borrowed ahead */
+	if (spec->now(spec) != mine)
+		return false;
+	*tick = mine;
+	return true;
+}
+
 UidTickSeq
 uid_next_tick(const UidClockSpec *spec)
 {
@@ -543,10 +623,18 @@ uid_next_tick(const UidClockSpec *spec)
 
 	for (;;)
 	{
-		bool		done = spec->ticktock ?
+		bool		done;
+
+		/* after a stalled wait the allocator borrows, and shares lapse */
+		if (unlikely(!stalled && uid_share_used(slot, spec, &full_tick)))
+		{
+			if (uid_clock_wait_past(slot, spec, full_tick) == UID_WAIT_STALLED)
+				stalled = true;
+			continue;
+		}
+		done = spec->ticktock ?
 			uid_ticktock_alloc(slot, spec, stalled, &ts, &full_tick) :
 			uid_tick_alloc(slot, spec, stalled, &ts, &full_tick);
-
 		if (done)
 		{
 			ts.ident = uid_ident_cover(slot, spec, false, ts.tick);
@@ -558,6 +646,7 @@ uid_next_tick(const UidClockSpec *spec)
 		if (uid_clock_wait_past(slot, spec, full_tick) == UID_WAIT_STALLED)
 			stalled = true;
 	}
+	uid_share_count(slot, spec, ts.tick);
 	uid_lease_cover(spec, ts.tick);
 	return ts;
 }

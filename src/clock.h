@@ -57,7 +57,8 @@ typedef struct UidSlot
 	pg_atomic_uint64 clock_regressions;
 	pg_atomic_uint64 tick_flips;
 	pg_atomic_uint64 fenced;	/* incarnation that fenced the slot's marks */
-	pg_atomic_uint64 spare[2];
+	pg_atomic_uint64 sharers;	/* backends sharing a tick, see clock.c */
+	pg_atomic_uint64 spare[1];
 } UidSlot;
 
 /*
