@@ -4,7 +4,8 @@
 # per major pg_regress and TAP (concurrency, clock jumps, restart, crash,
 # replication, pg_upgrade), each against that major's server; once, in the
 # first major's build copy, the codec unit tests and the decoder fuzzers,
-# which are plain C and use no server.  Exits non-zero if any suite fails.
+# which are plain C and use no server; once, on 18, pg_regress and the
+# concurrency TAP tests against uid.so built with sanitizers (test/sanitize.sh).  Exits non-zero if any suite fails.
 #   UID_FUZZ_TIME  seconds per fuzz target (default 15)
 source "$(dirname "$0")/lib.sh"
 
@@ -100,6 +101,17 @@ for m in $majors; do
 	suite "TAP on $ver" run_tap || true
 	stop_cluster
 done
+
+# uid.so built with AddressSanitizer and UBSan, in a private copy of one
+# built major's installation (test/sanitize.sh says why not 15).
+san_major=${UID_SAN_MAJOR:-18}
+if [[ " $majors " == *" $san_major "* ]]; then
+	suite "sanitizers (ASan, UBSan) on $san_major: pg_regress, concurrency TAP" \
+		env UID_SAN_MAJOR="$san_major" UID_SCRATCH="$UID_SCRATCH" UID_PORT="$UID_PORT" \
+		bash "$UID_SRC/test/sanitize.sh" || true
+else
+	not_run "sanitizers" "major $san_major is not in the matrix ($majors)"
+fi
 
 if [ -n "$nosrv_build" ]; then
 	suite "fuzz (no server; in $nosrv_major's copy)" \
