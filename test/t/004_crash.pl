@@ -93,7 +93,7 @@ sub crash_during
 
 	$node->wait_for_log(qr/all server processes terminated; reinitializing/,
 		$log_offset);
-	ok($node->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()'),
+	ok(wait_for_primary($node),
 		"phase $phase: the server recovered from the crash");
 
 	# Every worker lost its connection in the crash.
@@ -159,16 +159,20 @@ is(above_earlier(1), '0',
 is(muid_above_earlier(1), 't',
 	'phase 1: the muids made after the crash are above those made before it');
 
-# Crash 2, then the clock set back 5 s before anything is generated: the
-# surviving high-water mark is ahead of the clock, so generation flips to
-# the other timeline.  Had the state been lost, the IDs would repeat those
-# made in the last 5 s before the crash, which the generators were busy
-# making.
-crash_during(2, 6);
-my $last2 = query(
-	'SELECT sno_timestamp(id) FROM t ORDER BY sno_timestamp(id) DESC LIMIT 1');
-set_clock($node, -5);
-check_clock_offset($node, -5, 'the server clock is 5 s behind real time');
+# Crash 2, then the clock set back to 6 s before the last ID committed
+# before the crash, before anything is generated: the surviving high-water
+# mark is ahead of the clock, so generation flips to the other timeline.
+# Had the state been lost, the IDs would repeat those made in the last
+# seconds before the crash, which the generators were busy making for 8 s.
+# (The step is measured from that ID, not from now, so that a slow crash
+# recovery does not leave the clock past it.)
+crash_during(2, 8);
+my ($last2, $since) = split /\|/, query(
+	'SELECT max(sno_timestamp(id)), extract(epoch FROM clock_timestamp() - max(sno_timestamp(id))) FROM t');
+my $back = -(int($since) + 6);
+note "crash 2: the last ID was made ${since}s ago; the clock steps back ${back}s";
+set_clock($node, $back);
+check_clock_offset($node, $back, "the server clock is $back s off real time");
 is(query("SELECT clock_timestamp() < '$last2'"),
 	't', 'the clock is behind the last ID committed before crash 2');
 my $flips2 = flips();

@@ -1,6 +1,6 @@
-# The server's clock steps back (2 s, then an hour, then forward again)
+# The server's clock steps back (5 s, then an hour, then forward again)
 # while sessions generate snowflake_si IDs, and the server restarts with its
-# clock 10 s back.  snowflake_si has a single timeline: the generator holds
+# clock 20 s back.  snowflake_si has a single timeline: the generator holds
 # at the high-water millisecond and, when its 256 indexes are used up,
 # borrows the next one without waiting; it never goes back.  So: no
 # duplicate, every session's IDs rise across every step and the restart, no

@@ -1,15 +1,16 @@
-# The server's clock steps back (2 s, then an hour, then forward again)
+# The server's clock steps back (5 s, then an hour, then forward again)
 # while sessions generate revts8 IDs, and the server restarts with its
-# clock 10 s back.  revts8 is on the same single-timeline allocator as
+# clock 20 s back.  revts8 is on the same single-timeline allocator as
 # snowflake_si, with 64 IDs a millisecond: the generator holds at the
 # high-water millisecond and, when its 64 sequences are used up, borrows
 # the next one without waiting; it never goes back.  So: no duplicate,
 # every session's IDs rise in time order across every step and the
 # restart, no ID is dated back to the clock, and generation never stalls;
-# while the clock is behind, the IDs even come faster than the 64,000 a
-# second of waiting out each full millisecond (design.md, guarantees 1, 3
-# and 4, and the regression policy of "the others").  The steps and checks
-# are UidTest's clock_jump_test, shared with snowflake_si.
+# while the clock is behind, far more than a millisecond's 64 IDs are
+# dated ahead of the clock, which waiting out each full millisecond would
+# not allow (counted, not timed: design.md, guarantees 1, 3 and 4, and the
+# regression policy of "the others").  The steps and checks are UidTest's
+# clock_jump_test, shared with snowflake_si.
 
 use strict;
 use warnings;

@@ -169,13 +169,20 @@ $primary->safe_psql(
 	END \$\$;
 });
 
+# The primary's rows of each type, one line a type in the order of @types.
+# (Ordered explicitly: a UNION ALL of big tables may run as a parallel
+# append, which returns its rows in any order.)
 sub counts
 {
 	my ($node) = @_;
-	return $node->safe_psql('postgres',
-		join(' UNION ALL ',
-			map { "SELECT count(*) FROM t_$_->{name} WHERE src = 'primary'" }
-			  @types));
+	return $node->safe_psql(
+		'postgres',
+		'SELECT n FROM ('
+		  . join(' UNION ALL ',
+			map {
+				"SELECT $_ AS k, count(*) AS n FROM t_$types[$_]{name} WHERE src = 'primary'"
+			} 0 .. $#types)
+		  . ') c ORDER BY k');
 }
 
 # Every generator (id_generators) is refused with 25006 and a message
@@ -307,7 +314,7 @@ sub generate
 	my ($s) = @_;
 	my $node = $s->{node};
 
-	ok($node->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()'),
+	ok(wait_for_primary($node),
 		"$s->{name}: promoted");
 	$s->{gen} = [
 		map {

@@ -158,7 +158,7 @@ sub restore
 	$node->append_conf('postgresql.conf', 'archive_mode = off');
 	set_clock($node, $offset);
 	start_faked($node);
-	ok($node->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()'),
+	ok(wait_for_primary($node),
 		"$name: recovery ended and the server was promoted");
 	is(row_counts($node), $original, "$name: every committed row was restored");
 	return $node;
@@ -197,7 +197,7 @@ generate($node_a, 'rewind: A', 0, 10);
 $node_a->wait_for_catchup($node_b);
 
 $node_b->promote;
-ok($node_b->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()'),
+ok(wait_for_primary($node_b),
 	'rewind: B was promoted');
 # pg_rewind reads the source's timeline from its control file, which the
 # end-of-recovery checkpoint may not have written yet.
@@ -238,7 +238,7 @@ note "rewind: B has $b_rows";
 set_clock($node_a, -30);
 $node_b->stop('immediate');
 $node_a->promote;
-ok($node_a->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()'),
+ok(wait_for_primary($node_a),
 	'rewind: A was promoted');
 is(row_counts($node_a), $b_rows, 'rewind: A has every row of B');
 is( $node_a->safe_psql(

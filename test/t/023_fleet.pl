@@ -177,9 +177,6 @@ for my $name (qw(a b c))
 	is(identity($name), identity_of($lease{$name}),
 		"writer $name holds lease $lease{$name} of pool $pool, and every type embeds it");
 }
-is(leases(),
-	"0:held:$port{a} 1:held:$port{b} 2:held:$port{c}",
-	'the coordinator lists three leases held, by A, B and C');
 # The rounds outlasted A's 4 s lease several times over: it was renewed,
 # not claimed again (three claims in all), so A kept its id and token.
 is( $coord->safe_psql(
@@ -189,6 +186,16 @@ is( $coord->safe_psql(
 		FROM uid_pool_leases('$pool') WHERE id = 0}),
 	'3|t',
 	"A's short lease was renewed while it generated, never claimed again");
+# A renews on use, and has been idle since its last step, 3.3 s and more
+# ago: its 4 s may be running out, the sooner the busier the machine.
+# Renewed now (a lease nobody else took can be renewed after its expiry
+# too), so that the coordinator is asked well within it.  A claim instead
+# of a renewal would show in the count of claims below.
+is( $w{a}->safe_psql('postgres', 'SELECT lease_id FROM uid_identity_renew()'),
+	'0', 'A renews its lease of id 0');
+is(leases(),
+	"0:held:$port{a} 1:held:$port{b} 2:held:$port{c}",
+	'the coordinator lists three leases held, by A, B and C');
 
 $w{$_}->wait_for_catchup("sub_$_") for qw(a b c);
 
@@ -239,7 +246,8 @@ for my $type (@types)
 # A stops, and its lease runs out: past its expiry and the grace period
 # its id is free.
 my $a_rows = $w{a}->safe_psql('postgres',
-	join ' UNION ALL ', map { "SELECT '$_', count(*) FROM t_$_" } @types);
+	join(' UNION ALL ', map { "SELECT '$_', count(*) FROM t_$_" } @types)
+	  . ' ORDER BY 1');
 $w{a}->stop('fast');
 ok( poll_until(
 		"A's lease to become free",
@@ -302,7 +310,8 @@ for my $type (@types)
 	  or diag $r->{err};
 }
 is( $w{a}->safe_psql('postgres',
-		join ' UNION ALL ', map { "SELECT '$_', count(*) FROM t_$_" } @types),
+		join(' UNION ALL ', map { "SELECT '$_', count(*) FROM t_$_" } @types)
+		  . ' ORDER BY 1'),
 	$a_rows,
 	'A made no row after its restart');
 is( $w{a}->safe_psql('postgres',
@@ -346,6 +355,11 @@ ok($again, 'A generates again once an id is free');
 step('a', $rounds + 2);
 push @expected_order, ("a" . ($rounds + 2)) x $per_step;
 is(identity('a'), identity_of(0), 'A now holds id 0');
+# A's lease lives 4 s from its claim or last renewal: renewed now, so that
+# a busy machine's pauses since do not let it run out before the
+# coordinator is asked.
+is( $w{a}->safe_psql('postgres', 'SELECT lease_id FROM uid_identity_renew()'),
+	'0', 'A renews its lease of id 0');
 is(leases(),
 	"0:held:$port{a} 1:held:$port{b} 2:held:$port{c}",
 	'the coordinator lists id 0 held by A again');
