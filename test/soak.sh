@@ -127,8 +127,9 @@ as_pg mkdir -p "$SOAK"
 # Written to a new file and renamed over the old one: a backend that reads it
 # mid-write never sees an empty file.  Only CLOCK_REALTIME moves
 # (FAKETIME_DONT_FAKE_MONOTONIC), as in an NTP step.  Each process re-reads the
-# file once a second (FAKETIME_CACHE_DURATION=1), so a step reaches every
-# backend within a second.  Not FAKETIME_NO_CACHE, as the TAP tests use: it
+# file once more than a whole second has passed since it last did
+# (FAKETIME_CACHE_DURATION=1), so a step reaches every backend within two
+# seconds.  Not FAKETIME_NO_CACHE, as the TAP tests once used: it
 # re-reads the file (fopen) on every clock read, and under this load a
 # backend's SIGALRM handler (PostgreSQL's timeouts read the clock) then lands
 # inside that fopen and deadlocks on stdio's lock, which hung a soak for good.
@@ -476,7 +477,7 @@ report() {
 
 - date: $DATE_START; command: \`$COMMAND\`
 - machine: CPU ${cpu:-?}, $(nproc) cores online, RAM $ram, $(uname -srm); load average (1/5/15 min) at start $LOAD_START, at end $LOAD_END. The machine may run other jobs at the same time: rates and latencies are as measured, not a benchmark
-- $SERVER_VERSION; uid $UID_VERSION, git $GIT_REV; server under libfaketime (every process re-reads the offset file once a second: a step reaches all backends within a second), \`synchronous_commit = off\`, \`shared_buffers = 256MB\`
+- $SERVER_VERSION; uid $UID_VERSION, git $GIT_REV; server under libfaketime (every process re-reads the offset file about once a second: a step reaches all backends within two seconds), \`synchronous_commit = off\`, \`shared_buffers = 256MB\`
 - load: pgbench, $CLIENTS clients, $JOBS threads, \`-M prepared\`, each transaction one INSERT of the rows below into one table; $LOAD_SECS s of pgbench in $seg segments (wall $WALL s)
 
 | script (table) | weight | rows per transaction | INSERT |
