@@ -1,4 +1,4 @@
--- muid: the formats.md vectors, text and binary I/O, casts, every class of bad input.
+-- muid: the doc/formats.md vectors, text and binary I/O, casts, every class of bad input.
 SET TimeZone = 'UTC';
 -- vectors: (timestamp us, medallion, offset) <-> bytes <-> text
 SELECT v.text, v.text::muid::text = v.text AS text_round_trip,

@@ -1,4 +1,4 @@
--- revts8: formats.md vectors, text and binary I/O, casts, bad input.
+-- revts8: doc/formats.md vectors, text and binary I/O, casts, bad input.
 SET TimeZone = 'UTC';
 -- LableOrg/java-uniqueid vectors: (timestamp ms, sequence, generator, cluster) -> text
 SELECT f, revts8_from_parts('1970-01-01Z'::timestamptz + ts * interval '1 ms', s, g, c) AS id,

@@ -1,4 +1,4 @@
--- formats.md reference vectors (muyo/sno encoding_test.go, id_test.go).
+-- doc/formats.md reference vectors (muyo/sno encoding_test.go, id_test.go).
 SET TimeZone = 'UTC';
 CREATE TABLE sno_vec (hex text, txt text, units bigint, tick int, meta int, part int, seq int, ts timestamptz);
 INSERT INTO sno_vec VALUES

@@ -1,6 +1,6 @@
--- snowflake_si: formats.md vectors, text and binary I/O, casts, bad input.
+-- snowflake_si: doc/formats.md vectors, text and binary I/O, casts, bad input.
 SET TimeZone = 'UTC';
--- Vectors of formats.md (base clock 2004-01-01Z, k = 8; the last one with
+-- Vectors of doc/formats.md (base clock 2004-01-01Z, k = 8; the last one with
 -- the smallest base clock the original accepts), through the forms that
 -- name the base clock and width.
 SELECT snowflake_si_from_parts('2004-01-01 00:00:00.001+00', 0, 0, '2004-01-01Z', 8) AS v1,

@@ -1,6 +1,6 @@
--- uid60: formats.md vector, text and binary I/O, casts, bad input.
+-- uid60: doc/formats.md vector, text and binary I/O, casts, bad input.
 SET TimeZone = 'UTC';
--- formats.md (abyss-club/uexky's test): storage 800000000000000 (hex) displays
+-- doc/formats.md (abyss-club/uexky's test): storage 800000000000000 (hex) displays
 -- as AAAAAQAAAA; the timestamp's 32 bits are reversed bit by bit, not byte by byte
 SELECT x'0800000000000000'::bigint::uid60 AS vector,
        x'0800000000000000'::bigint::uid60::text = 'AAAAAQAAAA' AS ok,

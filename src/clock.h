@@ -267,8 +267,8 @@ uid_clock_tick(const UidClockSpec *spec)
 }
 
 /*
- * The next (tick, seq) of a type, under the clock-regression policy of the
- * README: the allocator reads the clock after the state.  A fresh tick
+ * The next (tick, seq) of a type, under the clock-regression policy of
+ * doc/design.md: the allocator reads the clock after the state.  A fresh tick
  * restarts the sequence (a run-on one goes on from the last tick's).  While
  * the clock is behind the high-water mark, it issues at that mark and moves
  * past it without waiting (borrowing from the future).  When the clock's

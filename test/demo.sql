@@ -40,7 +40,7 @@ INSERT INTO thing (body) VALUES ('next transaction');
 SELECT id, muid_timestamp(id), to_hex(muid_medallion(id)) AS medallion, muid_offset(id), body
 FROM thing ORDER BY id;
 SELECT id::uuid AS as_uuid FROM thing ORDER BY id LIMIT 1;
--- formats.md's vector
+-- doc/formats.md's vector
 SELECT muid_from_parts('2022-01-19 08:00:30.975519+00', 1923190821165, 11) AS from_parts,
        muid_timestamp('5D5EAC793E61F-1BFC71B112D-FFFFFFFF') AS its_time,
        muid_offset('5D5EAC793E61F-1BFC71B112D-FFFFFFFF') AS its_offset;
@@ -52,7 +52,7 @@ INSERT INTO job (name) SELECT 'job ' || g FROM generate_series(1, 5) g;
 SELECT id, id::bigint <= 9007199254740991 AS javascript_safe, snowflake_si_timestamp(id),
        snowflake_si_machine(id), snowflake_si_index(id), name
 FROM job ORDER BY id;
--- formats.md's vector: base clock 2004-01-01, machine 1, index 0
+-- doc/formats.md's vector: base clock 2004-01-01, machine 1, index 0
 SELECT snowflake_si_timestamp('5170397184000256', '2004-01-01Z') AS decoded_time,
        snowflake_si_machine('5170397184000256', 8) AS machine;
 DROP TABLE job;
@@ -75,7 +75,7 @@ CREATE TABLE post (id uid60 PRIMARY KEY DEFAULT uid60_new(), title text);
 INSERT INTO post (title) SELECT 'post ' || g FROM generate_series(1, 5) g;
 SELECT id, id::bigint AS n, uid60_timestamp(id), uid60_worker(id), uid60_sequence(id), uid60_random(id), title
 FROM post ORDER BY id;
--- formats.md's vector: n = 0x800000000000000
+-- doc/formats.md's vector: n = 0x800000000000000
 SELECT x'800000000000000'::bigint::uid60 AS reference;
 DROP TABLE post;
 

@@ -1,5 +1,5 @@
 # Many backends calling sno_new() at once never get the same ID, and each
-# backend's IDs are strictly increasing (design.md, guarantees 1 and 3).
+# backend's IDs are strictly increasing (README, guarantees 1 and 3).
 
 use strict;
 use warnings;

@@ -1,7 +1,7 @@
 # The server's clock steps back (5 s, then an hour) while sessions generate
 # sno IDs: no duplicate, the tick bit flips on the first step, generation
 # holds at the high-water mark on the second, and it never stalls
-# (design.md, guarantees 1, 3 and 4, and the sno regression policy).
+# (README, guarantees 1, 3 and 4, and doc/design.md, the sno regression policy).
 
 use strict;
 use warnings;

@@ -1,7 +1,7 @@
 # A backend killed with SIGKILL while others generate sno and muid IDs:
 # after crash recovery generation goes on, and the state survived the
 # crash, so no ID repeats, even when the clock is set back across the crash
-# (design.md, guarantees 1 and 3).
+# (README, guarantees 1 and 3).
 
 use strict;
 use warnings;

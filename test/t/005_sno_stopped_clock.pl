@@ -1,6 +1,6 @@
 # A clock that stops (a stuck VM clock, a frozen faketime) must not stall
 # generation: once a tick's sequence is used up and a full wait does not move
-# the clock, the generator borrows the next tick (design.md, guarantee 4).
+# the clock, the generator borrows the next tick (README, guarantee 4).
 # Without that, sno_new() and snowflake_si_new() would wait forever.
 
 use strict;

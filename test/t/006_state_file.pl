@@ -1,6 +1,6 @@
 # The generator's state file: made on first use with mode 0600 and its
 # blocks allocated, and refused with a clear error when it is damaged
-# (design.md, "Generators: guarantees").
+# (doc/design.md, "Invariants of allocation").
 
 use strict;
 use warnings;

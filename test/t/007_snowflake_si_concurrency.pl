@@ -1,7 +1,7 @@
 # Many backends calling snowflake_si_new() at once never get the same ID,
 # each backend's IDs are strictly increasing, and no millisecond holds more
 # than the format's 2^k = 256 IDs: past that the generator waits for the
-# next millisecond (design.md, guarantees 1, 3 and 5).  snowflake_si has a
+# next millisecond (README, guarantees 1, 3 and 5).  snowflake_si has a
 # single timeline (no tick bit), so its btree order is its integer order.
 
 use strict;
@@ -93,7 +93,7 @@ is( $node->safe_psql('postgres',
 	't',
 	'every index is below 256');
 
-# The accessors agree with the layout (formats.md): MAB * 8192 + MID * 256
+# The accessors agree with the layout (doc/formats.md): MAB * 8192 + MID * 256
 # + UIN, MAB in ms after 2024-01-01.
 is( $node->safe_psql(
 		'postgres', q{

@@ -4,8 +4,9 @@
 # at the high-water millisecond and, when its 256 indexes are used up,
 # borrows the next one without waiting; it never goes back.  So: no
 # duplicate, every session's IDs rise across every step and the restart, no
-# ID is dated back to the clock, and generation never stalls (design.md,
-# guarantees 1, 3 and 4, and the regression policy of "the others").  The
+# ID is dated back to the clock, and generation never stalls (README,
+# guarantees 1, 3 and 4, and doc/design.md, the regression policy of
+# snowflake_si, revts8 and uid60).  The
 # steps and checks are UidTest's clock_jump_test, shared with revts8.
 
 use strict;

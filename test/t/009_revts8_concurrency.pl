@@ -1,9 +1,9 @@
 # Many backends calling revts8_new() at once never get the same ID, each
 # backend's IDs are strictly increasing in the type's default (time) order,
 # and no millisecond holds more than the format's 64 IDs: past that the
-# generator waits for the next millisecond (design.md, guarantees 1, 3 and
+# generator waits for the next millisecond (README, guarantees 1, 3 and
 # 5).  revts8 has one timeline, like snowflake_si, but its bytes hold the
-# timestamp bit-reversed (formats.md): its default order is time order,
+# timestamp bit-reversed (doc/formats.md): its default order is time order,
 # and byte order (revts8_bytes_ops, the casts to bytea and bigint) is not.
 
 use strict;
@@ -88,7 +88,7 @@ is( $node->safe_psql(
 	"$generator|$generator|$cluster|$cluster|0|63",
 	"every ID has generator $generator and cluster $cluster; sequences 0 to 63");
 
-# The accessors agree with the layout (formats.md), read from the 8 bytes
+# The accessors agree with the layout (doc/formats.md), read from the 8 bytes
 # as a big-endian integer L: sequence in bits 21..16, bits 15..10 zero,
 # generator in 9..4, cluster in 3..0; and from_parts is their inverse.
 is( $node->safe_psql(

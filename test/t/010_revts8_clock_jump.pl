@@ -8,8 +8,8 @@
 # restart, no ID is dated back to the clock, and generation never stalls;
 # while the clock is behind, far more than a millisecond's 64 IDs are
 # dated ahead of the clock, which waiting out each full millisecond would
-# not allow (counted, not timed: design.md, guarantees 1, 3 and 4, and the
-# regression policy of "the others").  The steps and checks are UidTest's
+# not allow (counted, not timed: README, guarantees 1, 3 and 4, and
+# doc/design.md, the regression policy of snowflake_si, revts8 and uid60).  The steps and checks are UidTest's
 # clock_jump_test, shared with snowflake_si.
 
 use strict;

@@ -1,7 +1,7 @@
 # muid: 8 sessions run many short transactions at once.  Every transaction
 # takes a timestamp that no other transaction of the server has, muid_new()
 # numbers the IDs of a transaction 1, 2, 3 ... under it, and no muid is
-# made twice (design.md guarantees 1 and 3, muid rules).
+# made twice (README guarantees 1 and 3, muid rules).
 
 use strict;
 use warnings;

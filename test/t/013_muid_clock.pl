@@ -2,7 +2,7 @@
 # max(clock, last + 1) across the server, so while the clock is behind,
 # transactions borrow microseconds ahead of it and never go back; the last
 # timestamp is in the state file, so neither does a restart with the clock
-# set back (design.md guarantees 1, 3 and 4, muid rules).
+# set back (README guarantees 1, 3 and 4, muid rules).
 
 use strict;
 use warnings;

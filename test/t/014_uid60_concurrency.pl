@@ -1,6 +1,6 @@
 # Many backends calling uid60_new() at once never get the same ID, and no
 # second holds more than the format's 1024 IDs of one worker: past that the
-# generator waits for the next second (design.md, guarantees 1 and 5).  All
+# generator waits for the next second (README, guarantees 1 and 5).  All
 # backends share one sequence, the original's: it goes up by one modulo
 # 1024 and is not reset each second, so that it wraps within a second and
 # IDs of one second sort by sequence, not by when they were made; their
@@ -76,7 +76,7 @@ is( $node->safe_psql('postgres',
 	"$worker|$worker",
 	"every ID has worker $worker");
 
-# The accessors agree with the layout (formats.md): n = ts << 28 | worker
+# The accessors agree with the layout (doc/formats.md): n = ts << 28 | worker
 # << 19 | seq << 9 | rand, ts in seconds since 2018-03-01; from_parts is
 # their inverse, and the text comes back as the same ID.
 is( $node->safe_psql(

@@ -7,8 +7,8 @@
 # go back in time across the steps and the restart, no ID is dated back to
 # the clock, and generation never stalls; while the clock is behind, more
 # than a second's 1024 IDs are dated ahead of the clock, which waiting out
-# each full second would not allow (design.md, guarantees 1, 3 and 4, and
-# the regression policy of "the others").  The steps and checks are UidTest's clock_jump_test, shared with
+# each full second would not allow (README, guarantees 1, 3 and 4, and
+# doc/design.md, the regression policy of snowflake_si, revts8 and uid60).  The steps and checks are UidTest's clock_jump_test, shared with
 # snowflake_si and revts8, with small batches: every ID made while the clock
 # is behind moves the mark ahead by 1/1024 s.  Then a stopped clock: one
 # wait of about a second, then borrowing.
@@ -62,7 +62,7 @@ is( $node->safe_psql(
 # A stopped clock (a stuck VM clock, a frozen faketime) must not stall
 # generation: once the second's 1024 IDs are used up and a wait of about a
 # second does not move the clock, the generator borrows the next second
-# (design.md, guarantee 4).  One minute ahead, so that the frozen time is
+# (README, guarantee 4).  One minute ahead, so that the frozen time is
 # not a regression.
 my $frozen = $node->safe_psql('postgres',
 	q{SELECT to_char(clock_timestamp() AT TIME ZONE 'UTC' + interval '1 minute', 'YYYY-MM-DD HH24:MI:SS')});

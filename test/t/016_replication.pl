@@ -2,7 +2,7 @@
 # table, and logical replication (binary transfer, so every type's send and
 # recv run) brings the first server's rows to the second, which also makes
 # its own.  The unique constraints on the subscriber would stop replication
-# at the first duplicate; none may occur (design.md guarantee 2).
+# at the first duplicate; none may occur (README guarantee 2).
 
 use strict;
 use warnings;

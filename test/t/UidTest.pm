@@ -526,8 +526,8 @@ sub check_overlap
 }
 
 
-# The clock-regression test of a single-timeline type (design.md, the
-# policy of "the others"), on a node made by faked_node.  Worker sessions
+# The clock-regression test of a single-timeline type (doc/design.md, the
+# regression policy of snowflake_si, revts8 and uid60), on a node made by faked_node.  Worker sessions
 # generate committed batches, in phases between which the server's clock
 # steps back 5 s, then an hour, then forward to real time again (the
 # workers pause while a step reaches every backend); then the server

@@ -3,7 +3,7 @@
  *		Unit tests of the muid codec (src/codec/muid_codec.c).
  *
  * Included by codec_test.c (see there); exposes test_muid().
- * The reference vectors are those of shared/spec/formats.md, section "muid".
+ * The reference vectors are those of doc/formats.md, section "muid".
  */
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /*
  * revts8_ref.h
  *		An independent reference for the revts8 layout, written from
- *		formats.md bit by bit without the codec's helpers; shared by the unit
+ *		doc/formats.md bit by bit without the codec's helpers; shared by the unit
  *		test and the fuzz target.
  */
 #ifndef UID_REVTS8_REF_H

@@ -4,7 +4,7 @@
  *		inline key functions of src/codec/revts8_codec.h).
  *
  * Included by codec_test.c (see there); exposes test_revts8().
- * The reference vectors are those of shared/spec/formats.md, section
+ * The reference vectors are those of doc/formats.md, section
  * "revts8" (LableOrg/java-uniqueid BaseUniqueIDGeneratorTest, IDBuilderTest).
  *
  * The references below are written from the spec without bits.h: the

@@ -3,7 +3,7 @@
  *		Unit tests of the sno codec (src/codec/sno_codec.c).
  *
  * Included by codec_test.c (see there); exposes test_sno().
- * The reference vectors are those of shared/spec/formats.md, section "sno".
+ * The reference vectors are those of doc/formats.md, section "sno".
  */
 #include <stdlib.h>
 

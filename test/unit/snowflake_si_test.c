@@ -3,7 +3,7 @@
  *		Unit tests of the Snowflake-SI codec (src/codec/snowflake_si_codec.c).
  *
  * Included by codec_test.c (see there); exposes test_snowflake_si().
- * The reference vectors are those of shared/spec/formats.md, section
+ * The reference vectors are those of doc/formats.md, section
  * "snowflake_si".
  */
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /*
  * uid60_ref.h
- *		Independent references for the uid60 format, written from formats.md
+ *		Independent references for the uid60 format, written from doc/formats.md
  *		without the codec or bits.h; shared by the unit test and the fuzz
  *		target.
  *

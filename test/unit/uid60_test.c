@@ -4,7 +4,7 @@
  *		display function of src/codec/uid60_codec.h).
  *
  * Included by codec_test.c (see there); exposes test_uid60().
- * The reference vector is that of shared/spec/formats.md, section "uid60"
+ * The reference vector is that of doc/formats.md, section "uid60"
  * (abyss-club/uexky __tests__/uid/index.test.js); the others were computed
  * with Python's integers and strings from the same section.  The codec is
  * also checked against two references of test/unit/uid60_ref.h that share
@@ -80,7 +80,7 @@ static void
 test_u60_vectors(void)
 {
 	const u60_vector v[] = {
-		/* formats.md: storage 800000000000000 (hex) displays as AAAAAQAAAA */
+		/* doc/formats.md: storage 800000000000000 (hex) displays as AAAAAQAAAA */
 		{{UINT64_C(0x80000000), 0, 0, 0}, UINT64_C(0x800000000000000), "AAAAAQAAAA"},
 		{{0, 0, 0, 0}, 0, "AAAAAAAAAA"},
 		{{UID60_TS_MAX, 511, 1023, 511}, UINT64_C(0xfffffffffffffff), "__________"},
