@@ -16,7 +16,13 @@ DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 # Released install scripts and the upgrade scripts from them, frozen: an
 # upgraded installation must equal a fresh one (regression test "upgrade").
 DATA = $(wildcard src/upgrade/$(EXTENSION)--*.sql)
-EXTRA_CLEAN = $(DATA_built) test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log
+# uid-inspect, which decodes IDs without a server (plain C over the codecs):
+# built with the extension, installed into the server's bindir.  Built at the
+# top: PGXS installs a built script by its file name but uninstalls
+# $(bindir)/<the path given>, so the path must have no directory part.
+SCRIPTS_built = uid-inspect
+EXTRA_CLEAN = $(DATA_built) test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log \
+	uid-inspect test/unit/inspect_test
 
 PG_CONFIG ?= pg_config
 # The server's major version: some tests need a newer one.
@@ -58,12 +64,22 @@ CODEC_SRCS = $(patsubst %,src/codec/%_codec.c,$(TYPES))
 test/unit/codec_test: $(CODEC_SRCS) src/codec/*.h test/unit/*.c test/unit/*.h
 	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/codec_test.c $(CODEC_SRCS)
 
-unitcheck: test/unit/codec_test metacheck
+# uid-inspect and the unit test of its core (src/inspect/inspect.c).
+INSPECT_SRCS = src/inspect/inspect.c $(CODEC_SRCS)
+uid-inspect: src/inspect/uid_inspect.c $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
+	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -DUID_VERSION='"$(EXTVERSION)"' -o $@ src/inspect/uid_inspect.c $(INSPECT_SRCS)
+
+test/unit/inspect_test: test/unit/inspect_test.c test/unit/*.h $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
+	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/inspect_test.c $(INSPECT_SRCS)
+
+unitcheck: test/unit/codec_test test/unit/inspect_test uid-inspect metacheck
 	test/unit/codec_test
+	test/unit/inspect_test
+	sh test/unit/inspect_cli.sh uid-inspect
 
 # Fuzz targets for each decoder (clang, libFuzzer + AddressSanitizer).
 FUZZ_TIME ?= 20
-fuzzcheck: $(patsubst %,test/fuzz/%_fuzz,$(TYPES))
+fuzzcheck: $(patsubst %,test/fuzz/%_fuzz,$(TYPES)) test/fuzz/inspect_fuzz
 	for t in $^; do \
 		$$t -max_total_time=$(FUZZ_TIME) -print_final_stats=0 -artifact_prefix=test/fuzz/ >$$t.log 2>&1; rc=$$?; \
 		tail -n 2 $$t.log; [ $$rc -eq 0 ] || exit 1; \
@@ -71,6 +87,10 @@ fuzzcheck: $(patsubst %,test/fuzz/%_fuzz,$(TYPES))
 
 test/fuzz/%_fuzz: test/fuzz/%_fuzz.c src/codec/%_codec.c src/codec/*.h test/unit/*.h
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$(srcdir)/src -o $@ $< src/codec/$*_codec.c
+
+# uid-inspect's core reads every type: its target links every codec.
+test/fuzz/inspect_fuzz: test/fuzz/inspect_fuzz.c $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h test/unit/*.h
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$(srcdir)/src -o $@ $< $(INSPECT_SRCS)
 
 .PHONY: unitcheck fuzzcheck
 

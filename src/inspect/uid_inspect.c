@@ -1,0 +1,264 @@
+/*
+ * uid_inspect.c
+ *		uid-inspect: decodes uid's IDs without a server, for people reading
+ *		logs and for scripts (--json).  The work is done by inspect.c; this
+ *		file reads the arguments and the lines, and writes the results.
+ *
+ * Exit status: 0 when every input is an ID of at least one type tried, 1
+ * when one or more are not (each named on stderr with the reasons), 2 for
+ * a usage error or a failed read or write.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inspect.h"
+
+#ifndef UID_VERSION
+#define UID_VERSION "unknown"
+#endif
+
+static const char *progname = "uid-inspect";
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+			"Usage: %s [OPTION]... [ID]...\n"
+			"Decodes IDs of the uid extension (sno, muid, snowflake_si, revts8, uid60)\n"
+			"without a server: every type an ID can be, with its canonical text, its\n"
+			"fields (named as the SQL accessors) and its time in UTC.  With no ID\n"
+			"arguments, reads one ID per line from standard input (blank lines are\n"
+			"skipped).  White space around an ID is ignored.\n"
+			"\n"
+			"An ID is read as each type's text form:\n"
+			"  sno           16 characters of 2-9 and a-x        brpk4q72xwf2m63l\n"
+			"  muid          13-11-8 hex digits joined by dashes 5D5EAC793E61F-1BFC71B112D-0000000B\n"
+			"  snowflake_si  a decimal integer up to 2^53 - 1    5170397184000256\n"
+			"  revts8        16 hex digits                       cb54ecf284000000\n"
+			"  uid60         10 characters of A-Z a-z 0-9 - _    AH1fUJZhJ7\n"
+			"and as hex of a binary form (send/recv, the bytea casts): \\x... as psql\n"
+			"prints bytea, 0x..., or plain hex digits; 10 bytes are a sno, 16 a muid\n"
+			"(uuid text too), 8 a snowflake_si, revts8 or uid60.\n"
+			"\n"
+			"Options:\n"
+			"  --json             one JSON object per ID and line: {\"input\", \"matches\":\n"
+			"                     [{\"type\", \"form\", \"text\", \"bytes\", \"timestamp\",\n"
+			"                     \"unix_us\", fields...}], and \"error\" if none}\n"
+			"  --type T[,T...]    try only these types (repeatable)\n"
+			"  --epoch TIME       snowflake_si base clock (uid.snowflake_si_epoch): an\n"
+			"                     ISO 8601 time (no zone is UTC) or Unix milliseconds;\n"
+			"                     default 2024-01-01T00:00:00Z\n"
+			"  --index-bits K     snowflake_si index width (uid.snowflake_si_index_bits),\n"
+			"                     1..13; default 8\n"
+			"  --help             show this help and exit\n"
+			"  --version          show the version and exit\n"
+			"  --                 the arguments after it are IDs (a uid60 can begin with -)\n"
+			"\n"
+			"Exit status: 0 if every ID was decoded as at least one type, 1 if any\n"
+			"was not (the reasons go to standard error), 2 for a usage error.\n",
+			progname);
+}
+
+static void
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", progname);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry \"%s --help\" for more information.\n", progname);
+	exit(2);
+}
+
+/* The output buffer, grown to fit the longest result so far. */
+static char *outbuf;
+static size_t outsize;
+
+static void
+write_out(FILE *f, const char *s, size_t n)
+{
+	if (n > 0 && fwrite(s, 1, n, f) != n)
+	{
+		fprintf(stderr, "%s: could not write: %s\n", progname, strerror(errno));
+		exit(2);
+	}
+}
+
+/*
+ * Formats with fn into outbuf, growing it until the whole text fits;
+ * returns its length.
+ */
+static size_t
+fill(size_t (*fn) (const uid_inspect_result *, const uid_inspect_options *,
+				   const char *, char *, size_t),
+	 const uid_inspect_result *r, const uid_inspect_options *o, const char *sep)
+{
+	for (;;)
+	{
+		size_t		n = fn(r, o, sep, outbuf, outsize);
+
+		if (n < outsize)
+			return n;
+		free(outbuf);
+		outsize = n + 1;
+		outbuf = malloc(outsize);
+		if (outbuf == NULL)
+		{
+			fprintf(stderr, "%s: out of memory\n", progname);
+			exit(2);
+		}
+	}
+}
+
+/* uid_inspect_format() in fill()'s shape (it has no separator) */
+static size_t
+format_fn(const uid_inspect_result *r, const uid_inspect_options *o,
+		  const char *sep, char *buf, size_t size)
+{
+	(void) sep;
+	return uid_inspect_format(r, o, buf, size);
+}
+
+/* Decodes one input and writes its result; returns 0, or 1 if nothing matched. */
+static int
+inspect_one(const char *in, size_t len, const uid_inspect_options *o, int *count)
+{
+	uid_inspect_result r;
+	size_t		n;
+
+	uid_inspect_detect(in, len, o, &r);
+	n = fill(format_fn, &r, o, NULL);
+	if (r.nmatches > 0 && !o->json && (*count)++ > 0)
+		write_out(stdout, "\n", 1);
+	write_out(stdout, outbuf, n);
+	if (r.nmatches > 0)
+		return 0;
+	fflush(stdout);
+	n = fill(uid_inspect_explain, &r, o, "\n  ");
+	fprintf(stderr, "%s: ", progname);
+	write_out(stderr, outbuf, n);
+	write_out(stderr, "\n", 1);
+	return 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	uid_inspect_options o;
+	unsigned	types = 0;
+	char	  **ids;
+	int			nids = 0;
+	int			status = 0;
+	int			count = 0;
+	char		why[256];
+
+	/* IDs and options in any order, as GNU tools take them, up to "--" */
+	ids = malloc(sizeof(char *) * (size_t) argc);
+	if (ids == NULL)
+	{
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return 2;
+	}
+	uid_inspect_default_options(&o);
+	for (int i = 1; i < argc; i++)
+	{
+		const char *a = argv[i];
+		const char *val = NULL;
+		size_t		nlen;
+
+		if (strcmp(a, "--") == 0)
+		{
+			while (++i < argc)
+				ids[nids++] = argv[i];
+			break;
+		}
+		if (a[0] != '-' || a[1] == '\0')
+		{
+			ids[nids++] = argv[i];
+			continue;
+		}
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+		{
+			usage(stdout);
+			return 0;
+		}
+		if (strcmp(a, "--version") == 0)
+		{
+			printf("uid-inspect (uid) %s\n", UID_VERSION);
+			return 0;
+		}
+		if (strcmp(a, "--json") == 0)
+		{
+			o.json = 1;
+			continue;
+		}
+
+		/* the options with a value: --name VALUE or --name=VALUE */
+		nlen = strcspn(a, "=");
+		if (a[nlen] == '=')
+			val = a + nlen + 1;
+		if (!((nlen == 6 && strncmp(a, "--type", 6) == 0) ||
+			  (nlen == 7 && strncmp(a, "--epoch", 7) == 0) ||
+			  (nlen == 12 && strncmp(a, "--index-bits", 12) == 0)))
+			usage_error("unknown option \"%s\" (an ID that begins with - goes after --)", a);
+		if (val == NULL)
+		{
+			if (i + 1 >= argc)
+				usage_error("option %s needs a value", a);
+			val = argv[++i];
+		}
+		if (nlen == 6 && !uid_inspect_parse_types(val, &types, why, sizeof why))
+			usage_error("--type: %s", why);
+		if (nlen == 7 && !uid_inspect_parse_epoch(val, &o.epoch_ms, why, sizeof why))
+			usage_error("--epoch: %s", why);
+		if (nlen == 12 && !uid_inspect_parse_index_bits(val, &o.index_bits, why, sizeof why))
+			usage_error("--index-bits: %s", why);
+	}
+	if (types != 0)
+		o.types = types;
+
+	if (nids > 0)
+	{
+		for (int i = 0; i < nids; i++)
+			status |= inspect_one(ids[i], strlen(ids[i]), &o, &count);
+	}
+	else
+	{
+		char	   *line = NULL;
+		size_t		cap = 0;
+		ssize_t		n;
+
+		while ((n = getline(&line, &cap, stdin)) >= 0)
+		{
+			size_t		k;
+
+			/* blank lines are not inputs */
+			for (k = 0; k < (size_t) n && line[k] != '\0' && strchr(" \t\n\r\v\f", line[k]); k++)
+				;
+			if (k == (size_t) n)
+				continue;
+			status |= inspect_one(line, (size_t) n, &o, &count);
+			/* a pipeline (tail -f | uid-inspect) sees each result at once */
+			if (fflush(stdout) != 0)
+			{
+				fprintf(stderr, "%s: could not write: %s\n", progname, strerror(errno));
+				return 2;
+			}
+		}
+		if (ferror(stdin))
+		{
+			fprintf(stderr, "%s: could not read standard input: %s\n", progname, strerror(errno));
+			return 2;
+		}
+		free(line);
+	}
+	free(ids);
+	if (fflush(stdout) != 0 || ferror(stdout))
+	{
+		fprintf(stderr, "%s: could not write: %s\n", progname, strerror(errno));
+		return 2;
+	}
+	return status;
+}
