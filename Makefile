@@ -17,9 +17,11 @@ DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 # upgraded installation must equal a fresh one (regression test "upgrade").
 DATA = $(wildcard src/upgrade/$(EXTENSION)--*.sql)
 # uid-inspect, which decodes IDs without a server (plain C over the codecs):
-# built with the extension, installed into the server's bindir.  Built at the
-# top: PGXS installs a built script by its file name but uninstalls
-# $(bindir)/<the path given>, so the path must have no directory part.
+# built with the extension (with the server's CFLAGS and LDFLAGS, so that a
+# package gets its hardening and debug information), installed into the
+# server's bindir.  Built at the top: PGXS installs a built script by its file
+# name but uninstalls $(bindir)/<the path given>, so the path must have no
+# directory part.
 SCRIPTS_built = uid-inspect
 EXTRA_CLEAN = $(DATA_built) test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log \
 	uid-inspect test/unit/inspect_test
@@ -67,7 +69,7 @@ test/unit/codec_test: $(CODEC_SRCS) src/codec/*.h test/unit/*.c test/unit/*.h
 # uid-inspect and the unit test of its core (src/inspect/inspect.c).
 INSPECT_SRCS = src/inspect/inspect.c $(CODEC_SRCS)
 uid-inspect: src/inspect/uid_inspect.c $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
-	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -DUID_VERSION='"$(EXTVERSION)"' -o $@ src/inspect/uid_inspect.c $(INSPECT_SRCS)
+	$(CC) -std=c11 $(CFLAGS) -I$(srcdir)/src -DUID_VERSION='"$(EXTVERSION)"' -o $@ src/inspect/uid_inspect.c $(INSPECT_SRCS) $(LDFLAGS)
 
 test/unit/inspect_test: test/unit/inspect_test.c test/unit/*.h $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
 	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/inspect_test.c $(INSPECT_SRCS)
@@ -100,9 +102,28 @@ tapcheck:
 
 .PHONY: tapcheck
 
-# The version lives in uid.control; META.json must agree with it.
+# META.json against the PGXN Meta Spec 1.0.0, its versions against
+# uid.control's (where the version lives), the files it names against the tree.
 metacheck:
-	@grep -q '"version": "$(EXTVERSION)"' META.json || { echo "META.json version differs from uid.control ($(EXTVERSION))"; exit 1; }
-	@! grep '"version": "' META.json | grep -v -e '"$(EXTVERSION)"' -e '"1.0.0"' || { echo "META.json has a stale version"; exit 1; }
+	@perl test/meta-validate.pl META.json
 
 .PHONY: metacheck
+
+# The PGXN release, uid-VERSION.zip: git archive of HEAD (committed files only;
+# .gitattributes marks what stays out), checked by test/meta-validate.pl.
+# Refused while tracked files have uncommitted changes: the zip would not hold
+# them.  DIST_ANYWAY=1 makes it from HEAD all the same.
+dist:
+	@test "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" && git rev-parse -q --verify HEAD >/dev/null || \
+		{ echo "make dist: needs to run at the top of a git checkout of uid with a commit" >&2; exit 1; }
+	@if [ "$(DIST_ANYWAY)" != 1 ] && ! git diff --quiet HEAD --; then \
+		echo "make dist: tracked files have uncommitted changes, and the zip is made from HEAD without them:" >&2; \
+		git status --short --untracked-files=no >&2; \
+		echo "commit them, or run make dist DIST_ANYWAY=1 to make the zip from HEAD anyway" >&2; exit 1; fi
+	@v=$$(git show HEAD:$(EXTENSION).control | sed -n "s/^default_version = '\(.*\)'/\1/p"); \
+	test -n "$$v" || { echo "make dist: no default_version in HEAD's $(EXTENSION).control" >&2; exit 1; }; \
+	rm -f $(EXTENSION)-$$v.zip && \
+	git archive --format zip --prefix $(EXTENSION)-$$v/ -o "$(CURDIR)/$(EXTENSION)-$$v.zip" HEAD && \
+	perl test/meta-validate.pl $(EXTENSION)-$$v.zip
+.PHONY: dist
+

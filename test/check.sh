@@ -5,7 +5,9 @@
 # replication, pg_upgrade), each against that major's server; once, in the
 # first major's build copy, the codec unit tests and the decoder fuzzers,
 # which are plain C and use no server; once, on 18, pg_regress and the
-# concurrency TAP tests against uid.so built with sanitizers (test/sanitize.sh).  Exits non-zero if any suite fails.
+# concurrency TAP tests against uid.so built with sanitizers (test/sanitize.sh);
+# once, the Debian package (test/package.sh) and the PGXN zip (test/dist.sh).
+# Exits non-zero if any suite fails.
 #   UID_FUZZ_TIME  seconds per fuzz target (default 15)
 source "$(dirname "$0")/lib.sh"
 
@@ -119,6 +121,18 @@ if [ -n "$nosrv_build" ]; then
 else
 	not_run "codec unit tests" "no server of any major to build with"
 	not_run "fuzz" "no server of any major to build with"
+fi
+
+# Once: the Debian package of 15 (pg_buildext; installed into a fresh Debian
+# 12 root, used, purged) and the PGXN zip of `make dist` (from a git clone of
+# this checkout, so not in a tree without git, such as an unpacked zip).
+suite "Debian package: build, install into a fresh Debian 12 root, use, purge" \
+	"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh" || true
+if git -C "$UID_SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	suite "PGXN zip: make dist, META.json, build and CREATE EXTENSION from it" \
+		env UID_SCRATCH="$UID_SCRATCH" UID_PORT="$UID_PORT" bash "$UID_SRC/test/dist.sh" || true
+else
+	record "-" "PGXN zip: skipped ($UID_SRC is not a git checkout)"
 fi
 
 say "summary (PostgreSQL majors: $majors)"

@@ -1,0 +1,497 @@
+#!/usr/bin/env bash
+# test/package.sh: the Debian package, from build to purge.
+#
+# Builds postgresql-15-uid from this checkout with Debian's tooling
+# (dpkg-buildpackage; debian/rules runs pg_buildext), in a scratch copy, and
+# checks the package: its version is uid.control's, and it holds what
+# `make install` installs (the library, the control file, the install script,
+# every frozen script of src/upgrade, and any program the Makefile installs).
+# Then installs it the way a user would, into a fresh Debian 12 root made by
+# debootstrap from the mirror this machine's apt uses: `dpkg -i` (which fails:
+# the root has no PostgreSQL), `apt-get -f install` (which brings
+# postgresql-15 from the mirror), a cluster, CREATE EXTENSION, one ID of each
+# type, an update from the oldest released version, DROP EXTENSION; then
+# `apt-get purge` and checks that no file of the package is left and that the
+# server no longer offers the extension.
+#
+# Needs root (chroot, mounts); run as another user it re-runs itself with sudo.
+# Installs what it needs with apt-get (build-essential, debhelper, dpkg-dev,
+# postgresql-server-dev-all, debootstrap).  The debootstrap result is kept as
+# a tarball under UID_PG_CACHE/debootstrap (made again after 30 days or when
+# the mirror changes); each run unpacks a fresh root from it.  /proc,
+# /dev/shm and a private devpts are mounted in the root while it is used and
+# unmounted on every exit.  Any failing step stops the test with its output.
+#
+# Settings (environment):
+#   UID_SCRATCH   scratch directory; this test works in UID_SCRATCH/package
+#                 (default /tmp/uid-scratch)
+#   UID_PG_CACHE  where the debootstrap tarball is kept (default /var/cache/uid-pg)
+#   UID_KEEP=1    keep the Debian root after the run (unmounted) to look into
+set -euo pipefail
+umask 022
+
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || { echo "package.sh: run as root or install sudo" >&2; exit 1; }
+	exec sudo env UID_SCRATCH="${UID_SCRATCH:-}" UID_PG_CACHE="${UID_PG_CACHE:-}" UID_KEEP="${UID_KEEP:-}" \
+		bash "$0" "$@"
+fi
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK=${UID_SCRATCH:-/tmp/uid-scratch}/package
+CACHE=${UID_PG_CACHE:-/var/cache/uid-pg}
+SUITE=bookworm
+MAJOR=15
+ARCH=$(dpkg --print-architecture)
+PKG=postgresql-$MAJOR-uid
+ROOT=$WORK/root
+LOGS=$WORK/logs
+TARBALL=$CACHE/debootstrap/$SUITE-minbase-$ARCH.tar.gz
+
+T0=$SECONDS
+say() { printf '\n== %s\n' "$*"; }
+die() {
+	printf '\npackage.sh: FAILED: %s\n' "$*" >&2
+	exit 1
+}
+
+# step NAME CMD...: runs CMD with its output in a log; on failure prints the
+# log and stops the test.
+nstep=0
+STEP_PID=
+step() {
+	local name=$1 t0=$SECONDS log rc
+	shift
+	nstep=$((nstep + 1))
+	log=$LOGS/$(printf '%02d' $nstep)-${name//[^A-Za-z0-9]/_}.log
+	printf '%-58s ' "$name"
+	# In the background and waited for: a function called as a condition
+	# (if, ||) would run with set -e off, and go on past a failing command.
+	# Without the script's traps: the exit trap is the script's, not a step's.
+	(
+		trap - EXIT INT TERM
+		"$@"
+	) >"$log" 2>&1 &
+	STEP_PID=$!
+	rc=0
+	wait $STEP_PID || rc=$?
+	STEP_PID=
+	if [ $rc -eq 0 ]; then
+		printf 'ok (%d s)\n' $((SECONDS - t0))
+		return 0
+	fi
+	printf 'FAILED (%d s)\n' $((SECONDS - t0))
+	echo "---- output of '$name' ($log) ----"
+	tail -n 200 "$log"
+	echo "---- end of output ----"
+	die "$name"
+}
+
+# Inside the root: a clean environment, apt without questions.
+in_root() {
+	chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+		DEBIAN_FRONTEND=noninteractive ${http_proxy:+http_proxy="$http_proxy"} "$@"
+}
+root_psql() {
+	in_root runuser -u postgres -- psql --cluster "$MAJOR/uidtest" -X -q -v ON_ERROR_STOP=1 -At "$@"
+}
+
+# ---------------------------------------------------------------- cleanup
+
+mounted_under() { # mount points at or below $1, deepest first
+	awk -v r="$1" '{ gsub(/\\040/, " ", $5); if ($5 == r || index($5, r "/") == 1) print $5 }' \
+		/proc/self/mountinfo | sort -r
+}
+
+# The processes whose root is the Debian root: the test's server, anything a
+# maintainer script left running.
+root_pids() {
+	local p
+	[ -d "$ROOT" ] || return 0
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" = "$ROOT" ] && echo "${p#/proc/}"
+	done
+	return 0
+}
+
+release_root() {
+	local pids m left
+	if [ -d "$ROOT/proc/self" ]; then
+		in_root pg_ctlcluster "$MAJOR" uidtest stop -m fast >/dev/null 2>&1 || true
+	fi
+	pids=$(root_pids)
+	if [ -n "$pids" ]; then
+		kill $pids 2>/dev/null || true
+		sleep 2
+		pids=$(root_pids)
+		[ -z "$pids" ] || kill -9 $pids 2>/dev/null || true
+	fi
+	for m in $(mounted_under "$ROOT"); do
+		umount "$m" 2>/dev/null || umount -l "$m" || true
+	done
+	left=$(mounted_under "$ROOT")
+	if [ -n "$left" ]; then
+		echo "package.sh: could not unmount: $left" >&2
+		return 1
+	fi
+}
+
+# The processes below PID (children first listed, then theirs).
+descendants() {
+	local p
+	for p in /proc/[0-9]*; do
+		# the parent's pid is the second field after the command's ")"
+		if [ "$(sed 's/.*) //' "$p/stat" 2>/dev/null | cut -d' ' -f2)" = "$1" ]; then
+			echo "${p#/proc/}"
+			descendants "${p#/proc/}"
+		fi
+	done
+}
+
+cleanup() {
+	local rc=$?
+	if [ -n "$STEP_PID" ]; then
+		# the interrupted step and what it started
+		kill $(descendants "$STEP_PID") "$STEP_PID" 2>/dev/null || true
+		wait "$STEP_PID" 2>/dev/null || true
+	fi
+	trap - EXIT INT TERM
+	release_root || rc=1
+	# --one-file-system: never into a mount that survived
+	if [ "${UID_KEEP:-0}" != 1 ] && [ -z "$(mounted_under "$ROOT")" ]; then
+		rm -rf --one-file-system "$ROOT"
+	fi
+	printf '\npackage.sh: %s in %d s (logs: %s)\n' "$([ $rc -eq 0 ] && echo passed || echo failed)" \
+		$((SECONDS - T0)) "$LOGS"
+	exit $rc
+}
+
+# ---------------------------------------------------------------- the host
+
+host_packages() {
+	local p missing=()
+	for p in git build-essential debhelper dpkg-dev postgresql-server-dev-all postgresql-server-dev-$MAJOR debootstrap; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	echo "installing ${missing[*]}"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 \
+		--no-install-recommends "${missing[@]}"
+}
+
+# The machine's Debian 12 apt entries as one-line "deb URI SUITE COMPONENTS",
+# from sources.list, *.list and deb822 *.sources (the files apt reads).
+host_sources() {
+	local f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" | awk '$1 == "deb" && NF >= 4 { print }'
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk '
+			function flush(   i, j, u, s, nu, ns) {
+				if (types ~ /(^| )deb( |$)/ && enabled != "no") {
+					nu = split(uris, u, " "); ns = split(suites, s, " ")
+					for (i = 1; i <= nu; i++) for (j = 1; j <= ns; j++)
+						print "deb " u[i] " " s[j] " " comps
+				}
+				types = uris = suites = comps = enabled = ""; key = ""
+			}
+			/^#/ { next }
+			/^[ \t]*$/ { flush(); next }
+			/^[ \t]/ { val = $0; sub(/^[ \t]+/, "", val); add(key, val); next }
+			{
+				key = tolower($0); sub(/:.*/, "", key)
+				val = $0; sub(/^[^:]*:[ \t]*/, "", val); add(key, val)
+			}
+			function add(k, v) {
+				if (k == "types") types = types " " v
+				else if (k == "uris") uris = uris " " v
+				else if (k == "suites") suites = suites " " v
+				else if (k == "components") comps = comps " " v
+				else if (k == "enabled") enabled = tolower(v)
+			}
+			END { flush() }' "$f"
+	done | awk '$3 == "'$SUITE'" || index($3, "'$SUITE'-") == 1' | tr -s ' \t' ' ' | sort -u
+}
+
+# ---------------------------------------------------------------- build
+
+copy_tree() {
+	rm -rf "$WORK/tree" "$WORK/build" "$WORK/plain"
+	mkdir -p "$WORK/tree"
+	# What the checkout holds, as it is in the work tree (tracked files and
+	# new ones not ignored), without build products.
+	if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		(cd "$SRC" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) |
+			tar -C "$WORK/tree" -xf -
+	else
+		tar -C "$SRC" --exclude=.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
+			--exclude=./results --exclude=./tmp_check -cf - . | tar -C "$WORK/tree" -xf -
+	fi
+	mkdir -p "$WORK/build" "$WORK/plain"
+	cp -a "$WORK/tree" "$WORK/build/src"
+	cp -a "$WORK/tree/." "$WORK/plain"
+	ls -la "$WORK/tree"
+}
+
+build_deb() {
+	(cd "$WORK/build/src" && dpkg-buildpackage -us -uc -b) || return 1
+	ls -la "$WORK/build"
+}
+
+# What `make install` puts in place for MAJOR, to compare with the package.
+make_install() {
+	rm -rf "$WORK/install"
+	mkdir -p "$WORK/install"
+	make -C "$WORK/plain" -s PG_CONFIG=/usr/lib/postgresql/$MAJOR/bin/pg_config all &&
+		make -C "$WORK/plain" -s PG_CONFIG=/usr/lib/postgresql/$MAJOR/bin/pg_config \
+			install DESTDIR="$WORK/install" &&
+		(cd "$WORK/install" && find . ! -type d | sed 's|^\./|/|' | sort) >"$WORK/make-install.files"
+	cat "$WORK/make-install.files"
+}
+
+check_deb() {
+	local deb=$1 version upstream want f missing=0
+	version=$(dpkg-deb -f "$deb" Version)
+	upstream=${version%-*}
+	want=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$SRC/uid.control")
+	echo "package version $version, upstream $upstream; uid.control: $want"
+	[ -n "$want" ] || { echo "no default_version in uid.control"; return 1; }
+	[ "$upstream" = "$want" ] || { echo "the package's version $upstream is not uid.control's $want"; return 1; }
+	dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' | grep -v '/$' | sort >"$WORK/deb.files"
+	cat "$WORK/deb.files"
+	# Named explicitly: the library, the control file, this version's script
+	# and every frozen script of src/upgrade.
+	want="/usr/lib/postgresql/$MAJOR/lib/uid.so /usr/share/postgresql/$MAJOR/extension/uid.control"
+	want="$want /usr/share/postgresql/$MAJOR/extension/uid--$upstream.sql"
+	for f in "$SRC"/src/upgrade/uid--*.sql; do
+		want="$want /usr/share/postgresql/$MAJOR/extension/$(basename "$f")"
+	done
+	for f in $want; do
+		grep -qxF "$f" "$WORK/deb.files" || { echo "missing from the package: $f"; missing=1; }
+	done
+	# And exactly what `make install` installs (uid-inspect too, once the
+	# Makefile installs it), plus Debian's documentation.
+	if ! diff -u "$WORK/make-install.files" <(grep -v "^/usr/share/doc/$PKG/" "$WORK/deb.files"); then
+		echo "the package's files differ from make install's (- make install, + package)"
+		missing=1
+	fi
+	if grep -q '/bin/' "$WORK/make-install.files"; then
+		echo "programs: $(grep '/bin/' "$WORK/deb.files" | tr '\n' ' ')"
+		if grep '/bin/' "$WORK/deb.files" | grep -v "^/usr/lib/postgresql/$MAJOR/bin/"; then
+			echo "a program outside /usr/lib/postgresql/$MAJOR/bin"
+			missing=1
+		fi
+	fi
+	[ $missing -eq 0 ]
+}
+
+# ---------------------------------------------------------------- the root
+
+make_tarball() {
+	local mirror=$1 stamp=$TARBALL.stamp tmp
+	mkdir -p "$CACHE/debootstrap"
+	exec 8>"$CACHE/debootstrap/.lock"
+	flock 8
+	if [ -f "$TARBALL" ] && [ -f "$stamp" ] && grep -qxF "mirror: $mirror" "$stamp" &&
+		[ -z "$(find "$TARBALL" -mtime +30)" ]; then
+		echo "cached: $TARBALL ($(sed -n 's/^made: //p' "$stamp"))"
+		flock -u 8
+		return 0
+	fi
+	tmp=$CACHE/debootstrap/root.tmp
+	# a root left by an interrupted run: nothing is mounted in it (debootstrap
+	# unmounts on exit), and --one-file-system keeps rm on its file system
+	[ -z "$(mounted_under "$tmp")" ] || { echo "something is mounted under $tmp"; return 1; }
+	rm -rf --one-file-system "$tmp" "$TARBALL.tmp"
+	echo "debootstrap --variant=minbase $SUITE from $mirror"
+	debootstrap --variant=minbase --arch="$ARCH" "$SUITE" "$tmp" "$mirror" || {
+		tail -n 50 "$tmp/debootstrap/debootstrap.log" 2>/dev/null
+		return 1
+	}
+	rm -rf "$tmp"/var/cache/apt/archives/*.deb "$tmp"/var/lib/apt/lists/*_Packages
+	tar -C "$tmp" --numeric-owner -cf - . | gzip -1 >"$TARBALL.tmp"
+	mv "$TARBALL.tmp" "$TARBALL"
+	printf 'mirror: %s\nmade: %s\n' "$mirror" "$(date -u '+%Y-%m-%d %H:%M UTC')" >"$stamp"
+	rm -rf --one-file-system "$tmp"
+	ls -la "$TARBALL"
+	flock -u 8
+}
+
+unpack_root() {
+	local sources=$1
+	release_root
+	rm -rf --one-file-system "$ROOT"
+	mkdir -p "$ROOT"
+	tar -C "$ROOT" --numeric-owner -xzf "$TARBALL"
+	cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
+	cp /etc/hosts "$ROOT/etc/hosts"
+	printf '%s\n' "$sources" >"$ROOT/etc/apt/sources.list"
+	echo "$ROOT/etc/apt/sources.list:"
+	cat "$ROOT/etc/apt/sources.list"
+	# the host's apt proxy, if it has one
+	local proxy
+	proxy=$(apt-config dump Acquire::http::Proxy | sed -n 's/^Acquire::http::Proxy "\(.*\)";$/\1/p')
+	[ -z "$proxy" ] || echo "Acquire::http::Proxy \"$proxy\";" >"$ROOT/etc/apt/apt.conf.d/01proxy"
+	# Maintainer scripts must not start services in the root.
+	printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"
+	chmod 755 "$ROOT/usr/sbin/policy-rc.d"
+	mount -t proc proc "$ROOT/proc"
+	mkdir -p "$ROOT/dev/shm"
+	mount -t tmpfs -o mode=1777 shm "$ROOT/dev/shm"
+	# a private instance of devpts (apt and dpkg log through a pty)
+	mkdir -p "$ROOT/dev/pts"
+	mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts "$ROOT/dev/pts"
+	rm -f "$ROOT/dev/ptmx"
+	ln -s pts/ptmx "$ROOT/dev/ptmx"
+	[ -c "$ROOT/dev/null" ] || { echo "the root has no /dev/null"; return 1; }
+	in_root apt-get update
+}
+
+install_deb() {
+	local deb=$1 out
+	cp "$deb" "$ROOT/tmp/"
+	# Expected to fail: the root has no PostgreSQL.
+	if out=$(in_root dpkg -i "/tmp/$(basename "$deb")" 2>&1); then
+		echo "$out"
+		echo "dpkg -i succeeded in a root without PostgreSQL: the package declares no dependency on it"
+		return 1
+	fi
+	echo "$out"
+	grep -q "dependency problems" <<<"$out" || { echo "dpkg -i failed, but not on dependencies"; return 1; }
+	echo "(dpkg -i failed on dependencies, as expected)"
+	in_root apt-get -f install -y --no-install-recommends
+	out=$(in_root dpkg-query -W -f='${Status} ${Version}' "$PKG")
+	echo "$PKG: $out"
+	[[ $out == "install ok installed "* ]] || { echo "$PKG is not installed"; return 1; }
+	in_root dpkg-query -W -f='${Package} ${Version}\n' "postgresql-$MAJOR"
+}
+
+start_cluster() {
+	in_root pg_createcluster "$MAJOR" uidtest -- --no-sync
+	# No TCP: the root shares this machine's network; the socket lives in
+	# the root's /var/run/postgresql.
+	echo "listen_addresses = ''" >"$ROOT/etc/postgresql/$MAJOR/uidtest/conf.d/uidtest.conf"
+	in_root pg_ctlcluster "$MAJOR" uidtest start
+	in_root pg_lsclusters
+	[ "$(root_psql -c 'SHOW listen_addresses')" = "" ] || { echo "the cluster listens on TCP"; return 1; }
+}
+
+use_extension() {
+	local version oldest out
+	version=$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$SRC/uid.control")
+	# the oldest released version, from the frozen install scripts
+	oldest=$(ls "$SRC"/src/upgrade/ | sed -n 's/^uid--\([0-9.]*\)\.sql$/\1/p' | sort -V | head -n 1)
+	out=$(root_psql -c "SELECT name, default_version FROM pg_available_extensions WHERE name = 'uid'")
+	echo "available: $out"
+	[ "$out" = "uid|$version" ] || { echo "expected uid|$version"; return 1; }
+	root_psql <<-EOF
+		CREATE EXTENSION uid;
+		SELECT 'installed ' || extversion FROM pg_extension WHERE extname = 'uid';
+		SELECT 'sno          ' || sno_new();
+		SELECT 'muid         ' || muid_new();
+		SELECT 'snowflake_si ' || snowflake_si_new();
+		SELECT 'revts8       ' || revts8_new();
+		SELECT 'uid60        ' || uid60_new();
+		DO \$\$BEGIN
+			IF (SELECT extversion FROM pg_extension WHERE extname = 'uid') <> '$version' THEN
+				RAISE EXCEPTION 'CREATE EXTENSION installed another version than $version';
+			END IF;
+			IF sno_new() IS NULL OR muid_new() IS NULL OR snowflake_si_new() IS NULL
+				OR revts8_new() IS NULL OR uid60_new() IS NULL THEN
+				RAISE EXCEPTION 'a generator returned NULL';
+			END IF;
+		END\$\$;
+		DROP EXTENSION uid;
+	EOF
+	# the upgrade scripts are in the package and lead to this version
+	if [ -n "$oldest" ] && [ "$oldest" != "$version" ]; then
+		root_psql <<-EOF
+			CREATE EXTENSION uid VERSION '$oldest';
+			ALTER EXTENSION uid UPDATE;
+			SELECT 'updated $oldest to ' || extversion FROM pg_extension WHERE extname = 'uid';
+			DO \$\$BEGIN
+				IF (SELECT extversion FROM pg_extension WHERE extname = 'uid') <> '$version' THEN
+					RAISE EXCEPTION 'ALTER EXTENSION uid UPDATE from $oldest did not reach $version';
+				END IF;
+			END\$\$;
+			DROP EXTENSION uid;
+		EOF
+	fi
+}
+
+# Each program the package installs runs in the root (its libraries are
+# there): --help exits 0.
+run_programs() {
+	local p
+	for p in $(in_root dpkg -L "$PKG" | grep '/bin/'); do
+		[ -f "$ROOT$p" ] || continue
+		echo "$p --help:"
+		in_root "$p" --help || { echo "$p --help failed (exit $?)"; return 1; }
+	done
+	return 0
+}
+
+purge_deb() {
+	local f left=0 owner out
+	in_root dpkg -L "$PKG" | sort >"$WORK/installed.list"
+	in_root apt-get purge -y "$PKG"
+	if in_root dpkg-query -W -f='${Status}\n' "$PKG" 2>/dev/null | grep -v 'not-installed'; then
+		echo "$PKG is still known to dpkg after purge"
+		left=1
+	fi
+	while read -r f; do
+		[ -n "$f" ] && [ "$f" != "/." ] || continue
+		if [ -d "$ROOT$f" ] && [ ! -L "$ROOT$f" ]; then
+			# a directory may stay when another package has files in it
+			if ! owner=$(in_root dpkg-query -S "$f" 2>/dev/null); then
+				echo "left behind: directory $f, which no other package owns"
+				left=1
+			fi
+		elif [ -e "$ROOT$f" ] || [ -L "$ROOT$f" ]; then
+			echo "left behind: $f"
+			left=1
+		fi
+	done <"$WORK/installed.list"
+	echo "$(wc -l <"$WORK/installed.list") paths of the package checked"
+	out=$(root_psql -c "SELECT count(*) FROM pg_available_extensions WHERE name = 'uid'")
+	echo "pg_available_extensions rows for uid after purge: $out"
+	[ "$out" = 0 ] || { echo "the server still offers uid"; left=1; }
+	[ $left -eq 0 ]
+}
+
+# ---------------------------------------------------------------- main
+
+mkdir -p "$WORK"
+# the real path: a chrooted process's /proc/PID/root names it so
+WORK=$(realpath "$WORK") ROOT=$WORK/root LOGS=$WORK/logs
+# one run at a time in WORK (a second waits)
+exec 9>"$WORK.lock"
+flock 9
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say "Debian package $PKG: build, install into a fresh Debian 12 root, use, purge"
+step "host packages (debhelper, pg_buildext, debootstrap)" host_packages
+SOURCES=$(host_sources)
+MIRROR=$(awk '$3 == "'$SUITE'" { print $2; exit }' <<<"$SOURCES")
+[ -n "$MIRROR" ] || die "no '$SUITE' entry in this machine's apt sources (/etc/apt/sources.list{,.d})"
+echo "mirror: $MIRROR"
+step "copy the checkout to $WORK/build/src" copy_tree
+step "dpkg-buildpackage -us -uc -b" build_deb
+DEB=$(ls "$WORK/build/${PKG}_"*"_$ARCH.deb" 2>/dev/null | head -n 1)
+[ -n "$DEB" ] || die "dpkg-buildpackage made no $PKG package"
+echo "built: $DEB"
+step "make install into a directory (to compare)" make_install
+step "package: version and contents" check_deb "$DEB"
+step "Debian $SUITE root (debootstrap, cached)" make_tarball "$MIRROR"
+step "unpack a fresh root, mount /proc etc., apt-get update" unpack_root "$SOURCES"
+step "dpkg -i (fails on dependencies), apt-get -f install" install_deb "$DEB"
+step "cluster $MAJOR/uidtest in the root" start_cluster
+step "CREATE EXTENSION, one ID of each type, update, DROP" use_extension
+step "programs of the package run" run_programs
+step "apt-get purge: no file left, uid no longer available" purge_deb
