@@ -124,3 +124,6 @@ SELECT stmt, uid_try(stmt) FROM (VALUES
   ($$SELECT muid_boundary('294270-01-01+00')$$),                      -- near the end of timestamptz
   ($$SELECT sno_boundary('294270-01-01+00')$$)
 ) v(stmt);
+-- the detail gives the type's range, its first and last instant
+SELECT muid_boundary('infinity');
+SELECT sno_from_parts('2009-12-31 23:59:59.999Z', 0, 0, 0);

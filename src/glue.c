@@ -125,13 +125,14 @@ uid_time_to_tick(const UidClockSpec *spec, TimestampTz t, bool round_up)
 	return (uint64) tick;
 
 out_of_range:
+	/* copies: timestamptz_to_str() returns the same static buffer each time */
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("timestamp out of range for type %s: \"%s\"",
 					spec->type_name, timestamptz_to_str(t)),
 			 errdetail("The range is %s to %s.",
-					   timestamptz_to_str(uid_tick_to_time(spec, 0)),
-					   timestamptz_to_str(uid_tick_to_time(spec, spec->tick_max)))));
+					   pstrdup(timestamptz_to_str(uid_tick_to_time(spec, 0))),
+					   pstrdup(timestamptz_to_str(uid_tick_to_time(spec, spec->tick_max))))));
 	pg_unreachable();
 }
 
