@@ -296,7 +296,8 @@ uid_sleep_us(int64 us)
 }
 
 /*
- * Waits until the clock is past tick.  It sleeps for most of the wait and
+ * Waits until the clock is past tick, whose sequence is used up (used_up) or
+ * this backend's fair share of it.  It sleeps for most of the wait and
  * spins through the last UID_WAIT_SPIN_US: a sleep overshoots by the timer
  * slack (about 50 us), which would cost a format with 1 ms ticks a tenth of
  * its capacity.  A sleep that a signal cut short is taken up again.
@@ -311,7 +312,7 @@ uid_sleep_us(int64 us)
  * of spins bound a wait even if both clocks stood still.
  */
 static UidWaitEnd
-uid_clock_wait_past(UidSlot *slot, const UidClockSpec *spec, uint64 tick)
+uid_clock_wait_past(UidSlot *slot, const UidClockSpec *spec, uint64 tick, bool used_up)
 {
 	int64		target = spec->epoch_us + (int64) (tick + 1) * spec->tick_us;
 	int64		start = uid_clock_unix_us();
@@ -324,6 +325,8 @@ uid_clock_wait_past(UidSlot *slot, const UidClockSpec *spec, uint64 tick)
 	if (wait > spec->tick_us)
 		return UID_WAIT_CLOCK_BACK;
 	pg_atomic_fetch_add_u64(&slot->overflow_waits, 1);
+	if (spec->on_wait != NULL)
+		spec->on_wait(spec, slot, tick, used_up);
 	if (wait > 0)
 	{
 		int64		deadline = uid_clock_mono_us() + wait + wait / 16 + UID_WAIT_SPIN_US;
@@ -395,16 +398,20 @@ typedef enum UidAttempt
 
 /*
  * One attempt to move a tick/sequence word from old (read before the clock
- * read now) to its next value.  On success it counts the call as one that
- * found the clock behind the mark if behind is set; when the clock's tick
- * is used up it reports that tick in *full_tick.
+ * read now) to its next value, within the sequence part lo..hi (see
+ * uid_next_tick_in).  On success it counts the call as one that found the
+ * clock behind the mark if behind is set; when the clock's tick is used up
+ * it reports that tick in *full_tick.  Inlined into both allocators: called,
+ * it passed its eleven arguments on the stack on every ID (counted with
+ * bench/instructions.sh: 40 to 50 instructions per ID).
  */
-static UidAttempt
+static pg_attribute_always_inline UidAttempt
 uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
+				 uint32 lo, uint32 hi,
 				 uint64 old, uint64 now, bool stalled, bool behind,
 				 UidTickSeq *out, uint64 *full_tick)
 {
-	uint64		hi = uid_word_tick(old);
+	uint64		mark = uid_word_tick(old);
 	uint32		seq = (uint32) (old & ((UINT64CONST(1) << UID_SEQ_BITS) - 1));
 	int			width = 0;
 	uint32		start = 0;
@@ -419,29 +426,35 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 	{
 		width = pg_leftmost_one_pos32(spec->seq_max) + 1;
 		Assert(spec->seq_max == (1u << width) - 1 && 2 * width <= UID_SEQ_BITS);
+		Assert(lo == 0 && hi == spec->seq_max);
 		start = seq >> width;
 		seq &= spec->seq_max;
 	}
 
-	if (now > hi)
+	/*
+	 * Within a tick the sequence only grows: a part that moved up since the
+	 * word's last ID (a reload) begins at its lo, one that moved below it
+	 * finds the tick used up.
+	 */
+	if (now > mark)
 	{
 		tick = now;
-		next = 0;
+		next = lo;
 	}
-	else if (seq < spec->seq_max)
+	else if (seq < hi)
 	{
-		tick = hi;
-		next = seq + 1;
+		tick = mark;
+		next = Max(seq + 1, lo);
 	}
-	else if (now == hi && !stalled)
+	else if (now == mark && !stalled)
 	{
 		*full_tick = now;
 		return UID_ATTEMPT_FULL;
 	}
 	else
 	{
-		tick = hi + 1;
-		next = 0;
+		tick = mark + 1;
+		next = lo;
 	}
 
 	/*
@@ -453,7 +466,7 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 		uid_out_of_time(spec);
 
 	/* a new tick's run-on sequence begins one after the last number issued */
-	if (spec->seq_runs_on && tick != hi)
+	if (spec->seq_runs_on && tick != mark)
 		start = (start + seq + 1) & spec->seq_max;
 
 	if (!pg_atomic_compare_exchange_u64(&slot->word[wordno], &old,
@@ -471,8 +484,8 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 }
 
 static bool
-uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
-			   UidTickSeq *out, uint64 *full_tick)
+uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, uint32 lo, uint32 hi,
+			   bool stalled, UidTickSeq *out, uint64 *full_tick)
 {
 	bool		behind = false;
 
@@ -483,15 +496,16 @@ uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
 		UidAttempt	r;
 
 		behind |= now < uid_word_tick(old);
-		r = uid_tick_attempt(slot, 0, spec, old, now, stalled, behind, out, full_tick);
+		r = uid_tick_attempt(slot, 0, spec, lo, hi, old, now, stalled, behind,
+							 out, full_tick);
 		if (r != UID_ATTEMPT_RETRY)
 			return r == UID_ATTEMPT_DONE;
 	}
 }
 
 static bool
-uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
-				   UidTickSeq *out, uint64 *full_tick)
+uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, uint32 lo, uint32 hi,
+				   bool stalled, UidTickSeq *out, uint64 *full_tick)
 {
 	bool		behind = false;
 
@@ -527,14 +541,16 @@ uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, bool stalled,
 				pg_atomic_fetch_add_u64(&slot->tick_flips, 1);
 			continue;
 		}
-		r = uid_tick_attempt(slot, cur, spec, old, now, stalled, behind, out, full_tick);
+		r = uid_tick_attempt(slot, cur, spec, lo, hi, old, now, stalled, behind,
+							 out, full_tick);
 		if (r != UID_ATTEMPT_RETRY)
 			return r == UID_ATTEMPT_DONE;
 	}
 }
 
 /*
- * A fair share of a contended tick.  A tick holds seq_max + 1 IDs; a session
+ * A fair share of a contended tick.  A tick holds seq_max + 1 IDs (or the
+ * size of the part of the sequence a call issues from); a session
  * that calls in a loop would take them all within the tick's first moments,
  * and every other session would wait for the next tick on each call (seen:
  * 20 uid60_new() calls 10 ms apart took 4 s beside one such loop instead of
@@ -588,11 +604,12 @@ uid_share_count(UidSlot *slot, const UidClockSpec *spec, uint64 tick)
 }
 
 /*
- * Whether this backend has taken its share of the tick the clock is in; if
- * so, *tick is that tick, to wait past.
+ * Whether this backend has taken its share of the tick the clock is in, a
+ * tick holding capacity IDs; if so, *tick is that tick, to wait past.
  */
 static inline bool
-uid_share_used(UidSlot *slot, const UidClockSpec *spec, uint64 *tick)
+uid_share_used(UidSlot *slot, const UidClockSpec *spec, uint32 capacity,
+			   uint64 *tick)
 {
 	uint64		mine = share_tick[spec->slot];
 	uint64		word;
@@ -604,7 +621,7 @@ uid_share_used(UidSlot *slot, const UidClockSpec *spec, uint64 *tick)
 	if (word >> (2 * UID_SHARE_N_BITS) != mine)
 		return false;
 	n = Max(word & UID_SHARE_N_MAX, (word >> UID_SHARE_N_BITS) & UID_SHARE_N_MAX);
-	if (n < 2 || share_taken[spec->slot] < ((uint64) spec->seq_max + 1) / n)
+	if (n < 2 || share_taken[spec->slot] < capacity / n)
 		return false;
 	/* the share is of the tick the clock is in, not of one borrowed ahead */
 	if (spec->now(spec) != mine)
@@ -614,27 +631,29 @@ uid_share_used(UidSlot *slot, const UidClockSpec *spec, uint64 *tick)
 }
 
 UidTickSeq
-uid_next_tick(const UidClockSpec *spec)
+uid_next_tick_in(const UidClockSpec *spec, uint32 seq_lo, uint32 seq_hi)
 {
 	UidSlot    *slot = uid_gen_slot(spec, false);
 	UidTickSeq	ts;
 	uint64		full_tick;
 	bool		stalled = false;
 
+	Assert(seq_lo <= seq_hi && seq_hi <= spec->seq_max);
 	for (;;)
 	{
 		bool		done;
 
 		/* after a stalled wait the allocator borrows, and shares lapse */
-		if (unlikely(!stalled && uid_share_used(slot, spec, &full_tick)))
+		if (unlikely(!stalled &&
+					 uid_share_used(slot, spec, seq_hi - seq_lo + 1, &full_tick)))
 		{
-			if (uid_clock_wait_past(slot, spec, full_tick) == UID_WAIT_STALLED)
+			if (uid_clock_wait_past(slot, spec, full_tick, false) == UID_WAIT_STALLED)
 				stalled = true;
 			continue;
 		}
 		done = spec->ticktock ?
-			uid_ticktock_alloc(slot, spec, stalled, &ts, &full_tick) :
-			uid_tick_alloc(slot, spec, stalled, &ts, &full_tick);
+			uid_ticktock_alloc(slot, spec, seq_lo, seq_hi, stalled, &ts, &full_tick) :
+			uid_tick_alloc(slot, spec, seq_lo, seq_hi, stalled, &ts, &full_tick);
 		if (done)
 		{
 			ts.ident = uid_ident_cover(slot, spec, false, ts.tick);
@@ -643,7 +662,7 @@ uid_next_tick(const UidClockSpec *spec)
 			continue;
 		}
 		/* a full wait that did not move the clock: borrow the next tick */
-		if (uid_clock_wait_past(slot, spec, full_tick) == UID_WAIT_STALLED)
+		if (uid_clock_wait_past(slot, spec, full_tick, true) == UID_WAIT_STALLED)
 			stalled = true;
 	}
 	uid_share_count(slot, spec, ts.tick);

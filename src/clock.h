@@ -58,7 +58,7 @@ typedef struct UidSlot
 	pg_atomic_uint64 tick_flips;
 	pg_atomic_uint64 fenced;	/* incarnation that fenced the slot's marks */
 	pg_atomic_uint64 sharers;	/* backends sharing a tick, see clock.c */
-	pg_atomic_uint64 spare[1];
+	pg_atomic_uint64 spare[1];	/* sno: see sno.c (overflow notifications) */
 } UidSlot;
 
 /*
@@ -84,6 +84,8 @@ typedef struct UidTickSeq
 /*
  * Describes one format's clock for the generic allocator: the tick length
  * and origin, and the largest tick and sequence number it may issue.
+ * uid_next_tick_in() narrows the sequence to part of 0..seq_max (sno's
+ * sequence sharding); uid_next_tick() uses all of it.
  *
  * A sequence restarts at 0 each tick, unless seq_runs_on is set (uid60):
  * then it is not reset, it runs on by 1 modulo seq_max + 1 (a power of two,
@@ -104,6 +106,15 @@ struct UidClockSpec
 	uint32		seq_max;
 	bool		seq_runs_on;
 	bool		ticktock;		/* two timelines (sno), see uid_next_tick */
+
+	/*
+	 * Called, if set, when a call is about to wait for the clock to pass
+	 * tick, whose sequence is used up (used_up) or the call's fair share of
+	 * it: after the wait is counted in overflow_waits, before it begins.
+	 * sno's overflow notifications.
+	 */
+	void		(*on_wait) (const UidClockSpec *spec, UidSlot *slot, uint64 tick,
+							bool used_up);
 
 	/*
 	 * The current tick: uid_clock_tick() on this spec, compiled by the type
@@ -287,8 +298,24 @@ uid_clock_tick(const UidClockSpec *spec)
  * issued twice whatever the races on the selector.
  *
  * Before it returns, WAL holds a lease past the tick (see lease.c).
+ *
+ * uid_next_tick_in() issues within a part of the sequence, seq_lo..seq_hi
+ * (within 0..seq_max; the whole of it for a run-on sequence): a fresh tick
+ * begins at seq_lo, a tick is used up at seq_hi, and the fair share divides
+ * the part's size.  The word keeps the sequence last issued, which within a
+ * tick only grows, so a part that changes between calls (a reload; backends
+ * that have and have not taken it yet) never makes a pair be issued twice:
+ * a call issues the larger of the word's sequence + 1 and its seq_lo, and
+ * finds the tick used up when that is past its seq_hi.  A fence marks a tick
+ * used up with seq_max, which is past every part's seq_hi.
  */
-extern UidTickSeq uid_next_tick(const UidClockSpec *spec);
+extern UidTickSeq uid_next_tick_in(const UidClockSpec *spec, uint32 seq_lo, uint32 seq_hi);
+
+static inline UidTickSeq
+uid_next_tick(const UidClockSpec *spec)
+{
+	return uid_next_tick_in(spec, 0, spec->seq_max);
+}
 
 /*
  * A tick that strictly increases across every backend of the server:

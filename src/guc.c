@@ -37,6 +37,7 @@
 
 #include "clock.h"
 #include "codec/bits.h"
+#include "codec/sno_codec.h"
 #include "codec/snowflake_si_codec.h"
 #include "glue.h"
 #include "guc.h"
@@ -57,6 +58,12 @@ int			uid_pool_ttl_s = 3600;
 int			uid_pool_grace_s = 60;
 int			uid_coordinator_timeout_ms = 10000;
 
+int			uid_sno_sequence_min = 0;
+int			uid_sno_sequence_max = SNO_SEQ_MAX;
+int			uid_sno_backfill_min = -1;
+int			uid_sno_backfill_max = -1;
+char	   *uid_sno_overflow_channel = NULL;
+
 static char *medallion_string = NULL;
 static char *epoch_string = NULL;
 
@@ -74,6 +81,11 @@ static const char *const uid_setting_names[UID_NSETTINGS] = {
 	"uid.pool_ttl",
 	"uid.pool_grace",
 	"uid.coordinator_timeout",
+	"uid.sno_sequence_min",
+	"uid.sno_sequence_max",
+	"uid.sno_backfill_min",
+	"uid.sno_backfill_max",
+	"uid.sno_overflow_channel",
 };
 
 /* Settings whose server value was refused at load and not assigned since. */
@@ -94,6 +106,52 @@ UID_ASSIGN_HOOK(assign_index_bits, UID_SET_INDEX_BITS)
 UID_ASSIGN_HOOK(assign_pool_ttl, UID_SET_POOL_TTL)
 UID_ASSIGN_HOOK(assign_pool_grace, UID_SET_POOL_GRACE)
 UID_ASSIGN_HOOK(assign_coordinator_timeout, UID_SET_COORDINATOR_TIMEOUT)
+UID_ASSIGN_HOOK(assign_sno_sequence_min, UID_SET_SNO_SEQUENCE_MIN)
+UID_ASSIGN_HOOK(assign_sno_sequence_max, UID_SET_SNO_SEQUENCE_MAX)
+UID_ASSIGN_HOOK(assign_sno_backfill_min, UID_SET_SNO_BACKFILL_MIN)
+UID_ASSIGN_HOOK(assign_sno_backfill_max, UID_SET_SNO_BACKFILL_MAX)
+
+/*
+ * The bounds of each sno range setting on its own.  A range needs
+ * UID_SNO_RANGE_MIN sequences, so its lower end is at most 65532 and its
+ * upper end at least 3; back-fill's -1 means off.  Whether the two ends
+ * make a range (and a back-fill range one clear of the live range) is
+ * checked where they are used, never here: a reload assigns the settings
+ * one by one, and a refusal of one end's new value checked against the
+ * other end's old one would leave the old end with the new other end, a
+ * range nobody set.
+ */
+#define SNO_SEQ_MIN_MAX		(SNO_SEQ_MAX + 1 - UID_SNO_RANGE_MIN)
+#define SNO_SEQ_MAX_MIN		(UID_SNO_RANGE_MIN - 1)
+
+static bool
+check_sno_backfill_max(int *newval, void **extra, GucSource source)
+{
+	if (*newval == -1 || *newval >= SNO_SEQ_MAX_MIN)
+		return true;
+	GUC_check_errdetail("uid.sno_backfill_max must be -1 (back-fill off) or %d..%d.",
+						SNO_SEQ_MAX_MIN, SNO_SEQ_MAX);
+	return false;
+}
+
+/* A NOTIFY channel: at most NAMEDATALEN - 1 bytes, as NOTIFY allows. */
+static bool
+check_sno_overflow_channel(char **newval, void **extra, GucSource source)
+{
+	if (*newval != NULL && strlen(*newval) >= NAMEDATALEN)
+	{
+		GUC_check_errdetail("uid.sno_overflow_channel must be a channel name of at most %d bytes, or empty.",
+							NAMEDATALEN - 1);
+		return false;
+	}
+	return true;
+}
+
+static void
+assign_sno_overflow_channel(const char *newval, void *extra)
+{
+	uid_settings_refused &= ~(1u << UID_SET_SNO_OVERFLOW_CHANNEL);
+}
 
 /* A connection string that libpq can parse, or empty (no coordinator). */
 static bool
@@ -361,24 +419,28 @@ uid_argv_value(const char *opts, const char *name)
 }
 
 /*
- * Sets again, from the configuration files and the postmaster's command
- * line, the settings whose placeholders this session overrode.  Returns
- * those the server sets.
+ * The server's values of the settings in mask, as the configuration files
+ * and the postmaster's command line give them: values[i] NULL where neither
+ * sets setting i, sources[i] where the value comes from.  Allocated in the
+ * current memory context.  Returns false if postgresql.conf could not be
+ * read.
  */
-static uint32
-uid_restore_server_settings(uint32 overridden)
+static bool
+uid_read_server_values(uint32 mask, char **values, GucSource *sources)
 {
-	uint32		found = 0;
 	ConfigVariable *head = NULL;
 	ConfigVariable *tail = NULL;
 	char		path[MAXPGPATH];
 	char	   *opts = NULL;
 	FILE	   *f;
 
+	for (int i = 0; i < UID_NSETTINGS; i++)
+	{
+		values[i] = NULL;
+		sources[i] = PGC_S_DEFAULT;
+	}
 	if (!ParseConfigFile(ConfigFileName, true, NULL, 0, 0, LOG, &head, &tail))
-		ereport(ERROR,
-				(errcode(ERRCODE_CONFIG_FILE_ERROR),
-				 errmsg("could not read the server's uid settings from \"%s\"", ConfigFileName)));
+		return false;
 	snprintf(path, sizeof(path), "%s/%s", DataDir, PG_AUTOCONF_FILENAME);
 	(void) ParseConfigFile(path, false, NULL, 0, 0, LOG, &head, &tail);
 
@@ -402,33 +464,136 @@ uid_restore_server_settings(uint32 overridden)
 	for (int i = 0; i < UID_NSETTINGS; i++)
 	{
 		const char *name = uid_setting_names[i];
-		const char *value = NULL;
-		GucSource	source = PGC_S_FILE;
 
-		if (!(overridden & (1u << i)))
+		if (!(mask & (1u << i)))
 			continue;
 		for (ConfigVariable *v = head; v != NULL; v = v->next)
 			if (!v->ignore && v->name != NULL && pg_strcasecmp(v->name, name) == 0)
-				value = v->value;
+			{
+				values[i] = pstrdup(v->value);
+				sources[i] = PGC_S_FILE;
+			}
 		if (opts != NULL)
 		{
 			char	   *argv_value = uid_argv_value(opts, name);
 
 			if (argv_value != NULL)
 			{
-				value = argv_value;
-				source = PGC_S_ARGV;
+				values[i] = argv_value;
+				sources[i] = PGC_S_ARGV;
 			}
-		}
-		if (value != NULL)
-		{
-			found |= 1u << i;
-			(void) set_config_option(name, value, PGC_SIGHUP, source,
-									 GUC_ACTION_SET, true, WARNING, false);
 		}
 	}
 	FreeConfigVariables(head);
+	return true;
+}
+
+/*
+ * Sets again, from the configuration files and the postmaster's command
+ * line, the settings whose placeholders this session overrode.  Returns
+ * those the server sets.
+ */
+static uint32
+uid_restore_server_settings(uint32 overridden)
+{
+	uint32		found = 0;
+	char	   *values[UID_NSETTINGS];
+	GucSource	sources[UID_NSETTINGS];
+
+	if (!uid_read_server_values(overridden, values, sources))
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIG_FILE_ERROR),
+				 errmsg("could not read the server's uid settings from \"%s\"", ConfigFileName)));
+	for (int i = 0; i < UID_NSETTINGS; i++)
+	{
+		if (values[i] == NULL)
+			continue;
+		found |= 1u << i;
+		(void) set_config_option(uid_setting_names[i], values[i], PGC_SIGHUP, sources[i],
+								 GUC_ACTION_SET, true, WARNING, false);
+	}
 	return found;
+}
+
+/*
+ * A pending reload's value of an integer setting: the value it sets if the
+ * setting's checks accept it, the boot value if no file or argument sets it
+ * (a reload resets a setting removed from the files), the current value if
+ * the checks refuse it (a reload keeps it then).
+ */
+static int
+uid_pending_int(const char *value, int current, int boot, int min, int max,
+				bool minus_one_ok)
+{
+	int			v;
+
+	if (value == NULL)
+		return boot;
+	if (!parse_int(value, &v, 0, NULL) ||
+		!((v >= min && v <= max) || (minus_one_ok && v == -1)))
+		return current;
+	return v;
+}
+
+/* How often a backend reads the files again while a reload stays pending. */
+#define UID_PENDING_REREAD_US INT64CONST(100000)
+
+/*
+ * The sno ranges that the reload this backend has been signalled for will
+ * give it.  A backend processes a reload between statements, and a
+ * statement may run for long: a range given up on this server must not be
+ * used on until that statement ends, when another server may already be
+ * using it.  Read once for each reload this backend processes, and again
+ * every UID_PENDING_REREAD_US while one stays pending (a second reload may
+ * come before this backend has processed the first).
+ */
+void
+uid_sno_ranges_pending(UidSnoRanges *r)
+{
+	static UidSnoRanges pending;
+	static bool have = false;
+	static TimestampTz read_for;	/* PgReloadTime when read */
+	static int64 read_at;			/* monotonic us */
+	int64		now = uid_clock_mono_us();
+
+	if (!have || read_for != PgReloadTime || now - read_at >= UID_PENDING_REREAD_US)
+	{
+		MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
+												  "uid pending settings",
+												  ALLOCSET_SMALL_SIZES);
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+		uint32		mask = (1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX) |
+			(1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX);
+		char	   *values[UID_NSETTINGS];
+		GucSource	sources[UID_NSETTINGS];
+
+		pending.live_min = uid_sno_sequence_min;
+		pending.live_max = uid_sno_sequence_max;
+		pending.backfill_min = uid_sno_backfill_min;
+		pending.backfill_max = uid_sno_backfill_max;
+		/* a configuration file that does not parse: the reload applies nothing */
+		if (uid_read_server_values(mask, values, sources))
+		{
+			pending.live_min = uid_pending_int(values[UID_SET_SNO_SEQUENCE_MIN],
+											   uid_sno_sequence_min, 0,
+											   0, SNO_SEQ_MIN_MAX, false);
+			pending.live_max = uid_pending_int(values[UID_SET_SNO_SEQUENCE_MAX],
+											   uid_sno_sequence_max, SNO_SEQ_MAX,
+											   SNO_SEQ_MAX_MIN, SNO_SEQ_MAX, false);
+			pending.backfill_min = uid_pending_int(values[UID_SET_SNO_BACKFILL_MIN],
+												   uid_sno_backfill_min, -1,
+												   0, SNO_SEQ_MIN_MAX, true);
+			pending.backfill_max = uid_pending_int(values[UID_SET_SNO_BACKFILL_MAX],
+												   uid_sno_backfill_max, -1,
+												   SNO_SEQ_MAX_MIN, SNO_SEQ_MAX, true);
+		}
+		MemoryContextSwitchTo(old);
+		MemoryContextDelete(cxt);
+		have = true;
+		read_for = PgReloadTime;
+		read_at = now;
+	}
+	*r = pending;
 }
 
 void
@@ -518,6 +683,32 @@ uid_guc_init(void)
 							NULL,
 							&uid_coordinator_timeout_ms, 10000, 100, 600000,
 							PGC_SIGHUP, GUC_UNIT_MS, NULL, assign_coordinator_timeout, NULL);
+	DefineCustomIntVariable("uid.sno_sequence_min",
+							"Lowest sequence number sno_new() gives an ID of this server within a 4 ms unit.",
+							"Servers that share a sno partition must have disjoint sequence ranges; each range holds at least 4 numbers.",
+							&uid_sno_sequence_min, 0, 0, SNO_SEQ_MIN_MAX,
+							PGC_SIGHUP, 0, NULL, assign_sno_sequence_min, NULL);
+	DefineCustomIntVariable("uid.sno_sequence_max",
+							"Highest sequence number sno_new() gives an ID of this server within a 4 ms unit.",
+							"Servers that share a sno partition must have disjoint sequence ranges; each range holds at least 4 numbers.",
+							&uid_sno_sequence_max, SNO_SEQ_MAX, SNO_SEQ_MAX_MIN, SNO_SEQ_MAX,
+							PGC_SIGHUP, 0, NULL, assign_sno_sequence_max, NULL);
+	DefineCustomIntVariable("uid.sno_backfill_min",
+							"Lowest sequence number of the IDs sno_new_at() back-fills; -1: back-fill off.",
+							"The back-fill range must keep clear of uid.sno_sequence_min..uid.sno_sequence_max.",
+							&uid_sno_backfill_min, -1, -1, SNO_SEQ_MIN_MAX,
+							PGC_SIGHUP, 0, NULL, assign_sno_backfill_min, NULL);
+	DefineCustomIntVariable("uid.sno_backfill_max",
+							"Highest sequence number of the IDs sno_new_at() back-fills; -1: back-fill off.",
+							"The back-fill range must keep clear of uid.sno_sequence_min..uid.sno_sequence_max.",
+							&uid_sno_backfill_max, -1, -1, SNO_SEQ_MAX,
+							PGC_SIGHUP, 0, check_sno_backfill_max, assign_sno_backfill_max, NULL);
+	DefineCustomStringVariable("uid.sno_overflow_channel",
+							   "NOTIFY channel on which sno_new() reports that it waits for a used-up 4 ms unit; empty: none.",
+							   "At most one notification per 4 ms unit per server, delivered when the waiting call's transaction commits.",
+							   &uid_sno_overflow_channel, "",
+							   PGC_SIGHUP, 0,
+							   check_sno_overflow_channel, assign_sno_overflow_channel, NULL);
 	MarkGUCPrefixReserved("uid");
 
 	if (overridden != 0)
@@ -558,6 +749,53 @@ uid_effective_partition(void)
 	if (drawn < 0)
 		drawn = (int) (uid_boot_value(UID_SLOT_SNO) & 0xFFFF);
 	return drawn;
+}
+
+const char *
+uid_sno_live_problem(const UidSnoRanges *r)
+{
+	if (uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX)))
+		return "the server's value of one of them is invalid";
+	if (r->live_min > r->live_max)
+		return psprintf("%d..%d is no range", r->live_min, r->live_max);
+	if (r->live_max - r->live_min + 1 < UID_SNO_RANGE_MIN)
+		return psprintf("%d..%d holds %d sequences, fewer than %d",
+						r->live_min, r->live_max, r->live_max - r->live_min + 1,
+						UID_SNO_RANGE_MIN);
+	return NULL;
+}
+
+const char *
+uid_sno_backfill_problem(const UidSnoRanges *r)
+{
+	if (uid_settings_refused & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
+		return "the server's value of one of them is invalid";
+	if (r->backfill_min < 0 && r->backfill_max < 0)
+		return "back-fill is off";
+	if (r->backfill_min < 0 || r->backfill_max < 0)
+		return "only one of them is set";
+	if (r->backfill_min > r->backfill_max)
+		return psprintf("%d..%d is no range", r->backfill_min, r->backfill_max);
+	if (r->backfill_max - r->backfill_min + 1 < UID_SNO_RANGE_MIN)
+		return psprintf("%d..%d holds %d sequences, fewer than %d",
+						r->backfill_min, r->backfill_max,
+						r->backfill_max - r->backfill_min + 1, UID_SNO_RANGE_MIN);
+	if (r->backfill_min <= r->live_max && r->backfill_max >= r->live_min)
+		return psprintf("%d..%d overlaps the live range %d..%d (uid.sno_sequence_min..uid.sno_sequence_max)",
+						r->backfill_min, r->backfill_max, r->live_min, r->live_max);
+	return NULL;
+}
+
+void
+uid_sno_live_refused(const UidSnoRanges *r)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("uid.sno_sequence_min and uid.sno_sequence_max give sno no sequence range: %s",
+					uid_sno_live_problem(r)),
+			 errdetail("sno_new() needs a range of at least %d sequences within 0..%d, the same for every session of the server.",
+					   UID_SNO_RANGE_MIN, SNO_SEQ_MAX),
+			 errhint("Correct them in postgresql.conf or with ALTER SYSTEM and reload the configuration.")));
 }
 
 int64
@@ -617,6 +855,35 @@ uid_config(PG_FUNCTION_ARGS)
 	rows[n++].effective = psprintf("%d s", uid_pool_grace_s);
 	rows[n].name = "uid.coordinator_timeout";
 	rows[n++].effective = psprintf("%d ms", uid_coordinator_timeout_ms);
+	{
+		UidSnoRanges r;
+		const char *live;
+		const char *backfill;
+
+		uid_sno_ranges(&r);
+		live = uid_sno_live_problem(&r);
+		backfill = uid_sno_backfill_problem(&r);
+		if (live != NULL)
+			backfill = "(none: the live range is refused)";
+		else if (backfill != NULL && r.backfill_min < 0 && r.backfill_max < 0 &&
+				 !(uid_settings_refused & ((1u << UID_SET_SNO_BACKFILL_MIN) |
+										   (1u << UID_SET_SNO_BACKFILL_MAX))))
+			backfill = "(off)";
+		else if (backfill != NULL)
+			backfill = psprintf("(refused: %s)", backfill);
+		rows[n].name = "uid.sno_sequence_min";
+		rows[n++].effective = live ? psprintf("(refused: %s)", live) : psprintf("%d", r.live_min);
+		rows[n].name = "uid.sno_sequence_max";
+		rows[n++].effective = live ? psprintf("(refused: %s)", live) :
+			psprintf("%d (%d IDs per 4 ms)", r.live_max, r.live_max - r.live_min + 1);
+		rows[n].name = "uid.sno_backfill_min";
+		rows[n++].effective = backfill ? pstrdup(backfill) : psprintf("%d", r.backfill_min);
+		rows[n].name = "uid.sno_backfill_max";
+		rows[n++].effective = backfill ? pstrdup(backfill) :
+			psprintf("%d (%d IDs per 4 ms)", r.backfill_max, r.backfill_max - r.backfill_min + 1);
+	}
+	rows[n].name = "uid.sno_overflow_channel";
+	rows[n++].effective = pstrdup(*uid_sno_overflow_channel ? uid_sno_overflow_channel : "(off)");
 	Assert(n == UID_NSETTINGS);
 
 	for (int i = 0; i < n; i++)

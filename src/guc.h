@@ -6,6 +6,8 @@
 #ifndef UID_GUC_H
 #define UID_GUC_H
 
+#include "postmaster/interrupt.h"
+
 extern int	uid_generator;
 extern int	uid_cluster;
 extern int	uid_partition;
@@ -20,6 +22,13 @@ extern int	uid_pool_size;
 extern int	uid_pool_ttl_s;
 extern int	uid_pool_grace_s;	/* a coordinator's */
 extern int	uid_coordinator_timeout_ms;
+
+/* sno's sequence sharding, back-fill and overflow notifications */
+extern int	uid_sno_sequence_min;
+extern int	uid_sno_sequence_max;
+extern int	uid_sno_backfill_min;	/* -1: back-fill off */
+extern int	uid_sno_backfill_max;
+extern char *uid_sno_overflow_channel;	/* empty: no notifications */
 
 extern void uid_guc_init(void);
 
@@ -38,6 +47,11 @@ typedef enum UidSettingBit
 	UID_SET_POOL_TTL,
 	UID_SET_POOL_GRACE,
 	UID_SET_COORDINATOR_TIMEOUT,
+	UID_SET_SNO_SEQUENCE_MIN,
+	UID_SET_SNO_SEQUENCE_MAX,
+	UID_SET_SNO_BACKFILL_MIN,
+	UID_SET_SNO_BACKFILL_MAX,
+	UID_SET_SNO_OVERFLOW_CHANNEL,
 	UID_NSETTINGS
 } UidSettingBit;
 
@@ -59,6 +73,87 @@ uid_check_setting(UidSettingBit bit)
 /* Effective values, resolving "drawn when the server starts". */
 extern int	uid_effective_partition(void);
 extern int64 uid_effective_medallion(void);
+
+/*
+ * sno's sequence ranges as this backend generates with them now: the
+ * settings, or while a reload that this backend has not processed yet is
+ * pending (a backend processes one between statements), the values that
+ * reload gives them, read from the configuration files.  So a statement
+ * that runs through a reload takes the new ranges within its course.
+ * back-fill -1, -1: off.  Not checked here.
+ */
+typedef struct UidSnoRanges
+{
+	int			live_min;
+	int			live_max;
+	int			backfill_min;
+	int			backfill_max;
+} UidSnoRanges;
+
+extern void uid_sno_ranges_pending(UidSnoRanges *r);
+
+static inline void
+uid_sno_ranges(UidSnoRanges *r)
+{
+	if (unlikely(ConfigReloadPending))
+	{
+		uid_sno_ranges_pending(r);
+		return;
+	}
+	r->live_min = uid_sno_sequence_min;
+	r->live_max = uid_sno_sequence_max;
+	r->backfill_min = uid_sno_backfill_min;
+	r->backfill_max = uid_sno_backfill_max;
+}
+
+/* The smallest range of sequences a sno generator may have per 4 ms unit. */
+#define UID_SNO_RANGE_MIN 4
+
+/*
+ * What is wrong with the live range (uid.sno_sequence_min..max) or the
+ * back-fill range (uid.sno_backfill_min..max, which must also keep clear of
+ * the live range), or NULL: a phrase for messages.
+ */
+extern const char *uid_sno_live_problem(const UidSnoRanges *r);
+extern const char *uid_sno_backfill_problem(const UidSnoRanges *r);
+
+/* Errors, naming the settings, with what uid_sno_live_problem() found. */
+UID_NORETURN extern void uid_sno_live_refused(const UidSnoRanges *r) UID_NORETURN_AFTER;
+
+/*
+ * Errors unless the live range is a usable one: its settings were accepted
+ * and give at least UID_SNO_RANGE_MIN sequences.
+ */
+static inline void
+uid_sno_check_live(const UidSnoRanges *r)
+{
+	if (unlikely((uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) |
+										  (1u << UID_SET_SNO_SEQUENCE_MAX))) ||
+				 r->live_max - r->live_min + 1 < UID_SNO_RANGE_MIN))
+		uid_sno_live_refused(r);
+}
+
+/*
+ * The live range alone, checked, as sno_new() needs it on every ID: what
+ * uid_sno_ranges() and uid_sno_check_live() give, without the back-fill
+ * settings' loads.
+ */
+static inline void
+uid_sno_live_range(uint32 *lo, uint32 *hi)
+{
+	UidSnoRanges r;
+
+	if (unlikely(ConfigReloadPending))
+		uid_sno_ranges_pending(&r);
+	else
+	{
+		r.live_min = uid_sno_sequence_min;
+		r.live_max = uid_sno_sequence_max;
+	}
+	uid_sno_check_live(&r);
+	*lo = (uint32) r.live_min;
+	*hi = (uint32) r.live_max;
+}
 
 /* identity.c: the settings it depends on changed (assign hooks) */
 extern void uid_ident_config_changed(void);

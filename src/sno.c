@@ -4,8 +4,15 @@
  */
 #include "postgres.h"
 
+#include "access/parallel.h"
+#include "access/xact.h"
+#include "commands/async.h"
 #include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "pgtime.h"
 #include "utils/builtins.h"
+#include "utils/timestamp.h"
 
 #include "clock.h"
 #include "glue.h"
@@ -14,11 +21,55 @@
 
 #define SNO_EXPECTED "16 characters of 2-9 and a-x"
 
+/*
+ * The sno slot's words beyond the generator core's (word[0..3], see
+ * clock.h).  Each reads zero in a state file of uid 0.4.0 or older, where
+ * zero means "not in use", so the file's layout and version stay as they
+ * were.
+ *
+ * word[4], word[5]: the back-fill lanes (see sno_backfill_alloc): 0 while
+ *   unused, else tick << 20 | (sequence + 1) of the lane's last ID.
+ * word[6]: the back-fill ranges: the range in use << 32 | the smallest range
+ *   that holds every back-fill range used since the file was made, each
+ *   min << 16 | max; 0 before the first back-fill.
+ * word[7]: overflow notifications: the last tick notified << 24 | for how
+ *   many ticks in a row one was (capped at 2^24 - 1).
+ * spare[0]: overflow_waits as the last notification found it.
+ */
+#define SNO_BF_LANES		2
+#define SNO_BF_LANE0		4
+#define SNO_BF_RANGE		6
+#define SNO_OVERFLOW		7
+#define SNO_OVF_RUN_BITS	24
+#define SNO_OVF_RUN_MAX		((UINT64CONST(1) << SNO_OVF_RUN_BITS) - 1)
+
+StaticAssertDecl(SNO_UNITS_MAX >> (64 - SNO_OVF_RUN_BITS) == 0,
+				 "a sno tick and a run of ticks fit one word");
+
 static uint64 sno_now(const UidClockSpec *spec);
+static void sno_on_wait(const UidClockSpec *spec, UidSlot *slot, uint64 tick,
+						bool used_up);
 
 static const UidClockSpec sno_clock = {
 	.type_name = "sno",
 	.func = "sno_new()",
+	.slot = UID_SLOT_SNO,
+	.ticktock = true,
+	.epoch_us = SNO_EPOCH_UNIX_MS * 1000,
+	.tick_us = SNO_UNIT_MS * 1000,
+	.tick_max = SNO_UNITS_MAX,
+	.seq_max = SNO_SEQ_MAX,
+	.now = sno_now,
+	.on_wait = sno_on_wait,
+};
+
+/*
+ * The same clock for back-fill, all but its name in errors: the fence it
+ * may be the first to apply moves both timelines, as for sno_new().
+ */
+static const UidClockSpec sno_backfill_clock = {
+	.type_name = "sno",
+	.func = "sno_new_at()",
 	.slot = UID_SLOT_SNO,
 	.ticktock = true,
 	.epoch_us = SNO_EPOCH_UNIX_MS * 1000,
@@ -135,16 +186,86 @@ sno_boundary(PG_FUNCTION_ARGS)
 	PG_RETURN_SNO_P(sno_make(&f));
 }
 
+static inline uint32
+sno_range_enc(uint32 lo, uint32 hi)
+{
+	return lo << 16 | hi;
+}
+
+static inline uint32
+sno_range_lo(uint32 enc)
+{
+	return enc >> 16;
+}
+
+static inline uint32
+sno_range_hi(uint32 enc)
+{
+	return enc & 0xFFFF;
+}
+
+/*
+ * The live range lo..hi without the sequences that back-fill has used
+ * (hull, from word[6]): the larger part of it below or above them.  They
+ * are disjoint whenever every session has the settings that the back-fill
+ * was made with (sno_new_at() checks that); a session that has not taken a
+ * reload yet, or settings changed back later, could otherwise issue a
+ * back-filled (time, sequence) pair at a time that was back-filled.  Fewer
+ * than UID_SNO_RANGE_MIN left is an error, or with error unset (for
+ * sno_snapshot()) an empty range, *lo > *hi.
+ */
+static void
+sno_live_clear_of_backfill(uint64 ranges, uint32 *lo, uint32 *hi, bool error)
+{
+	uint32		hull = (uint32) ranges;
+	uint32		hlo = sno_range_lo(hull);
+	uint32		hhi = sno_range_hi(hull);
+	uint32		below;
+	uint32		above;
+
+	if (*hi < hlo || *lo > hhi)
+		return;
+	below = hlo > *lo ? hlo - *lo : 0;
+	above = hhi < *hi ? *hi - hhi : 0;
+	if (Max(below, above) < UID_SNO_RANGE_MIN)
+	{
+		if (!error)
+		{
+			*lo = 1;
+			*hi = 0;
+			return;
+		}
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the sno sequence range %u..%u leaves fewer than %d sequences beside the back-fill ranges %u..%u",
+						*lo, *hi, UID_SNO_RANGE_MIN, hlo, hhi),
+				 errdetail("sno_new() never issues a sequence that back-fill has used on this server."),
+				 errhint("Set uid.sno_sequence_min and uid.sno_sequence_max clear of %u..%u and reload the configuration.",
+						 hlo, hhi)));
+	}
+	if (below >= above)
+		*hi = hlo - 1;
+	else
+		*lo = hhi + 1;
+}
+
 PG_FUNCTION_INFO_V1(sno_new);
 Datum
 sno_new(PG_FUNCTION_ARGS)
 {
 	int32		meta = PG_GETARG_INT32(0);
+	uint32		lo;
+	uint32		hi;
+	uint64		ranges;
 	UidTickSeq	ts;
 	sno_fields	f;
 
 	uid_check_field("sno", "metabyte", meta, 0, 255);
-	ts = uid_next_tick(&sno_clock);
+	uid_sno_live_range(&lo, &hi);
+	ranges = pg_atomic_read_u64(&uid_gen_slot(&sno_clock, false)->word[SNO_BF_RANGE]);
+	if (unlikely(ranges != 0))
+		sno_live_clear_of_backfill(ranges, &lo, &hi, true);
+	ts = uid_next_tick_in(&sno_clock, lo, hi);
 	f.units = ts.tick;
 	f.tick = (unsigned) ts.timeline;
 	f.meta = (unsigned) meta;
@@ -153,4 +274,509 @@ sno_new(PG_FUNCTION_ARGS)
 	f.sequence = ts.seq;
 	uid_count_issued(UID_SLOT_SNO);
 	PG_RETURN_SNO_P(sno_make(&f));
+}
+
+/*
+ * Back-fill: sno_new_at(meta, time) makes an ID dated at a given time (the
+ * seed's "bring your own time", to port old IDs), outside the tick-tock
+ * scheme (its tick bit is 0) and never equal to another ID of this server.
+ *
+ * Its sequences come from the back-fill range, uid.sno_backfill_min..max,
+ * which sno_new_at() refuses to use unless it is clear of the live range,
+ * and which sno_new() leaves out of its own range for good once used (see
+ * sno_live_clear_of_backfill): so no back-filled ID equals a live one,
+ * whatever their times.  Among themselves, back-filled IDs are kept apart by
+ * two lanes, words of the state file: lane 0 issues only the lower half of
+ * the range, lane 1 the upper half, and a lane's word, the (tick, sequence)
+ * it issued last, only grows by compare-and-swap, like the generator's own
+ * words.  A call for tick t takes the lane that is at t if it has a sequence
+ * left there (lane 0 first), else the lane furthest ahead that is still
+ * before t (or unused), which moves to t and the first sequence of its half.
+ * One session that fills a 4 ms unit gets the lower half, then the upper,
+ * in increasing order.  So back-fill goes forward in
+ * time per lane: one session (or any number back-filling the same times)
+ * going through time in order, or two sessions back-filling two stretches
+ * at once, never have a call refused; a call for a time that both lanes have
+ * passed is refused (55000), and so is one for a 4 ms unit whose back-fill
+ * sequences are used up (54000), never a duplicate.
+ *
+ * A new back-fill range (settings changed) begins a new pass: lanes that
+ * hold a sequence of an earlier range count as unused.  That is safe only if
+ * the new range shares no sequence with any earlier one, so word[6] keeps
+ * the smallest range holding all of them, and a range that overlaps it but
+ * is not the one in use is refused.  A lane's word holding a sequence
+ * outside both is a later pass's: the range word moved on since it was
+ * read, and the call looks again (and is refused, its range being older).
+ * Such a session never writes a lane that a later pass has written, so a
+ * pass's lane words only grow.
+ *
+ * The lanes are not WAL-logged (the lease covers the live marks only): they
+ * are exact on the server that wrote them, across restarts and crashes of
+ * PostgreSQL; the state file is synced before a transaction that back-filled
+ * commits, so an operating-system crash loses none of a committed
+ * transaction's back-fill.  A copy of the data directory (a standby, a
+ * backup, a rewound node) holds the lanes of when it was copied.
+ */
+
+/* This backend back-filled in the current transaction: sync before commit. */
+static bool sno_backfill_dirty = false;
+
+static void
+sno_backfill_xact(XactEvent event, void *arg)
+{
+	switch (event)
+	{
+		case XACT_EVENT_PRE_COMMIT:
+		case XACT_EVENT_PARALLEL_PRE_COMMIT:
+		case XACT_EVENT_PRE_PREPARE:
+			if (sno_backfill_dirty)
+			{
+				sno_backfill_dirty = false;
+				uid_state_sync();
+			}
+			break;
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+			sno_backfill_dirty = false;
+			break;
+		default:
+			break;
+	}
+}
+
+static void
+sno_backfill_note(void)
+{
+	static bool registered = false;
+
+	if (!registered)
+	{
+		RegisterXactCallback(sno_backfill_xact, NULL);
+		registered = true;
+	}
+	sno_backfill_dirty = true;
+}
+
+/* A tick's time as text (a copy: timestamptz_to_str() reuses its buffer). */
+static const char *
+sno_tick_text(uint64 tick)
+{
+	return pstrdup(timestamptz_to_str(uid_tick_to_time(&sno_clock, tick)));
+}
+
+/*
+ * The first and the last sequence of lane i's part of lo..hi: lane 0 the
+ * lower half, lane 1 the upper (lo..hi holds at least 4, a half 2).
+ */
+static inline uint32
+sno_lane_first(int i, uint32 lo, uint32 hi)
+{
+	return i == 0 ? lo : lo + (hi - lo + 1) / 2;
+}
+
+static inline uint32
+sno_lane_last(int i, uint32 lo, uint32 hi)
+{
+	return i == 0 ? lo + (hi - lo + 1) / 2 - 1 : hi;
+}
+
+static inline uint64
+sno_lane_word(uint64 tick, uint32 seq)
+{
+	return tick << UID_SEQ_BITS | (seq + 1);
+}
+
+/* Starts a pass of back-fill range lo..hi, or errors; see above. */
+static void
+sno_backfill_pass(pg_atomic_uint64 *rangew, uint64 old, uint32 lo, uint32 hi,
+				  const UidSnoRanges *r)
+{
+	uint32		mine = sno_range_enc(lo, hi);
+	uint32		hull = (uint32) old;
+	uint32		hlo = old == 0 ? lo : sno_range_lo(hull);
+	uint32		hhi = old == 0 ? hi : sno_range_hi(hull);
+	uint32		cur = (uint32) (old >> 32);
+
+	if (old != 0 && !(hi < hlo || lo > hhi))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the back-fill range %u..%u overlaps the back-fill ranges used before on this server, %u..%u",
+						lo, hi, hlo, hhi),
+				 errdetail("Back-fill continues in the range in use, %u..%u, or begins anew in a range clear of every one used before (the state file remembers them).",
+						   sno_range_lo(cur), sno_range_hi(cur)),
+				 errhint("Set uid.sno_backfill_min and uid.sno_backfill_max to %u and %u, or clear of %u..%u, and reload the configuration.",
+						 sno_range_lo(cur), sno_range_hi(cur), hlo, hhi)));
+	hlo = Min(hlo, lo);
+	hhi = Max(hhi, hi);
+	/* sno_new() leaves every back-fill range out of the live one */
+	if (hlo <= (uint32) r->live_max && hhi >= (uint32) r->live_min)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the back-fill range %u..%u with those used before would span the live range %d..%d",
+						lo, hi, r->live_min, r->live_max),
+				 errdetail("Back-fill ranges used on this server hold %u..%u; sno_new() keeps clear of all of them.",
+						   hlo, hhi),
+				 errhint("Put every back-fill range on the same side of the live range.")));
+	(void) pg_atomic_compare_exchange_u64(rangew, &old,
+										  (uint64) mine << 32 | sno_range_enc(hlo, hhi));
+}
+
+static uint32
+sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
+{
+	pg_atomic_uint64 *rangew = &slot->word[SNO_BF_RANGE];
+	uint32		lo = (uint32) r->backfill_min;
+	uint32		hi = (uint32) r->backfill_max;
+
+	for (;;)
+	{
+		uint64		ranges;
+		uint32		hull;
+		uint64		word[SNO_BF_LANES];
+		bool		in_use[SNO_BF_LANES];
+		uint64		at[SNO_BF_LANES];
+		uint32		seq[SNO_BF_LANES];
+		bool		later_pass = false;
+		bool		full = false;
+		int			best = -1;
+		int			i;
+
+		CHECK_FOR_INTERRUPTS();
+		ranges = pg_atomic_read_u64(rangew);
+		hull = (uint32) ranges;
+		if (ranges == 0 || (uint32) (ranges >> 32) != sno_range_enc(lo, hi))
+		{
+			sno_backfill_pass(rangew, ranges, lo, hi, r);
+			continue;
+		}
+
+		/* the lanes as of this pass, read after the range word */
+		pg_read_barrier();
+		for (i = 0; i < SNO_BF_LANES; i++)
+		{
+			uint64		w = pg_atomic_read_u64(&slot->word[SNO_BF_LANE0 + i]);
+			uint32		s = (uint32) (w & ((UINT64CONST(1) << UID_SEQ_BITS) - 1)) - 1;
+
+			word[i] = w;
+			in_use[i] = w != 0 && s >= lo && s <= hi;
+			at[i] = w >> UID_SEQ_BITS;
+			seq[i] = s;
+			/* neither this pass's nor an earlier one's: a later pass began */
+			if (w != 0 && !in_use[i] &&
+				!(s >= sno_range_lo(hull) && s <= sno_range_hi(hull)))
+				later_pass = true;
+		}
+		if (later_pass)
+		{
+			/*
+			 * A later pass published its range before it wrote a lane, and
+			 * the range word never goes back to an earlier range: unless
+			 * the file is damaged, it has moved on, and the call is refused
+			 * when it looks again.
+			 */
+			pg_read_barrier();
+			if (pg_atomic_read_u64(rangew) == ranges)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATA_CORRUPTED),
+						 errmsg("uid state file: a sno back-fill lane holds a sequence outside every back-fill range used"),
+						 errdetail("Lanes %016llX and %016llX, ranges %016llX.",
+								   (unsigned long long) word[0], (unsigned long long) word[1],
+								   (unsigned long long) ranges)));
+			continue;
+		}
+
+		/* a lane at this tick with a sequence left */
+		for (i = 0; i < SNO_BF_LANES; i++)
+		{
+			if (in_use[i] && at[i] == tick)
+			{
+				uint32		next = seq[i] + 1;
+
+				if (next > sno_lane_last(i, lo, hi))
+				{
+					full = true;
+					continue;
+				}
+				if (pg_atomic_compare_exchange_u64(&slot->word[SNO_BF_LANE0 + i], &word[i],
+												   sno_lane_word(tick, next)))
+					return next;
+				break;
+			}
+		}
+		if (i < SNO_BF_LANES)
+			continue;			/* lost a race: read again */
+
+		/* else the lane furthest ahead that is before it, or unused */
+		for (i = 0; i < SNO_BF_LANES; i++)
+		{
+			if (in_use[i] && at[i] >= tick)
+				continue;
+			if (best < 0 ||
+				(in_use[i] && (!in_use[best] || at[i] > at[best])))
+				best = i;
+		}
+		if (best >= 0)
+		{
+			uint32		first = sno_lane_first(best, lo, hi);
+
+			if (pg_atomic_compare_exchange_u64(&slot->word[SNO_BF_LANE0 + best], &word[best],
+											   sno_lane_word(tick, first)))
+				return first;
+			continue;
+		}
+
+		if (full)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("sno_new_at() has used up the back-fill sequences of the 4 ms unit at %s",
+							sno_tick_text(tick)),
+					 errdetail("The back-fill range %u..%u holds %u IDs per 4 ms unit, half in each of %d lanes; a lane that has back-filled a later time takes no earlier one.",
+							   lo, hi, hi - lo + 1, SNO_BF_LANES),
+					 errhint("Spread the IDs over more time, or back-fill with a wider range (a new range must keep clear of every one used before).")));
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("sno_new_at() cannot date an ID at %s: this server has back-filled past it",
+						sno_tick_text(tick)),
+				 errdetail("Back-fill goes forward in time in %d lanes, and both have made IDs dated after it (at %s and %s).",
+						   SNO_BF_LANES, sno_tick_text(at[0]), sno_tick_text(at[1])),
+				 errhint("Back-fill in time order, at most two stretches of time at once. To go over earlier times again, set a back-fill range clear of every one used before (%u..%u) and reload the configuration.",
+						 sno_range_lo(hull), sno_range_hi(hull))));
+	}
+}
+
+PG_FUNCTION_INFO_V1(sno_new_at);
+Datum
+sno_new_at(PG_FUNCTION_ARGS)
+{
+	int32		meta = PG_GETARG_INT32(0);
+	UidSnoRanges r;
+	const char *problem;
+	UidSlot    *slot;
+	sno_fields	f;
+
+	f.meta = (unsigned) uid_check_field("sno", "metabyte", meta, 0, 255);
+	f.units = uid_time_to_tick(&sno_backfill_clock, PG_GETARG_TIMESTAMPTZ(1), false);
+	uid_sno_ranges(&r);
+	uid_sno_check_live(&r);
+	if ((problem = uid_sno_backfill_problem(&r)) != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("sno_new_at() has no back-fill range: %s", problem),
+				 errdetail("Back-filled IDs take their sequences from uid.sno_backfill_min..uid.sno_backfill_max, a range of at least %d that sno_new() does not use.",
+						   UID_SNO_RANGE_MIN),
+				 errhint("Set both, clear of uid.sno_sequence_min..uid.sno_sequence_max, in postgresql.conf or with ALTER SYSTEM and reload the configuration.")));
+	if (uid_ident_leased)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("sno_new_at() needs a partition set by hand"),
+				 errdetail("A partition leased from a coordinator (uid.coordinator) is this server's for the lease's time only: other servers that held it before made IDs of earlier times with it."),
+				 errhint("Back-fill on a server without uid.coordinator, with uid.partition set.")));
+
+	slot = uid_gen_slot(&sno_backfill_clock, false);
+	f.sequence = sno_backfill_alloc(slot, f.units, &r);
+	f.tick = 0;
+	f.partition = (unsigned) uid_effective_partition();
+	sno_backfill_note();
+	uid_count_issued(UID_SLOT_SNO);
+	PG_RETURN_SNO_P(sno_make(&f));
+}
+
+/*
+ * Overflow notifications (the seed's SequenceOverflowNotification): when
+ * uid.sno_overflow_channel names a channel, the first call that waits for
+ * the clock to pass a tick whose sequence range is used up NOTIFYs it, at
+ * most once per tick per server (word[7] decides which call).  A wait for
+ * the next tick after a call's fair share of one (the tick not used up) is
+ * no overflow: others still take IDs in it.  The payload is JSON: the
+ * tick's time, count (the calls that waited for a next tick, of either kind,
+ * since the notification before, this one included; 1 for an overflow's
+ * first), and ticks (for how many ticks in a row one was sent).
+ *
+ * NOTIFY is transactional: the notification is delivered to the listeners
+ * of the database the call ran in when its transaction commits, and lost if
+ * that (or the subtransaction) rolls back; a parallel worker cannot NOTIFY,
+ * so its waits are only counted in the next notification; a transaction
+ * that notified cannot be PREPAREd (core's rule).  None is queued while the
+ * server's notification queue is half full: a queue that filled up would
+ * make the waiting calls' transactions fail to commit.
+ */
+static void
+sno_on_wait(const UidClockSpec *spec, UidSlot *slot, uint64 tick, bool used_up)
+{
+	const char *channel = uid_sno_overflow_channel;
+	pg_atomic_uint64 *word = &slot->word[SNO_OVERFLOW];
+	uint64		old;
+	uint64		run;
+	uint64		waits;
+	uint64		before;
+	uint64		count;
+	uint64		ms;
+	pg_time_t	secs;
+	struct pg_tm *tm;
+	char		payload[160];
+
+	if (likely(channel == NULL || *channel == '\0') || !used_up || IsParallelWorker())
+		return;
+
+	old = pg_atomic_read_u64(word);
+	do
+	{
+		uint64		last = old >> SNO_OVF_RUN_BITS;
+
+		if (old != 0 && last >= tick)
+			return;				/* notified for this tick already */
+		run = old != 0 && last + 1 == tick ?
+			Min((old & SNO_OVF_RUN_MAX) + 1, SNO_OVF_RUN_MAX) : 1;
+	} while (!pg_atomic_compare_exchange_u64(word, &old, tick << SNO_OVF_RUN_BITS | run));
+
+	waits = pg_atomic_read_u64(&slot->overflow_waits);
+	before = pg_atomic_read_u64(&slot->spare[0]);
+	uid_raise_u64(&slot->spare[0], waits);
+	count = run > 1 && waits > before ? waits - before : 1;
+
+	{
+		LOCAL_FCINFO(fcinfo, 0);
+
+		InitFunctionCallInfoData(*fcinfo, NULL, 0, InvalidOid, NULL, NULL);
+		if (DatumGetFloat8(pg_notification_queue_usage(fcinfo)) >= 0.5)
+			return;
+	}
+
+	ms = (uint64) SNO_EPOCH_UNIX_MS + tick * SNO_UNIT_MS;
+	secs = (pg_time_t) (ms / 1000);
+	tm = pg_gmtime(&secs);
+	snprintf(payload, sizeof(payload),
+			 "{\"time\": \"%04d-%02d-%02dT%02d:%02d:%02d.%03dZ\", \"count\": " UINT64_FORMAT ", \"ticks\": " UINT64_FORMAT "}",
+			 tm->tm_year + 1900, tm->tm_mon + 1, tm->tm_mday,
+			 tm->tm_hour, tm->tm_min, tm->tm_sec, (int) (ms % 1000),
+			 count, run);
+	Async_Notify(channel, payload);
+}
+
+/*
+ * sno_snapshot(): the sno generator's state as the state file holds it now,
+ * without changing it (the seed's Snapshot(), for metrics): a sample, stale
+ * as soon as it is read.
+ */
+#define SNO_SNAPSHOT_COLS 24
+
+static void
+sno_snapshot_mark(uint64 w, Datum *values, bool *nulls, int at)
+{
+	if (w == 0)
+	{
+		nulls[at] = nulls[at + 1] = true;
+		return;
+	}
+	values[at] = TimestampTzGetDatum(uid_tick_to_time(&sno_clock, uid_word_tick(w)));
+	values[at + 1] = Int32GetDatum((int32) (w & ((UINT64CONST(1) << UID_SEQ_BITS) - 1)));
+}
+
+PG_FUNCTION_INFO_V1(sno_snapshot);
+Datum
+sno_snapshot(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[SNO_SNAPSHOT_COLS];
+	bool		nulls[SNO_SNAPSHOT_COLS] = {0};
+	UidSlot    *slot;
+	UidSnoRanges r;
+	uint64		w[8];
+	uint64		ranges;
+	int			n = 0;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (uid_state == NULL)
+		uid_state_attach();
+	uid_flush_counts();
+	slot = &uid_state->slots[UID_SLOT_SNO];
+	for (int i = 0; i < 8; i++)
+		w[i] = pg_atomic_read_u64(&slot->word[i]);
+	ranges = w[SNO_BF_RANGE];
+
+	/* the tick-tock timelines: the active one, the flips, each one's mark */
+	values[n++] = Int32GetDatum((int32) (w[2] & 1));
+	values[n++] = Int64GetDatum((int64) w[2]);
+	sno_snapshot_mark(w[0], values, nulls, n);
+	n += 2;
+	sno_snapshot_mark(w[1], values, nulls, n);
+	n += 2;
+	if (w[3] == 0)
+		nulls[n] = true;
+	else
+		values[n] = TimestampTzGetDatum(uid_tick_to_time(&sno_clock, w[3]));
+	n++;
+
+	/* the live range this session generates in, and its capacity */
+	uid_sno_ranges(&r);
+	if (uid_sno_live_problem(&r) != NULL)
+	{
+		for (int i = 0; i < 4; i++)
+			nulls[n++] = true;
+	}
+	else
+	{
+		uint32		lo = (uint32) r.live_min;
+		uint32		hi = (uint32) r.live_max;
+
+		if (ranges != 0)
+			sno_live_clear_of_backfill(ranges, &lo, &hi, false);
+		if (lo > hi)
+		{
+			for (int i = 0; i < 4; i++)
+				nulls[n++] = true;
+		}
+		else
+		{
+			values[n++] = Int32GetDatum((int32) lo);
+			values[n++] = Int32GetDatum((int32) hi);
+			values[n++] = Int32GetDatum((int32) (hi - lo + 1));
+			values[n++] = Int64GetDatum((int64) (hi - lo + 1) * (1000 / SNO_UNIT_MS));
+		}
+	}
+
+	/* back-fill: the range in use, every range used, the lanes */
+	if (ranges == 0)
+	{
+		for (int i = 0; i < 4; i++)
+			nulls[n++] = true;
+	}
+	else
+	{
+		values[n++] = Int32GetDatum((int32) sno_range_lo((uint32) (ranges >> 32)));
+		values[n++] = Int32GetDatum((int32) sno_range_hi((uint32) (ranges >> 32)));
+		values[n++] = Int32GetDatum((int32) sno_range_lo((uint32) ranges));
+		values[n++] = Int32GetDatum((int32) sno_range_hi((uint32) ranges));
+	}
+	for (int i = 0; i < SNO_BF_LANES; i++)
+	{
+		uint64		lw = w[SNO_BF_LANE0 + i];
+
+		if (lw == 0)
+			nulls[n] = nulls[n + 1] = true;
+		else
+		{
+			values[n] = TimestampTzGetDatum(uid_tick_to_time(&sno_clock, lw >> UID_SEQ_BITS));
+			values[n + 1] = Int32GetDatum((int32) (lw & ((UINT64CONST(1) << UID_SEQ_BITS) - 1)) - 1);
+		}
+		n += 2;
+	}
+
+	/* overflow notifications, and the counters */
+	if (w[SNO_OVERFLOW] == 0)
+		nulls[n] = nulls[n + 1] = true;
+	else
+	{
+		values[n] = TimestampTzGetDatum(uid_tick_to_time(&sno_clock,
+														 w[SNO_OVERFLOW] >> SNO_OVF_RUN_BITS));
+		values[n + 1] = Int32GetDatum((int32) (w[SNO_OVERFLOW] & SNO_OVF_RUN_MAX));
+	}
+	n += 2;
+	values[n++] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->issued));
+	values[n++] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->overflow_waits));
+	values[n++] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->overflow_wait_us));
+	Assert(n == SNO_SNAPSHOT_COLS);
+
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

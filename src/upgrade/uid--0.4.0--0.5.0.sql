@@ -201,3 +201,33 @@ END
 $$;
 COMMENT ON FUNCTION uid_create_partitions(regclass, integer, timestamptz, interval) IS
 'creates the partitions of a table range-partitioned on an ID column for count whole days, weeks, months or years (width) in UTC from the one containing start, named parent_pYYYYMMDD, parent_pIYYYwIW, parent_pYYYYMM or parent_pYYYY; skips periods that have their partition; returns the partitions it created';
+
+-- sno: back-fill and the generator's snapshot (src/sno.sql); sno_new()'s
+-- comment names its sequence range
+
+COMMENT ON FUNCTION sno_new(integer) IS
+'a new sno with the given metabyte (0..255), partition uid.partition and a sequence in uid.sno_sequence_min..max; unique across all backends of the server';
+
+CREATE FUNCTION sno_new_at(meta integer, "time" timestamptz) RETURNS sno
+AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION sno_new_at(integer, timestamptz) IS
+'a new sno dated at the given time (floored to 4 ms; tick bit 0), with a sequence from the back-fill range uid.sno_backfill_min..max: never equal to another sno of this server; back-fill goes forward in time in two lanes';
+
+CREATE FUNCTION sno_snapshot(
+    OUT timeline integer, OUT flips bigint,
+    OUT timeline0_time timestamptz, OUT timeline0_sequence integer,
+    OUT timeline1_time timestamptz, OUT timeline1_sequence integer,
+    OUT clock_high timestamptz,
+    OUT sequence_min integer, OUT sequence_max integer,
+    OUT capacity_per_tick integer, OUT capacity_per_second bigint,
+    OUT backfill_min integer, OUT backfill_max integer,
+    OUT backfill_used_min integer, OUT backfill_used_max integer,
+    OUT backfill_lane0_time timestamptz, OUT backfill_lane0_sequence integer,
+    OUT backfill_lane1_time timestamptz, OUT backfill_lane1_sequence integer,
+    OUT overflow_notified_time timestamptz, OUT overflow_ticks integer,
+    OUT issued bigint, OUT overflow_waits bigint, OUT overflow_wait_us bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'sno_snapshot'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION sno_snapshot() IS
+'the sno generator''s state, read without changing it: the active tick-tock timeline and flips, each timeline''s mark (time and last sequence), the highest clock reading, this session''s live sequence range and capacity, the back-fill range in use, every back-fill range used and the two lanes'' marks, the last overflow notification and its run of ticks, and the counters';

@@ -41,7 +41,12 @@ my %server = (
 	'uid.pool_size' => 64,
 	'uid.pool_ttl' => 600,
 	'uid.pool_grace' => 30,
-	'uid.coordinator_timeout' => 3000);
+	'uid.coordinator_timeout' => 3000,
+	'uid.sno_sequence_min' => 16,
+	'uid.sno_sequence_max' => 1023,
+	'uid.sno_backfill_min' => 2048,
+	'uid.sno_backfill_max' => 2055,
+	'uid.sno_overflow_channel' => 'ovf');
 
 # What a session tries instead: other values for every setting, among them
 # the defaults of the width and the base clock.
@@ -59,7 +64,13 @@ my @clobber = (
 	[ 'uid.pool_size' => '2' ],
 	[ 'uid.pool_ttl' => '2' ],
 	[ 'uid.pool_grace' => '0' ],
-	[ 'uid.coordinator_timeout' => '100' ]);
+	[ 'uid.coordinator_timeout' => '100' ],
+	# a session with its own sno range could repeat another server's IDs
+	[ 'uid.sno_sequence_min' => '0' ],
+	[ 'uid.sno_sequence_max' => '65535' ],
+	[ 'uid.sno_backfill_min' => '-1' ],
+	[ 'uid.sno_backfill_max' => '-1' ],
+	[ 'uid.sno_overflow_channel' => 'mine' ]);
 my $clobber_options = join ' ', map { "-c $_->[0]=$_->[1]" } @clobber;
 my $clobber_set = join '', map { "SET $_->[0] = '$_->[1]';\n" } @clobber;
 
@@ -100,9 +111,10 @@ WITH f AS MATERIALIZED (
 	FROM generate_series(1, 300)),
 r AS MATERIALIZED (SELECT revts8_new() AS id)
 SELECT 'ids',
-	format('sno partition %s, muid medallion %s, revts8 generator %s cluster %s, uid60 worker %s, '
+	format('sno partition %s sequence %s, muid medallion %s, revts8 generator %s cluster %s, uid60 worker %s, '
 		   'snowflake_si machine bits %s, snowflake_si_machine() %s, index <> id & 15: %s',
 		(SELECT sno_partition(sno_new())),
+		(SELECT CASE WHEN sno_sequence(sno_new()) BETWEEN 16 AND 1023 THEN 'in 16..1023' ELSE 'outside' END),
 		(SELECT muid_medallion(muid_new())),
 		(SELECT revts8_generator(id) FROM r),
 		(SELECT revts8_cluster(id) FROM r),
@@ -115,7 +127,7 @@ SELECT 'ids',
 	 FROM f);
 };
 my $ids_expected =
-	'sno partition 101, muid medallion 2748, revts8 generator 5 cluster 3, uid60 worker 5, '
+	'sno partition 101 sequence in 16..1023, muid medallion 2748, revts8 generator 5 cluster 3, uid60 worker 5, '
   . 'snowflake_si machine bits 5..5, snowflake_si_machine() 5..5, index <> id & 15: 0';
 
 # uid_config(), both columns, normalised: the medallion as a number, the
@@ -141,7 +153,7 @@ FROM (
 			WHEN 'uid.snowflake_si_epoch' THEN effective::timestamptz::text
 			WHEN 'uid.coordinator' THEN
 				CASE WHEN effective IN ('(none: identity settings)', '(hidden)') THEN '-' ELSE effective END
-			ELSE regexp_replace(effective, ' m?s$', '') END AS e
+			ELSE regexp_replace(effective, '( m?s| \(\d+ IDs per 4 ms\))$', '') END AS e
 	FROM uid_config()) c;
 COMMIT;
 };
@@ -149,6 +161,8 @@ my $cfg_expected =
 	'uid.cluster=3 uid.coordinator=- uid.coordinator_timeout=3000 uid.generator=5 '
   . 'uid.medallion=2748 uid.partition=101 uid.pool=servers uid.pool_grace=30 '
   . 'uid.pool_size=64 uid.pool_ttl=600 '
+  . 'uid.sno_backfill_max=2055 uid.sno_backfill_min=2048 uid.sno_overflow_channel=ovf '
+  . 'uid.sno_sequence_max=1023 uid.sno_sequence_min=16 '
   . 'uid.snowflake_si_epoch=2025-01-01 00:00:00+00 uid.snowflake_si_index_bits=4';
 
 # Runs a script in a new connection to postgres: as user (default: the

@@ -23,7 +23,8 @@ our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
   check_capacity_stats
   id_types id_generators order_key create_id_tables row_counts latest_id_time
   check_clock_behind new_ids_behind check_new_ids
-  coordinator_node carried_lease_id);
+  coordinator_node carried_lease_id
+  reload_with sno_listener sno_notifications);
 
 # test/check.sh passes the library of Debian's package "faketime" in
 # UID_FAKETIME_LIB; the fallback is its place on amd64.
@@ -1290,6 +1291,79 @@ sub carried_lease_id
 		uid60 => 'uid60_worker(id)');
 
 	return $carried{$type};
+}
+
+# Sets uid settings of $node in postgresql.conf (later lines win) and
+# reloads, then waits until a new session has them all: the postmaster
+# takes a reload in its own time, and sessions started before it take it
+# between statements (sno's ranges also in the middle of one).  Values are
+# compared as SHOW prints them.
+sub reload_with
+{
+	my ($node, %set) = @_;
+
+	$node->append_conf('postgresql.conf',
+		join("\n", map { "$_ = '$set{$_}'" } sort keys %set));
+	$node->reload;
+	my $want = join '|', map { $set{$_} } sort keys %set;
+	my $show = join ' || \'|\' || ',
+	  map { "current_setting('$_')" } sort keys %set;
+	return poll_until(
+		"the reload of " . join(', ', sort keys %set),
+		sub {
+			$node->safe_psql('postgres',
+				"SELECT count(*) FROM uid_config(); SELECT $show") =~ /\n\Q$want\E$/;
+		});
+}
+
+# A psql session that LISTENs on $channel of $node, then waits (for a lock
+# on table uid_listen_gate that a session of ours holds: no clock reading,
+# so a frozen clock is no matter, and no advisory lock, which run_released
+# counts) until sno_notifications lets it go; the notifications it received
+# then come out with its output.  Returns once it is listening.
+sub sno_listener
+{
+	my ($node, $channel) = @_;
+
+	$node->safe_psql('postgres', 'CREATE TABLE IF NOT EXISTS uid_listen_gate ()');
+	my $gate = $node->background_psql('postgres');
+	$gate->query_safe('BEGIN');
+	$gate->query_safe('LOCK TABLE uid_listen_gate IN ACCESS EXCLUSIVE MODE');
+	my $l = start_worker($node, "LISTEN $channel",
+		"SELECT 'listening', count(*) FROM uid_listen_gate", "SELECT 'done'");
+	poll_until(
+		'the listener to listen',
+		sub {
+			$node->safe_psql('postgres',
+				q{SELECT count(*) FROM pg_stat_activity
+				  WHERE query LIKE 'SELECT ''listening''%' AND wait_event_type = 'Lock'})
+			  eq '1';
+		}) or die "the listener did not start: $l->{stderr}";
+	$l->{gate} = $gate;
+	return $l;
+}
+
+# Lets a listener of sno_listener end; returns the payloads it received on
+# $channel, decoded from JSON, in the order they came.
+sub sno_notifications
+{
+	my ($l, $channel) = @_;
+
+	$l->{gate}->query_safe('COMMIT');
+	$l->{gate}->quit;
+	my ($rc, $out, $err) = finish_worker($l);
+	my @n;
+
+	die "the listener failed: $err" if $rc != 0;
+	require JSON::PP;
+	for my $line (split /\n/, $out)
+	{
+		next
+		  unless $line =~
+		  /^Asynchronous notification "\Q$channel\E" with payload "(.*)" received from server process with PID \d+\.$/;
+		push @n, JSON::PP::decode_json($1);
+	}
+	return @n;
 }
 
 1;
