@@ -47,9 +47,9 @@
 int			uid_generator = 0;
 int			uid_cluster = 0;
 int			uid_partition = -1;
-int			uid_snowflake_si_index_bits = 8;
+int			uid_snowflake_si_index_bits = SNOWFLAKE_SI_DEFAULT_K;
 int64		uid_medallion_value = -1;
-int64		uid_snowflake_si_epoch_ms = INT64CONST(1704067200000);
+int64		uid_snowflake_si_epoch_ms = SNOWFLAKE_SI_DEFAULT_EPOCH_MS;
 
 char	   *uid_coordinator = NULL;
 char	   *uid_pool = NULL;
@@ -649,7 +649,8 @@ uid_guc_init(void)
 	DefineCustomIntVariable("uid.snowflake_si_index_bits",
 							"Width in bits of the snowflake_si per-millisecond index (UIN).",
 							"The machine id gets the other 13 - k bits.",
-							&uid_snowflake_si_index_bits, 8, 1, 13,
+							&uid_snowflake_si_index_bits, SNOWFLAKE_SI_DEFAULT_K,
+							SNOWFLAKE_SI_K_MIN, SNOWFLAKE_SI_K_MAX,
 							PGC_SIGHUP, 0, NULL, assign_index_bits, NULL);
 	DefineCustomStringVariable("uid.coordinator",
 							   "Connection string of the coordinator this server leases its identity from; empty: the identity settings apply.",

@@ -50,16 +50,20 @@ static uint64 sno_now(const UidClockSpec *spec);
 static void sno_on_wait(const UidClockSpec *spec, UidSlot *slot, uint64 tick,
 						bool used_up);
 
+/* sno's clock; generators differ only in the name their errors give */
+#define SNO_CLOCK(funcname) \
+	.type_name = "sno", \
+	.func = funcname, \
+	.slot = UID_SLOT_SNO, \
+	.ticktock = true, \
+	.epoch_us = SNO_EPOCH_UNIX_MS * 1000, \
+	.tick_us = SNO_UNIT_MS * 1000, \
+	.tick_max = SNO_UNITS_MAX, \
+	.seq_max = SNO_SEQ_MAX, \
+	.now = sno_now
+
 static const UidClockSpec sno_clock = {
-	.type_name = "sno",
-	.func = "sno_new()",
-	.slot = UID_SLOT_SNO,
-	.ticktock = true,
-	.epoch_us = SNO_EPOCH_UNIX_MS * 1000,
-	.tick_us = SNO_UNIT_MS * 1000,
-	.tick_max = SNO_UNITS_MAX,
-	.seq_max = SNO_SEQ_MAX,
-	.now = sno_now,
+	SNO_CLOCK("sno_new()"),
 	.on_wait = sno_on_wait,
 };
 
@@ -68,15 +72,7 @@ static const UidClockSpec sno_clock = {
  * may be the first to apply moves both timelines, as for sno_new().
  */
 static const UidClockSpec sno_backfill_clock = {
-	.type_name = "sno",
-	.func = "sno_new_at()",
-	.slot = UID_SLOT_SNO,
-	.ticktock = true,
-	.epoch_us = SNO_EPOCH_UNIX_MS * 1000,
-	.tick_us = SNO_UNIT_MS * 1000,
-	.tick_max = SNO_UNITS_MAX,
-	.seq_max = SNO_SEQ_MAX,
-	.now = sno_now,
+	SNO_CLOCK("sno_new_at()"),
 };
 
 static uint64

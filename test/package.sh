@@ -49,42 +49,7 @@ TARBALL=$CACHE/debootstrap/$SUITE-minbase-$ARCH.tar.gz
 
 T0=$SECONDS
 say() { printf '\n== %s\n' "$*"; }
-die() {
-	printf '\npackage.sh: FAILED: %s\n' "$*" >&2
-	exit 1
-}
-
-# step NAME CMD...: runs CMD with its output in a log; on failure prints the
-# log and stops the test.
-nstep=0
-STEP_PID=
-step() {
-	local name=$1 t0=$SECONDS log rc
-	shift
-	nstep=$((nstep + 1))
-	log=$LOGS/$(printf '%02d' $nstep)-${name//[^A-Za-z0-9]/_}.log
-	printf '%-58s ' "$name"
-	# In the background and waited for: a function called as a condition
-	# (if, ||) would run with set -e off, and go on past a failing command.
-	# Without the script's traps: the exit trap is the script's, not a step's.
-	(
-		trap - EXIT INT TERM
-		"$@"
-	) >"$log" 2>&1 &
-	STEP_PID=$!
-	rc=0
-	wait $STEP_PID || rc=$?
-	STEP_PID=
-	if [ $rc -eq 0 ]; then
-		printf 'ok (%d s)\n' $((SECONDS - t0))
-		return 0
-	fi
-	printf 'FAILED (%d s)\n' $((SECONDS - t0))
-	echo "---- output of '$name' ($log) ----"
-	tail -n 200 "$log"
-	echo "---- end of output ----"
-	die "$name"
-}
+source "$(dirname "$0")/steps.sh" # die, step, descendants
 
 # Inside the root: a clean environment, apt without questions.
 in_root() {
@@ -133,18 +98,6 @@ release_root() {
 		echo "package.sh: could not unmount: $left" >&2
 		return 1
 	fi
-}
-
-# The processes below PID (children first listed, then theirs).
-descendants() {
-	local p
-	for p in /proc/[0-9]*; do
-		# the parent's pid is the second field after the command's ")"
-		if [ "$(sed 's/.*) //' "$p/stat" 2>/dev/null | cut -d' ' -f2)" = "$1" ]; then
-			echo "${p#/proc/}"
-			descendants "${p#/proc/}"
-		fi
-	done
 }
 
 cleanup() {

@@ -21,6 +21,12 @@
 #define SNOWFLAKE_SI_K_MAX		13
 /* the original refuses base clocks before 2003-03-18T07:20:19.225Z */
 #define SNOWFLAKE_SI_EPOCH_MIN_MS INT64_C(1047972019225)
+/*
+ * The defaults of uid.snowflake_si_epoch (2024-01-01T00:00:00Z) and
+ * uid.snowflake_si_index_bits, which uid-inspect assumes too
+ */
+#define SNOWFLAKE_SI_DEFAULT_EPOCH_MS INT64_C(1704067200000)
+#define SNOWFLAKE_SI_DEFAULT_K	8
 /* digits of SNOWFLAKE_SI_MAX */
 #define SNOWFLAKE_SI_TEXT_MAX	16
 

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "codec/bits.h"
+#include "codec/snowflake_si_codec.h"
 
 typedef enum uid_inspect_type
 {
@@ -44,8 +45,8 @@ typedef enum uid_inspect_form
 } uid_inspect_form;
 
 /* uid.snowflake_si_epoch's and uid.snowflake_si_index_bits' defaults */
-#define UID_INSPECT_DEFAULT_EPOCH_MS INT64_C(1704067200000)	/* 2024-01-01Z */
-#define UID_INSPECT_DEFAULT_INDEX_BITS 8
+#define UID_INSPECT_DEFAULT_EPOCH_MS SNOWFLAKE_SI_DEFAULT_EPOCH_MS
+#define UID_INSPECT_DEFAULT_INDEX_BITS SNOWFLAKE_SI_DEFAULT_K
 
 /*
  * The latest base clock taken: IDs after it end by 9999-12-31, so every
