@@ -393,7 +393,8 @@ typedef enum UidAttempt
 {
 	UID_ATTEMPT_DONE,			/* issued: *out is set */
 	UID_ATTEMPT_RETRY,			/* lost a race: read again */
-	UID_ATTEMPT_FULL			/* the clock's tick is used up */
+	UID_ATTEMPT_FULL,			/* the clock's tick is used up */
+	UID_ATTEMPT_BORROW			/* it would borrow, and the caller paces that */
 } UidAttempt;
 
 /*
@@ -401,14 +402,16 @@ typedef enum UidAttempt
  * read now) to its next value, within the sequence part lo..hi (see
  * uid_next_tick_in).  On success it counts the call as one that found the
  * clock behind the mark if behind is set; when the clock's tick is used up
- * it reports that tick in *full_tick.  Inlined into both allocators: called,
- * it passed its eleven arguments on the stack on every ID (counted with
- * bench/instructions.sh: 40 to 50 instructions per ID).
+ * it reports that tick in *full_tick.  With paced set, an attempt that would
+ * borrow the tick after the mark reports that instead (uid_pace_claim).
+ * Inlined into both allocators: called, it passed its eleven arguments on
+ * the stack on every ID (counted with bench/instructions.sh: 40 to 50
+ * instructions per ID).
  */
 static pg_attribute_always_inline UidAttempt
 uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 				 uint32 lo, uint32 hi,
-				 uint64 old, uint64 now, bool stalled, bool behind,
+				 uint64 old, uint64 now, bool stalled, bool behind, bool paced,
 				 UidTickSeq *out, uint64 *full_tick)
 {
 	uint64		mark = uid_word_tick(old);
@@ -453,6 +456,8 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 	}
 	else
 	{
+		if (paced)
+			return UID_ATTEMPT_BORROW;
 		tick = mark + 1;
 		next = lo;
 	}
@@ -483,11 +488,57 @@ uid_tick_attempt(UidSlot *slot, int wordno, const UidClockSpec *spec,
 	return UID_ATTEMPT_DONE;
 }
 
+/*
+ * Borrowing at the pace of real time.  A single-timeline type borrows the
+ * tick after its mark when the mark's tick is used up and the clock is
+ * behind it (after a step back or a restart's fence) or has stopped.  Each
+ * borrow first takes the right to it here: the slot's pace word holds the
+ * monotonic time before which no backend may borrow again, and taking the
+ * right moves it one tick past now.  So across every session the mark moves
+ * at most one tick per tick of real time while the clock is behind, as it
+ * does at real time, and IDs keep about their real dates however long the
+ * load stays above the format's capacity; without it they ran ahead as
+ * far as the load borrowed (uid60 593 s after an 8 s step).  A backend that
+ * must wait for the right sleeps until then, at most a tick, counted as an
+ * overflow wait, and returns false: the caller looks at the state again
+ * (the clock may have caught up meanwhile), and takes the right when it
+ * still has to borrow.  A word more than a tick ahead of now was written
+ * before a reboot restarted the monotonic clock: it is taken as free.
+ * (sno has no free word; its 65,536 IDs per 4 ms are beyond any load.)
+ */
+#define UID_PACE_WORD 1
+
+static bool
+uid_pace_claim(UidSlot *slot, const UidClockSpec *spec)
+{
+	pg_atomic_uint64 *word = &slot->word[UID_PACE_WORD];
+	uint64		old = pg_atomic_read_u64(word);
+
+	for (;;)
+	{
+		int64		now = uid_clock_mono_us();
+		int64		at = (int64) old;
+
+		if (at > now && at <= now + spec->tick_us)
+		{
+			pg_atomic_fetch_add_u64(&slot->overflow_waits, 1);
+			uid_sleep_us(at - now);
+			pg_atomic_fetch_add_u64(&slot->overflow_wait_us,
+									(uint64) Max(uid_clock_mono_us() - now, 0));
+			CHECK_FOR_INTERRUPTS();
+			return false;
+		}
+		if (pg_atomic_compare_exchange_u64(word, &old, (uint64) (now + spec->tick_us)))
+			return true;
+	}
+}
+
 static bool
 uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, uint32 lo, uint32 hi,
 			   bool stalled, UidTickSeq *out, uint64 *full_tick)
 {
 	bool		behind = false;
+	bool		may_borrow = false;
 
 	for (;;)
 	{
@@ -497,8 +548,10 @@ uid_tick_alloc(UidSlot *slot, const UidClockSpec *spec, uint32 lo, uint32 hi,
 
 		behind |= now < uid_word_tick(old);
 		r = uid_tick_attempt(slot, 0, spec, lo, hi, old, now, stalled, behind,
-							 out, full_tick);
-		if (r != UID_ATTEMPT_RETRY)
+							 !may_borrow, out, full_tick);
+		if (r == UID_ATTEMPT_BORROW)
+			may_borrow = uid_pace_claim(slot, spec);
+		else if (r != UID_ATTEMPT_RETRY)
 			return r == UID_ATTEMPT_DONE;
 	}
 }
@@ -542,7 +595,7 @@ uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, uint32 lo, uint32 hi
 			continue;
 		}
 		r = uid_tick_attempt(slot, cur, spec, lo, hi, old, now, stalled, behind,
-							 out, full_tick);
+							 false, out, full_tick);
 		if (r != UID_ATTEMPT_RETRY)
 			return r == UID_ATTEMPT_DONE;
 	}
