@@ -26,12 +26,6 @@ my $c = start_generator($node, { name => 'sno' }, quota => undef);
 my $workers = $c->{workers};
 my $started = $c->{started};
 
-sub stats
-{
-	my $s = type_stats($node, 'sno');
-	return { flips => $s->{flips}, regressions => $s->{regressions} };
-}
-
 # Phase 0: real time, for 6 s, so that the clock stepped back 5 s runs
 # through time for which IDs were made: a generator that followed the clock
 # back would make some of them again.  (5 s rather than 1 or 2: the clock
@@ -43,7 +37,7 @@ note "phase 0 batch: $base s";
 usleep(1_000_000 * (6 - (time() - $started))) if time() - $started < 6;
 
 # Phase 1: 5 s back, ahead of the unused second timeline: flip to it.
-my $before = stats();
+my $before = type_stats($node, 'sno');
 # Backends racing one another at a steady clock must not flip, or the
 # second timeline is used up before the clock ever goes back.
 is($before->{flips}, 0, 'phase 0: no tick flip while the clock is steady');
@@ -54,7 +48,7 @@ my $max0 = $node->safe_psql('postgres', "SELECT sno_timestamp('$start1')");
 ok(wait_for_phase($c, 1), 'phase 1: every worker keeps generating');
 my ($t1) = timed_batch($c, 1);
 note "phase 1 batch: $t1 s";
-my $after = stats();
+my $after = type_stats($node, 'sno');
 cmp_ok($after->{flips}, '>', $before->{flips}, 'phase 1: the tick bit flipped');
 cmp_ok($after->{regressions}, '>', $before->{regressions},
 	'phase 1: the clock regression was counted');
@@ -75,11 +69,11 @@ is($held, '0', 'phase 1: each of them was made at the earlier time, none held at
 # Phase 2: an hour back, behind both timelines: hold at the high-water mark.
 my $step2 = time();
 step_phase($c, 2, -3600);
-$before = stats();
+$before = type_stats($node, 'sno');
 ok(wait_for_phase($c, 2), 'phase 2: every worker keeps generating');
 my ($t2) = timed_batch($c, 2);
 note "phase 2 batch: $t2 s";
-$after = stats();
+$after = type_stats($node, 'sno');
 is($after->{flips}, $before->{flips},
 	'phase 2: no flip while the clock is behind both timelines');
 is( $node->safe_psql('postgres',
@@ -91,12 +85,12 @@ is( $node->safe_psql('postgres',
 
 # Phase 3: back to real time.
 my $step3 = time();
-$before = stats();
+$before = type_stats($node, 'sno');
 step_phase($c, 3, '+0');
 ok(wait_for_phase($c, 3), 'phase 3: every worker keeps generating');
 my ($t3) = timed_batch($c, 3);
 note "phase 3 batch: $t3 s";
-$after = stats();
+$after = type_stats($node, 'sno');
 is($after->{flips}, $before->{flips},
 	'phase 3: no flip when the clock steps forward');
 is( $node->safe_psql('postgres',

@@ -555,13 +555,13 @@ sub check_overlap
 # fast the server issued IDs while the clock was behind: a note, not a
 # check.
 #
-# While the clock is behind, every ID the sessions ask for borrows ahead:
-# with uid60's 1024 a second, workers that never stop would run the mark
-# minutes ahead of the clock, and revts8's 64,000 a second let them run it
-# a minute or more ahead in a few seconds (which phase 3 then waits out).
-# So a worker commits a quota of batches in each phase after phase 0 and
-# then waits for the next phase: what is borrowed, and how far the mark
-# runs ahead, does not depend on how long a phase lasts on the machine.
+# While the clock is behind, every ID the sessions ask for beyond the
+# mark's tick is borrowed, at the pace of real time: workers that never
+# stopped would keep uid60 at 1024 IDs a second for the whole phase, and
+# before the pace they ran its mark minutes ahead of the clock.  So a worker
+# commits a quota of batches in each phase after phase 0 and then waits for
+# the next phase: what is borrowed does not depend on how long a phase
+# lasts on the machine, and a phase with the clock behind stays short.
 # The options: workers, per_batch (IDs a committed batch) and probe (IDs of
 # the timed batch of each phase), and quota (batches, at least 2; default
 # 50), which keep the volume small for uid60; and step, the first step back
