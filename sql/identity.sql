@@ -52,6 +52,25 @@ SELECT uid_try('SELECT muid_new()') AS muid_new, uid_try('SELECT snowflake_si_ne
        uid_try('SELECT revts8_new()') AS revts8_new, uid_try('SELECT uid60_new()') AS uid60_new;
 SELECT issued = :sno_issued_before AS nothing_issued FROM uid_stats() WHERE type = 'sno';
 SELECT * FROM uid_identity_renew();
+-- That was because sessions do not load uid before their first query (a
+-- session that has not loaded it shows uid.coordinator to every role).
+-- With uid in session_preload_libraries, the coordinator is tried: nothing
+-- listens there, and the client is not told where that was (the server
+-- log is).
+ALTER SYSTEM SET session_preload_libraries = 'uid';
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'session_preload_libraries', 'uid') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SELECT type, field, source, value, pool, lease_id, several_servers_safe, note FROM uid_identity();
+SELECT sno_new(1);
+SELECT :'LAST_ERROR_SQLSTATE' AS sqlstate;
+SELECT uid_try('SELECT muid_new()') AS muid_new, uid_try('SELECT snowflake_si_new()') AS snowflake_si_new,
+       uid_try('SELECT revts8_new()') AS revts8_new, uid_try('SELECT uid60_new()') AS uid60_new;
+SELECT issued = :sno_issued_before AS nothing_issued FROM uid_stats() WHERE type = 'sno';
+SELECT * FROM uid_identity_renew();
+SELECT name, effective FROM uid_config()
+WHERE name IN ('uid.partition', 'uid.medallion', 'uid.generator', 'uid.cluster') ORDER BY name;
 -- the connection string may hold a password: a plain role does not see it
 SET ROLE uid_identity_user;
 SELECT name, setting, effective FROM uid_config() WHERE name = 'uid.coordinator';
@@ -63,6 +82,7 @@ SELECT name, setting FROM uid_config() WHERE name = 'uid.coordinator';
 DROP ROLE uid_identity_user;
 
 ALTER SYSTEM RESET uid.coordinator;
+ALTER SYSTEM RESET session_preload_libraries;
 ALTER SYSTEM RESET uid.pool;
 ALTER SYSTEM RESET uid.generator;
 ALTER SYSTEM RESET uid.cluster;

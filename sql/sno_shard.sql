@@ -167,8 +167,22 @@ SELECT uid_try($$SELECT sno_new_at(-1, '2015-06-01 12:00:00+00')$$) AS meta_low,
        uid_try($$SELECT sno_new_at(256, '2015-06-01 12:00:00+00')$$) AS meta_high;
 SELECT sno_new_at(NULL, '2015-06-01 12:00:00+00') IS NULL AS null_meta,
        sno_new_at(0, NULL) IS NULL AS null_time;
--- the last unit of the range
-SELECT sno_timestamp(sno_new_at(0, '2079-09-07 15:47:35.548+00')) AS last_unit;
+-- Back-fill dates IDs at times that have passed: a time after the clock is
+-- refused (22008), even the range's last unit, and leaves the lanes as they
+-- were; the clock's own time is not refused.
+SELECT backfill_lane0_time AS lane0, backfill_lane1_time AS lane1 FROM sno_snapshot() \gset
+SELECT uid_try($$SELECT sno_new_at(0, '2079-09-07 15:47:35.548+00')$$) AS future;
+SELECT uid_try($$SELECT sno_new_at(0, clock_timestamp() + interval '1 minute')$$) ~ '^22008' AS next_minute;
+SELECT backfill_lane0_time = :'lane0' AND backfill_lane1_time = :'lane1' AS lanes_kept FROM sno_snapshot();
+SELECT sno_new_at(0, clock_timestamp() - interval '1 second') IS NOT NULL AS a_second_ago;
+-- Only the roles an administrator chose may back-fill: a role that could
+-- would move the lanes for everyone (two calls far ahead ended back-fill).
+CREATE ROLE uid_plain_backfill;
+SET ROLE uid_plain_backfill;
+SELECT uid_try($$SELECT sno_new_at(0, '2015-06-01 12:00:00+00')$$) AS plain_role;
+RESET ROLE;
+SELECT has_function_privilege('public', 'sno_new_at(integer, timestamptz)', 'EXECUTE') AS public_may;
+DROP ROLE uid_plain_backfill;
 
 -- A new back-fill range begins a new pass, in which the earlier times are
 -- free again.  It must keep clear of every range used before, and all of

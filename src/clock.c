@@ -109,6 +109,8 @@ uid_state_create(const char *path)
 		init = palloc0(UID_STATE_SIZE);
 		init->magic = UID_STATE_MAGIC;
 		init->version = UID_STATE_VERSION;
+		/* a new file records every sequence sno_new() issues (sno.c) */
+		pg_atomic_init_u64(&init->sno_cfg.live_used, UID_SNO_USED_EMPTY);
 		if (!pg_strong_random(&init->secret, sizeof(init->secret)))
 		{
 			CloseTransientFile(fd);

@@ -149,9 +149,55 @@ typedef struct UidIdentState
 	pg_atomic_uint64 last_key;	/* the key last_error was for */
 	pg_atomic_uint64 spare[3];
 	char		last_error[256];	/* of the last conversation, by its backend */
+
+	/*
+	 * This server's clock against the coordinator's, measured with the
+	 * lease's last claim or renewal (identity.c, uid_ident_measure): its
+	 * clock minus the coordinator's lies in offset_lo_us .. offset_hi_us
+	 * (int64).  Appended in 0.6.0: zeros (a file of an older library, or a
+	 * lease it claimed) read as not measured.
+	 */
+	pg_atomic_uint64 offset_lo_us;
+	pg_atomic_uint64 offset_hi_us;
+	pg_atomic_uint64 bound_us;	/* half the coordinator's uid.pool_grace */
+	pg_atomic_uint64 measured_us;	/* when (this server's clock, Unix us);
+									 * 0: not measured */
+	pg_atomic_uint64 measured_by;	/* 1: a claim, 2: a renewal */
 } UidIdentState;
 
 #define UID_IDENT_ID_BITS 17
+
+/*
+ * sno's sequence ranges as the server issues from them (sno.c), and which
+ * sequences sno_new() has issued.  Zeros in a file of uid 0.5.0 or older.
+ *
+ * ranges is the one word sno_new() reads on every ID: the live and the
+ * back-fill range that a backend took from a reload and published (see
+ * sno.c), 0 before any was.  The other words describe the switch for
+ * sno_range() and are written under lock by the publishing backend.
+ *
+ * live_used is UID_SNO_USED_VALID | lowest << 16 | highest sequence that
+ * sno_new() issued while it has been recorded, that is since the file was
+ * made (live_used_since 0), or for an older file since the sno mark was
+ * live_used_since: back-fill must keep clear of those sequences.
+ */
+typedef struct UidSnoConfig
+{
+	pg_atomic_uint64 ranges;
+	pg_atomic_uint64 pm_key;	/* the postmaster life that published them */
+	pg_atomic_uint64 lock;		/* a backend publishing (monotonic us), 0 if none */
+	pg_atomic_uint64 taken_us;	/* when they were published (Unix us) */
+	pg_atomic_uint64 previous;	/* the ranges word before, 0: none */
+	pg_atomic_uint64 previous_until;	/* the highest sno tick issued when they
+										 * were replaced, + 1; 0: none */
+	pg_atomic_uint64 live_used;
+	pg_atomic_uint64 live_used_since;
+	pg_atomic_uint64 stamp;		/* uid_reload_stamp() of the publisher */
+} UidSnoConfig;
+
+#define UID_SNO_USED_VALID	(UINT64CONST(1) << 63)
+/* recorded, and no sequence issued yet: lowest 0xFFFF, highest 0 */
+#define UID_SNO_USED_EMPTY	(UID_SNO_USED_VALID | UINT64CONST(0xFFFF) << 16)
 
 /*
  * The layout of the mapped state file, version 2.  Version 1 (uid 0.1.0 and
@@ -174,6 +220,7 @@ typedef struct UidStateFile
 	pg_atomic_uint64 fence_key; /* the incarnation fence_us was taken in */
 	UidSlot		slots[UID_NSLOTS];
 	UidIdentState ident;		/* zeros in a file of uid 0.3.0 or older */
+	UidSnoConfig sno_cfg;		/* zeros in a file of uid 0.5.0 or older */
 } UidStateFile;
 
 extern UidStateFile *uid_state;

@@ -24,6 +24,7 @@
 
 #include "fmgr.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "miscadmin.h"
@@ -32,6 +33,7 @@
 #include "utils/acl.h"
 #include "catalog/pg_authid.h"
 #include "utils/timestamp.h"
+#include "utils/varlena.h"
 
 #include "libpq-fe.h"
 
@@ -41,8 +43,14 @@
 #include "codec/snowflake_si_codec.h"
 #include "glue.h"
 #include "guc.h"
+#include "reload.h"
 
 #define MEDALLION_SENTINEL ((INT64CONST(1) << 44) - 1)
+
+/* The suffix core adds to a library's name (core's build defines it for dfmgr.c only). */
+#ifndef DLSUFFIX
+#define DLSUFFIX ".so"
+#endif
 
 int			uid_generator = 0;
 int			uid_cluster = 0;
@@ -90,6 +98,13 @@ static const char *const uid_setting_names[UID_NSETTINGS] = {
 
 /* Settings whose server value was refused at load and not assigned since. */
 uint32		uid_settings_refused = 0;
+
+/*
+ * Settings this session overrode before the library was loaded, whose
+ * server values were read from the configuration files as they are now
+ * (which may hold edits no reload delivered: see reload.c).
+ */
+uint32		uid_settings_from_files = 0;
 
 /* Every assignment of a value clears its refusal. */
 #define UID_ASSIGN_HOOK(fn, bit) \
@@ -153,28 +168,127 @@ assign_sno_overflow_channel(const char *newval, void *extra)
 	uid_settings_refused &= ~(1u << UID_SET_SNO_OVERFLOW_CHANNEL);
 }
 
-/* A connection string that libpq can parse, or empty (no coordinator). */
+/*
+ * uid.coordinator.  Its value may name a password (a mistake the check
+ * finds, but only once the value is in the configuration), and core shows
+ * the value to clients in more places than SHOW: a check hook that returns
+ * false makes core report 'invalid value for parameter "uid.coordinator":
+ * "<value>"', as a WARNING to every client that loads the library, and, on
+ * a reload, at DEBUG2 to a client with client_min_messages = debug2 or
+ * lower.  So the check accepts every value and hands its verdict to the
+ * assign hook in extra: a refused value is assigned, and refused
+ * (uid_settings_refused), so that the generators neither use it nor fall
+ * back to the identity settings; the reason goes to the server log only,
+ * with no part of the value that may be a secret.
+ */
+#define UID_COORDINATOR_PROBLEM_LEN 256
+
+typedef struct UidCoordinatorVerdict
+{
+	char		problem[UID_COORDINATOR_PROBLEM_LEN];	/* empty: usable */
+	bool		secret;			/* the problem is a password */
+} UidCoordinatorVerdict;
+
+/* The verdict on the value assigned now, for uid_coordinator_check(). */
+static char coordinator_problem[UID_COORDINATOR_PROBLEM_LEN];
+
+/* The problem this process logged last: each is logged once. */
+static char coordinator_logged[UID_COORDINATOR_PROBLEM_LEN];
+
+/* While the library defines uid.coordinator in a session (see the assign hook). */
+static bool coordinator_defining = false;
+
+/* Is word one of libpq's connection keywords? */
+static bool
+uid_conninfo_keyword(const char *word, size_t len)
+{
+	PQconninfoOption *defs = PQconndefaults();
+	bool		found = false;
+
+	if (defs == NULL)
+		return false;
+	for (PQconninfoOption *o = defs; o->keyword != NULL; o++)
+		if (strlen(o->keyword) == len && strncmp(o->keyword, word, len) == 0)
+			found = true;
+	PQconninfoFree(defs);
+	return found;
+}
+
+/*
+ * libpq's reason for refusing a connection string, into out, with every
+ * quoted part that is not a keyword or a delimiter ("=", "]") replaced by
+ * "...": libpq quotes the pieces it stumbled on ('missing "=" after "..."',
+ * 'invalid URI query parameter: "..."', the whole URI in some), and such a
+ * piece may be part of a password.
+ */
+static void
+uid_redact_conninfo_error(const char *msg, char *out, size_t outlen)
+{
+	StringInfoData buf;
+	const char *p = msg;
+
+	initStringInfo(&buf);
+	while (*p != '\0')
+	{
+		const char *close;
+
+		if (*p != '"' || (close = strchr(p + 1, '"')) == NULL)
+		{
+			appendStringInfoChar(&buf, *p++);
+			continue;
+		}
+		if ((close - p - 1 == 1 && strchr("=[]:@/?&", p[1]) != NULL) ||
+			uid_conninfo_keyword(p + 1, close - p - 1))
+			appendBinaryStringInfo(&buf, p, close - p + 1);
+		else
+			appendStringInfoString(&buf, "\"...\"");
+		p = close + 1;
+	}
+	while (buf.len > 0 && (buf.data[buf.len - 1] == '\n' || buf.data[buf.len - 1] == ' '))
+		buf.data[--buf.len] = '\0';
+	strlcpy(out, buf.data, outlen);
+	pfree(buf.data);
+}
+
+/*
+ * Empty (no coordinator), or a connection string that libpq can parse and
+ * that holds no password.  Accepts every value (see above).
+ */
 static bool
 check_coordinator(char **newval, void **extra, GucSource source)
 {
+	UidCoordinatorVerdict *v = uid_guc_malloc(sizeof(UidCoordinatorVerdict));
 	PQconninfoOption *opts;
 	char	   *err = NULL;
 
+	if (v == NULL)
+		return false;
+	v->problem[0] = '\0';
+	v->secret = false;
+	*extra = v;
 	if (*newval == NULL || **newval == '\0')
 		return true;
 	opts = PQconninfoParse(*newval, &err);
 	if (opts == NULL)
 	{
-		size_t		len = err ? strlen(err) : 0;
+		char		why[UID_COORDINATOR_PROBLEM_LEN];
 
-		while (len > 0 && err[len - 1] == '\n')
-			err[--len] = '\0';
-		GUC_check_errdetail("uid.coordinator must be a libpq connection string: %s",
-							err ? err : "out of memory");
+		uid_redact_conninfo_error(err ? err : "out of memory", why, sizeof(why));
+		snprintf(v->problem, sizeof(v->problem),
+				 "it is not a libpq connection string: %s", why);
 		if (err)
 			PQfreemem(err);
-		return false;
+		return true;
 	}
+	for (PQconninfoOption *o = opts; o->keyword != NULL; o++)
+		if (o->val != NULL && o->val[0] != '\0' &&
+			(strcmp(o->keyword, "password") == 0 || strcmp(o->keyword, "sslpassword") == 0))
+		{
+			snprintf(v->problem, sizeof(v->problem),
+					 "it holds a password (keyword \"%s\")", o->keyword);
+			v->secret = true;
+			break;
+		}
 	PQconninfoFree(opts);
 	return true;
 }
@@ -182,9 +296,43 @@ check_coordinator(char **newval, void **extra, GucSource source)
 static void
 assign_coordinator(const char *newval, void *extra)
 {
-	uid_settings_refused &= ~(1u << UID_SET_COORDINATOR);
+	const UidCoordinatorVerdict *v = extra;
+
 	uid_ident_leased = newval != NULL && *newval != '\0';
 	uid_ident_config_changed();
+	/* the next ID under a lease checks that every session loads uid */
+	if (uid_ident_leased)
+		uid_settings_refused |= UID_PRELOAD_UNCHECKED;
+	else
+		uid_settings_refused &= ~UID_PRELOAD_UNCHECKED;
+
+	if (v == NULL || v->problem[0] == '\0')
+	{
+		uid_settings_refused &= ~(1u << UID_SET_COORDINATOR);
+		coordinator_problem[0] = '\0';
+		coordinator_logged[0] = '\0';
+		return;
+	}
+	uid_settings_refused |= 1u << UID_SET_COORDINATOR;
+	strlcpy(coordinator_problem, v->problem, sizeof(coordinator_problem));
+
+	/*
+	 * Logged where a reload or the postmaster assigns it, once per process
+	 * and problem; not by every session that loads the library (with uid in
+	 * session_preload_libraries, every connection), where the generators'
+	 * refusal logs it when it matters (uid_coordinator_check).  Never sent
+	 * to a client, whatever its client_min_messages.
+	 */
+	if ((coordinator_defining && IsUnderPostmaster) ||
+		strcmp(coordinator_logged, v->problem) == 0)
+		return;
+	strlcpy(coordinator_logged, v->problem, sizeof(coordinator_logged));
+	ereport(LOG_SERVER_ONLY,
+			(errmsg("uid.coordinator is refused: %s", v->problem),
+			 errdetail("The server makes no ID under a leased identity until a reload gives uid.coordinator a usable value."),
+			 v->secret ?
+			 errhint("Keep the password out of the connection string: in the password file of the server's operating system user (~/.pgpass, or the file passfile names), or log in with a client certificate (sslcert, sslkey).") :
+			 errhint("Correct it in postgresql.conf or with ALTER SYSTEM and reload the configuration.")));
 }
 
 static void
@@ -439,10 +587,11 @@ uid_read_server_values(uint32 mask, char **values, GucSource *sources)
 		values[i] = NULL;
 		sources[i] = PGC_S_DEFAULT;
 	}
-	if (!ParseConfigFile(ConfigFileName, true, NULL, 0, 0, LOG, &head, &tail))
+	/* what is wrong in the files is the server log's, never a client's */
+	if (!ParseConfigFile(ConfigFileName, true, NULL, 0, 0, LOG_SERVER_ONLY, &head, &tail))
 		return false;
 	snprintf(path, sizeof(path), "%s/%s", DataDir, PG_AUTOCONF_FILENAME);
-	(void) ParseConfigFile(path, false, NULL, 0, 0, LOG, &head, &tail);
+	(void) ParseConfigFile(path, false, NULL, 0, 0, LOG_SERVER_ONLY, &head, &tail);
 
 	snprintf(path, sizeof(path), "%s/postmaster.opts", DataDir);
 	if ((f = AllocateFile(path, "r")) != NULL)
@@ -515,87 +664,6 @@ uid_restore_server_settings(uint32 overridden)
 	return found;
 }
 
-/*
- * A pending reload's value of an integer setting: the value it sets if the
- * setting's checks accept it, the boot value if no file or argument sets it
- * (a reload resets a setting removed from the files), the current value if
- * the checks refuse it (a reload keeps it then).
- */
-static int
-uid_pending_int(const char *value, int current, int boot, int min, int max,
-				bool minus_one_ok)
-{
-	int			v;
-
-	if (value == NULL)
-		return boot;
-	if (!parse_int(value, &v, 0, NULL) ||
-		!((v >= min && v <= max) || (minus_one_ok && v == -1)))
-		return current;
-	return v;
-}
-
-/* How often a backend reads the files again while a reload stays pending. */
-#define UID_PENDING_REREAD_US INT64CONST(100000)
-
-/*
- * The sno ranges that the reload this backend has been signalled for will
- * give it.  A backend processes a reload between statements, and a
- * statement may run for long: a range given up on this server must not be
- * used on until that statement ends, when another server may already be
- * using it.  Read once for each reload this backend processes, and again
- * every UID_PENDING_REREAD_US while one stays pending (a second reload may
- * come before this backend has processed the first).
- */
-void
-uid_sno_ranges_pending(UidSnoRanges *r)
-{
-	static UidSnoRanges pending;
-	static bool have = false;
-	static TimestampTz read_for;	/* PgReloadTime when read */
-	static int64 read_at;			/* monotonic us */
-	int64		now = uid_clock_mono_us();
-
-	if (!have || read_for != PgReloadTime || now - read_at >= UID_PENDING_REREAD_US)
-	{
-		MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext,
-												  "uid pending settings",
-												  ALLOCSET_SMALL_SIZES);
-		MemoryContext old = MemoryContextSwitchTo(cxt);
-		uint32		mask = (1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX) |
-			(1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX);
-		char	   *values[UID_NSETTINGS];
-		GucSource	sources[UID_NSETTINGS];
-
-		pending.live_min = uid_sno_sequence_min;
-		pending.live_max = uid_sno_sequence_max;
-		pending.backfill_min = uid_sno_backfill_min;
-		pending.backfill_max = uid_sno_backfill_max;
-		/* a configuration file that does not parse: the reload applies nothing */
-		if (uid_read_server_values(mask, values, sources))
-		{
-			pending.live_min = uid_pending_int(values[UID_SET_SNO_SEQUENCE_MIN],
-											   uid_sno_sequence_min, 0,
-											   0, SNO_SEQ_MIN_MAX, false);
-			pending.live_max = uid_pending_int(values[UID_SET_SNO_SEQUENCE_MAX],
-											   uid_sno_sequence_max, SNO_SEQ_MAX,
-											   SNO_SEQ_MAX_MIN, SNO_SEQ_MAX, false);
-			pending.backfill_min = uid_pending_int(values[UID_SET_SNO_BACKFILL_MIN],
-												   uid_sno_backfill_min, -1,
-												   0, SNO_SEQ_MIN_MAX, true);
-			pending.backfill_max = uid_pending_int(values[UID_SET_SNO_BACKFILL_MAX],
-												   uid_sno_backfill_max, -1,
-												   SNO_SEQ_MAX_MIN, SNO_SEQ_MAX, true);
-		}
-		MemoryContextSwitchTo(old);
-		MemoryContextDelete(cxt);
-		have = true;
-		read_for = PgReloadTime;
-		read_at = now;
-	}
-	*r = pending;
-}
-
 void
 uid_guc_init(void)
 {
@@ -652,12 +720,14 @@ uid_guc_init(void)
 							&uid_snowflake_si_index_bits, SNOWFLAKE_SI_DEFAULT_K,
 							SNOWFLAKE_SI_K_MIN, SNOWFLAKE_SI_K_MAX,
 							PGC_SIGHUP, 0, NULL, assign_index_bits, NULL);
+	coordinator_defining = true;
 	DefineCustomStringVariable("uid.coordinator",
-							   "Connection string of the coordinator this server leases its identity from; empty: the identity settings apply.",
+							   "Connection string of the coordinator this server leases its identity from, without a password; empty: the identity settings apply.",
 							   "The coordinator is a database with the uid extension; see the README, section \"Several servers\".",
 							   &uid_coordinator, "",
 							   PGC_SIGHUP, GUC_SUPERUSER_ONLY,
 							   check_coordinator, assign_coordinator, NULL);
+	coordinator_defining = false;
 	DefineCustomStringVariable("uid.pool",
 							   "Pool on the coordinator this server leases its identity from.",
 							   NULL,
@@ -713,7 +783,10 @@ uid_guc_init(void)
 	MarkGUCPrefixReserved("uid");
 
 	if (overridden != 0)
+	{
+		uid_settings_from_files = overridden;
 		server_set |= uid_restore_server_settings(overridden);
+	}
 
 	/*
 	 * A value the server set that did not take (the check refused it) left
@@ -732,11 +805,60 @@ uid_guc_init(void)
 void
 uid_setting_refused(UidSettingBit bit)
 {
+	if (uid_settings_untrusted & (1u << bit) & ~uid_settings_refused)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this session's %s may not be what the server's last reload delivered",
+						uid_setting_names[bit]),
+				 errdetail("The configuration files changed after the reload this session took (or after the server's last reload, for a session that set uid settings when it started): an edit that no reload delivered, such as ALTER SYSTEM, may be among its values."),
+				 errhint("Reload the configuration (SELECT pg_reload_conf()) once the files hold what the server should use, or start a new session without uid settings of its own (PGOPTIONS, ALTER ROLE or ALTER DATABASE ... SET).")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("the server's value of %s is invalid", uid_setting_names[bit]),
 			 errdetail("IDs are not made with the built-in default in its place."),
 			 errhint("Correct it in postgresql.conf or with ALTER SYSTEM and reload the configuration; the server log has the reason.")));
+}
+
+uint32		uid_settings_untrusted = 0;
+TimestampTz uid_settings_trusted_for = -1;
+
+/*
+ * Called once per reload taken: which of the settings an ID embeds may this
+ * backend use?  Those of a reload it took with the files as they were
+ * signalled (uid_reload_trusted), and, after a reload it took late, those
+ * that did not change in it: they are what an earlier reload delivered.  A
+ * setting that changed in a late reload may be an edit that no reload
+ * delivered (a new identity prepared with ALTER SYSTEM, to be reloaded when
+ * another server has given it up): refused until the next reload.  A
+ * backend untrusted from its first use (it took a reload before uid
+ * watched, or set uid settings at its start and the files are newer than
+ * the last reload) has no earlier values to compare with: it uses its own,
+ * a limit the README states (session_preload_libraries closes the first
+ * case).
+ */
+void
+uid_settings_trust(void)
+{
+	static bool have_good = false;
+	static int64 good[6];
+	int64		now[6] = {uid_generator, uid_cluster, uid_partition, uid_medallion_value,
+		uid_snowflake_si_epoch_ms, uid_snowflake_si_index_bits};
+	static const UidSettingBit bits[6] = {UID_SET_GENERATOR, UID_SET_CLUSTER, UID_SET_PARTITION,
+		UID_SET_MEDALLION, UID_SET_EPOCH, UID_SET_INDEX_BITS};
+
+	uid_settings_trusted_for = PgReloadTime;
+	uid_settings_untrusted = 0;
+	if (uid_reload_trusted())
+	{
+		memcpy(good, now, sizeof(good));
+		have_good = true;
+		return;
+	}
+	if (!have_good)
+		return;
+	for (int i = 0; i < 6; i++)
+		if (now[i] != good[i])
+			uid_settings_untrusted |= 1u << bits[i];
 }
 
 int
@@ -831,21 +953,30 @@ uid_config(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 
+	/* on a leased server, what the IDs carry comes from the lease */
 	rows[n].name = "uid.generator";
-	rows[n++].effective = psprintf("%d", uid_generator);
+	rows[n++].effective = uid_ident_leased ? uid_ident_effective("uid.generator") :
+		psprintf("%d", uid_generator);
 	rows[n].name = "uid.cluster";
-	rows[n++].effective = psprintf("%d", uid_cluster);
+	rows[n++].effective = uid_ident_leased ? uid_ident_effective("uid.cluster") :
+		psprintf("%d", uid_cluster);
 	rows[n].name = "uid.partition";
-	rows[n++].effective = psprintf("%d", uid_effective_partition());
-	snprintf(buf, sizeof(buf), "%011llX", (unsigned long long) uid_effective_medallion());
+	rows[n++].effective = uid_ident_leased ? uid_ident_effective("uid.partition") :
+		psprintf("%d", uid_effective_partition());
+	if (!uid_ident_leased)
+		snprintf(buf, sizeof(buf), "%011llX", (unsigned long long) uid_effective_medallion());
 	rows[n].name = "uid.medallion";
-	rows[n++].effective = pstrdup(buf);
+	rows[n++].effective = uid_ident_leased ? uid_ident_effective("uid.medallion") : pstrdup(buf);
 	rows[n].name = "uid.snowflake_si_epoch";
 	rows[n++].effective = pstrdup(timestamptz_to_str((uid_snowflake_si_epoch_ms - PG_EPOCH_UNIX_MS) * 1000));
 	rows[n].name = "uid.snowflake_si_index_bits";
 	rows[n++].effective = psprintf("%d", uid_snowflake_si_index_bits);
 	rows[n].name = "uid.coordinator";
-	rows[n++].effective = pstrdup(!may_read ? "(hidden)" : *uid_coordinator ? uid_coordinator : "(none: identity settings)");
+	rows[n++].effective = !may_read ? pstrdup("(hidden)") :
+		!*uid_coordinator ? pstrdup("(none: identity settings)") :
+		coordinator_problem[0] ? psprintf("(refused: %s)", coordinator_problem) :
+		!uid_preloaded() ? pstrdup("(refused: uid is in neither session_preload_libraries nor shared_preload_libraries)") :
+		pstrdup(uid_coordinator);
 	rows[n].name = "uid.pool";
 	rows[n++].effective = pstrdup(uid_pool);
 	rows[n].name = "uid.pool_size";
@@ -915,4 +1046,103 @@ uid_pool_grace(PG_FUNCTION_ARGS)
 	uid_check_setting(UID_SET_POOL_GRACE);
 	grace->time = (int64) uid_pool_grace_s * USECS_PER_SEC;
 	PG_RETURN_INTERVAL_P(grace);
+}
+
+
+/*
+ * Errors if uid.coordinator's value was refused: naming the setting alone
+ * for the client (the value may hold a password), the reason for the log.
+ */
+void
+uid_coordinator_check(void)
+{
+	if (likely(!(uid_settings_refused & (1u << UID_SET_COORDINATOR))))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("the server's value of uid.coordinator is invalid"),
+			 errdetail("IDs are not made under it, nor with the identity settings in its place."),
+			 coordinator_problem[0] ?
+			 errdetail_log("uid.coordinator is refused: %s", coordinator_problem) : 0,
+			 errhint("Correct it in postgresql.conf or with ALTER SYSTEM and reload the configuration; the server log has the reason.")));
+}
+
+/*
+ * Does a list of libraries as session_preload_libraries and
+ * shared_preload_libraries hold it name uid?  Read as core reads them
+ * (load_libraries: comma-separated, double-quoted names, paths made
+ * canonical), a name as core finds its file: "$libdir/" stands for the
+ * package library directory, a name without a directory is looked up
+ * there, and the suffix ".so" may be left out.
+ */
+static bool
+uid_list_names_uid(const char *value)
+{
+	char	   *raw;
+	List	   *names;
+	ListCell   *lc;
+	bool		found = false;
+
+	if (value == NULL || *value == '\0')
+		return false;
+	raw = pstrdup(value);
+	if (!SplitDirectoriesString(raw, ',', &names))
+	{
+		/* core loads nothing from a list it cannot read */
+		list_free_deep(names);
+		pfree(raw);
+		return false;
+	}
+	foreach(lc, names)
+	{
+		const char *name = lfirst(lc);
+		char		path[MAXPGPATH];
+
+		if (strncmp(name, "$libdir", 7) == 0 && (name[7] == '/' || name[7] == '\0'))
+			snprintf(path, sizeof(path), "%s%s", pkglib_path, name + 7);
+		else if (first_dir_separator(name) == NULL)
+			snprintf(path, sizeof(path), "%s/%s", pkglib_path, name);
+		else
+			strlcpy(path, name, sizeof(path));
+		canonicalize_path(path);
+		if (strcmp(path, psprintf("%s/uid", pkglib_path)) == 0 ||
+			strcmp(path, psprintf("%s/uid%s", pkglib_path, DLSUFFIX)) == 0)
+			found = true;
+	}
+	list_free_deep(names);
+	pfree(raw);
+	return found;
+}
+
+/*
+ * Does every session of this server load uid before its first query?
+ * Until a session loads the library, uid.coordinator there is core's
+ * placeholder, which SHOW, current_setting() and pg_settings show to any
+ * role: GUC_SUPERUSER_ONLY comes with the library.  uid in
+ * shared_preload_libraries (loaded by the postmaster) or in the server's
+ * session_preload_libraries (its reset value: a SET in this session does
+ * not count) makes every session load it.
+ */
+bool
+uid_preloaded(void)
+{
+	/* read past GUC_SUPERUSER_ONLY: any role's generation asks */
+	struct config_generic *g = uid_find_setting("session_preload_libraries");
+
+	return uid_list_names_uid(shared_preload_libraries_string) ||
+		(g != NULL && g->vartype == PGC_STRING &&
+		 uid_list_names_uid(((struct config_string *) g)->reset_val));
+}
+
+/* Errors, saying what to do, unless every session loads uid. */
+void
+uid_preload_check(void)
+{
+	if (uid_preloaded())
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("this server names a coordinator but does not load uid in every session"),
+			 errdetail("uid is in neither session_preload_libraries nor shared_preload_libraries; a session that has not loaded it shows uid.coordinator to every role."),
+			 errhint("Run ALTER SYSTEM SET session_preload_libraries = 'uid'; SELECT pg_reload_conf(); (add uid to the libraries it names, if any).")));
 }

@@ -6,7 +6,7 @@
 #ifndef UID_GUC_H
 #define UID_GUC_H
 
-#include "postmaster/interrupt.h"
+#include "utils/timestamp.h"
 
 extern int	uid_generator;
 extern int	uid_cluster;
@@ -22,6 +22,14 @@ extern int	uid_pool_size;
 extern int	uid_pool_ttl_s;
 extern int	uid_pool_grace_s;	/* a coordinator's */
 extern int	uid_coordinator_timeout_ms;
+
+/* Errors if uid.coordinator's value was refused (guc.c). */
+extern void uid_coordinator_check(void);
+
+/* Does every session load uid (session or shared_preload_libraries)? */
+extern bool uid_preloaded(void);
+/* Errors, with the commands that fix it, unless it does. */
+extern void uid_preload_check(void);
 
 /* sno's sequence sharding, back-fill and overflow notifications */
 extern int	uid_sno_sequence_min;
@@ -60,13 +68,36 @@ typedef enum UidSettingBit
  * loaded (a generator that embeds one refuses rather than use the default).
  */
 extern uint32 uid_settings_refused;
+extern uint32 uid_settings_from_files;
+
+/*
+ * Not a setting: the bit of uid_settings_refused that makes the next ID
+ * under a lease check that every session loads uid (uid_preload_check);
+ * set whenever uid.coordinator is assigned non-empty, as by every reload
+ * that sets it in a file.
+ */
+#define UID_PRELOAD_UNCHECKED (1u << 31)
 UID_NORETURN extern void uid_setting_refused(UidSettingBit bit) UID_NORETURN_AFTER;
+
+/*
+ * The settings an ID embeds or is laid out by: a backend whose settings may
+ * hold edits of the configuration files that no reload delivered (reload.c)
+ * refuses to use them until it takes another reload.
+ */
+#define UID_SETTINGS_IDENTITY ((1u << UID_SET_GENERATOR) | (1u << UID_SET_CLUSTER) | \
+							   (1u << UID_SET_PARTITION) | (1u << UID_SET_MEDALLION) | \
+							   (1u << UID_SET_EPOCH) | (1u << UID_SET_INDEX_BITS))
+extern uint32 uid_settings_untrusted;
+extern TimestampTz uid_settings_trusted_for;
+extern void uid_settings_trust(void);
 
 /* Errors if a generator may not embed the setting. */
 static inline void
 uid_check_setting(UidSettingBit bit)
 {
-	if (unlikely(uid_settings_refused & (1u << bit)))
+	if (unlikely(uid_settings_trusted_for != PgReloadTime))
+		uid_settings_trust();
+	if (unlikely((uid_settings_refused | uid_settings_untrusted) & (1u << bit)))
 		uid_setting_refused(bit);
 }
 
@@ -75,12 +106,7 @@ extern int	uid_effective_partition(void);
 extern int64 uid_effective_medallion(void);
 
 /*
- * sno's sequence ranges as this backend generates with them now: the
- * settings, or while a reload that this backend has not processed yet is
- * pending (a backend processes one between statements), the values that
- * reload gives them, read from the configuration files.  So a statement
- * that runs through a reload takes the new ranges within its course.
- * back-fill -1, -1: off.  Not checked here.
+ * sno's sequence ranges.  back-fill -1, -1: off.  Not checked here.
  */
 typedef struct UidSnoRanges
 {
@@ -90,21 +116,12 @@ typedef struct UidSnoRanges
 	int			backfill_max;
 } UidSnoRanges;
 
-extern void uid_sno_ranges_pending(UidSnoRanges *r);
-
-static inline void
-uid_sno_ranges(UidSnoRanges *r)
-{
-	if (unlikely(ConfigReloadPending))
-	{
-		uid_sno_ranges_pending(r);
-		return;
-	}
-	r->live_min = uid_sno_sequence_min;
-	r->live_max = uid_sno_sequence_max;
-	r->backfill_min = uid_sno_backfill_min;
-	r->backfill_max = uid_sno_backfill_max;
-}
+/*
+ * The ranges the server issues from now: those a backend took from a reload
+ * and published in the state file, never edits of the configuration files
+ * that no reload delivered (sno.c).
+ */
+extern void uid_sno_ranges(UidSnoRanges *r);
 
 /* The smallest range of sequences a sno generator may have per 4 ms unit. */
 #define UID_SNO_RANGE_MIN 4
@@ -133,30 +150,15 @@ uid_sno_check_live(const UidSnoRanges *r)
 		uid_sno_live_refused(r);
 }
 
-/*
- * The live range alone, checked, as sno_new() needs it on every ID: what
- * uid_sno_ranges() and uid_sno_check_live() give, without the back-fill
- * settings' loads.
- */
-static inline void
-uid_sno_live_range(uint32 *lo, uint32 *hi)
-{
-	UidSnoRanges r;
-
-	if (unlikely(ConfigReloadPending))
-		uid_sno_ranges_pending(&r);
-	else
-	{
-		r.live_min = uid_sno_sequence_min;
-		r.live_max = uid_sno_sequence_max;
-	}
-	uid_sno_check_live(&r);
-	*lo = (uint32) r.live_min;
-	*hi = (uint32) r.live_max;
-}
-
 /* identity.c: the settings it depends on changed (assign hooks) */
 extern void uid_ident_config_changed(void);
+
+/*
+ * identity.c: uid_config()'s effective value of an identity setting on a
+ * server that leases its identity (what IDs carry), NULL on one that does
+ * not.
+ */
+extern char *uid_ident_effective(const char *setting);
 
 /* The value a type embeds for a lease id; errors if it does not fit 0..max. */
 extern uint32 uid_ident_value(int32 ident, const char *typname, const char *field,

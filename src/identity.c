@@ -36,10 +36,34 @@
  *   is not issued: the type's marks are raised to the floor and the
  *   allocation is made again.
  *
- * So the grace period must cover the clock difference between holders (and
- * how far IDs run ahead of the clock, up to a lease of lease.c after a
- * start).  All of it is checked against the tick being issued, in the
- * allocator (clock.c calls uid_ident_cover), not against the wall clock.
+ * Both are checked against the tick being issued, in the allocator
+ * (clock.c calls uid_ident_cover), not against the wall clock: IDs dated
+ * ahead of the clock (borrowed, or a fence after a start) never pass the
+ * expiry, so only the clocks matter.
+ *
+ * The clocks (uid_ident_measure).  Let c be the coordinator's clock reading
+ * that decided a claim or renewal (its expiry less the TTL), t0 and t1 the
+ * holder's clock read just before it asked and just after the answer came,
+ * G the coordinator's grace and E the first holder's expiry there.  The
+ * first holder's IDs end before E + (t0 - c), from its last renewal (or
+ * claim); the next holder's begin at or after its floor, t1 of its claim,
+ * which is c' + (t1 - c') >= E + G + (t1 - c').  They are apart if
+ * t0 - c <= G/2 and c' - t1 <= G/2.  Since c was read after t0 and before
+ * t1 in real time, t0 - c and t1 - c bound the holder's clock minus the
+ * coordinator's then: NTP's offset, the midpoint, give or take half the
+ * round trip.  Every claim and renewal measures them, and a lease whose
+ * offset is surely beyond the bound G/2 (t0 - c > G/2: ahead, c - t1 > G/2:
+ * behind) is kept, so that the id stays this server's, but never used:
+ * generators refuse, naming the offset and the bound, and measure again at
+ * most once a second.  The first renewal found within the bound raises the
+ * floor to its t1, a reading within the bound.  The uncertainty needs no
+ * margin of its own: the expiry is counted from t0 and the floor is t1,
+ * the ends of the interval.  So with G = 0 a holder generates only while
+ * the coordinator's reading falls between its own two (in practice, on the
+ * coordinator's host).  A measurement past half the bound warns.  The bound
+ * is the grace when measured: lowered while leases run, the next claims
+ * keep less apart than those leases were measured for (the README says
+ * how to lower it).
  *
  * Renewal: an ID in the second half of the lease's TTL makes one backend
  * renew it (others go on generating); a failure is a WARNING and is retried
@@ -57,6 +81,7 @@
 #include "common/hashfn.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "postmaster/postmaster.h"
 #include "storage/latch.h"
@@ -94,7 +119,17 @@ typedef struct UidIdentSnap
 	uint64		key;
 	uint64		token;
 	uint64		renew_at_us;
+	/* the clock measured with the lease's last claim or renewal */
+	int64		offset_lo_us;
+	int64		offset_hi_us;
+	uint64		bound_us;
+	uint64		measured_us;	/* 0: not measured */
+	uint64		measured_by;	/* UID_MEASURED_BY_CLAIM or _RENEWAL */
+	bool		skewed;			/* measured further off than the bound */
 } UidIdentSnap;
+
+#define UID_MEASURED_BY_CLAIM	1
+#define UID_MEASURED_BY_RENEWAL	2
 
 #define SNAP_ID(s)			((int32) (((s)->word & ID_MASK) - 1))
 #define SNAP_EXPIRY_US(s)	(((s)->word >> UID_IDENT_ID_BITS) * 1000)
@@ -157,6 +192,19 @@ uid_ident_key(void)
 }
 
 /*
+ * How far this server's clock is surely off the coordinator's, by the
+ * lease's last measurement (uid_ident_measure): the smallest |offset| that
+ * the measured interval allows, 0 if it holds 0 or nothing was measured.
+ */
+static inline int64
+uid_ident_skew_us(const UidIdentSnap *s)
+{
+	if (s->measured_us == 0)
+		return 0;
+	return Max(Max(s->offset_lo_us, -s->offset_hi_us), 0);
+}
+
+/*
  * Reads the lease, and the gen it was read at (odd if none); a rewrite that
  * never finished reads as no lease.
  */
@@ -177,9 +225,15 @@ uid_ident_read_at(UidIdentSnap *s, uint64 *at)
 			s->key = pg_atomic_read_u64(&st->key);
 			s->token = pg_atomic_read_u64(&st->token);
 			s->renew_at_us = pg_atomic_read_u64(&st->renew_at_us);
+			s->offset_lo_us = (int64) pg_atomic_read_u64(&st->offset_lo_us);
+			s->offset_hi_us = (int64) pg_atomic_read_u64(&st->offset_hi_us);
+			s->bound_us = pg_atomic_read_u64(&st->bound_us);
+			s->measured_us = pg_atomic_read_u64(&st->measured_us);
+			s->measured_by = pg_atomic_read_u64(&st->measured_by);
 			pg_read_barrier();
 			if (pg_atomic_read_u64(&st->gen) == gen)
 			{
+				s->skewed = uid_ident_skew_us(s) > (int64) s->bound_us;
 				*at = gen;
 				return;
 			}
@@ -266,6 +320,11 @@ uid_ident_publish(uint64 stamp, const UidIdentSnap *s)
 	pg_atomic_write_u64(&st->key, s->key);
 	pg_atomic_write_u64(&st->token, s->token);
 	pg_atomic_write_u64(&st->renew_at_us, s->renew_at_us);
+	pg_atomic_write_u64(&st->offset_lo_us, (uint64) s->offset_lo_us);
+	pg_atomic_write_u64(&st->offset_hi_us, (uint64) s->offset_hi_us);
+	pg_atomic_write_u64(&st->bound_us, s->bound_us);
+	pg_atomic_write_u64(&st->measured_us, s->measured_us);
+	pg_atomic_write_u64(&st->measured_by, s->measured_by);
 	pg_write_barrier();
 	pg_atomic_write_u64(&st->gen, gen + 2);
 }
@@ -308,6 +367,163 @@ uid_ident_make(UidIdentSnap *s, uint64 key, int32 id, uint64 token, uint64 floor
 	s->word = (t0 + ttl) / 1000 << UID_IDENT_ID_BITS | (uint64) (id + 1);
 }
 
+/*
+ * Microseconds since the Unix epoch from the coordinator's text of
+ * extract(epoch FROM ...): numeric ("1712345678.123456") from PostgreSQL
+ * 14 on, float8 before; rounded to the microsecond.
+ */
+static bool
+uid_parse_epoch_us(const char *txt, int64 *us)
+{
+	const char *p = txt;
+	bool		neg = false;
+	int64		whole = 0;
+	int64		frac = 0;
+	int			ndigits = 0;
+	int			nfrac = 0;
+	bool		up = false;
+
+	if (*p == '-')
+	{
+		neg = true;
+		p++;
+	}
+	for (; *p >= '0' && *p <= '9'; p++, ndigits++)
+	{
+		/* past every timestamptz and interval uid asks for */
+		if (whole > INT64CONST(9000000000000))
+			return false;
+		whole = whole * 10 + (*p - '0');
+	}
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++, nfrac++)
+		{
+			if (nfrac < 6)
+				frac = frac * 10 + (*p - '0');
+			else if (nfrac == 6)
+				up = *p >= '5';
+		}
+	if (ndigits == 0 || *p != '\0')
+		return false;
+	for (; nfrac < 6; nfrac++)
+		frac *= 10;
+	*us = whole * 1000000 + frac + (up ? 1 : 0);
+	if (neg)
+		*us = -*us;
+	return true;
+}
+
+/*
+ * Stores in s the clock measured by a claim or renewal (by), for
+ * uid_ident_talk.  t0 and t1 are this server's clock read just before the
+ * query and just after its answer; expiry_us the expiry the coordinator
+ * set (its clock reading c that decided, plus the TTL), grace_us its
+ * uid.pool_grace.  The coordinator read c after t0 and before t1 in real
+ * time, so this clock minus the coordinator's lay in [t0 - c, t1 - c]:
+ * NTP's offset (the midpoint) give or take half the round trip.  Those two
+ * ends are also what uniqueness needs (see the top of this file): t0 is
+ * where this server's lease ends less the TTL, so t0 - c is how far its
+ * IDs may run past the coordinator's expiry; t1 is the floor of a claim,
+ * so c - t1 is how far its first IDs may come before the coordinator
+ * handed the id over.  The lease is skewed when either is more than half
+ * the grace, the bound: the offset is then surely beyond it.
+ */
+static void
+uid_ident_measure(UidIdentSnap *s, uint64 by, int64 t0, int64 t1, int64 expiry_us,
+				  int64 grace_us)
+{
+	int64		c = expiry_us - (int64) uid_pool_ttl_s * 1000000;
+
+	s->offset_lo_us = t0 - c;
+	s->offset_hi_us = t1 - c;
+	s->bound_us = (uint64) Max(grace_us, 0) / 2;
+	s->measured_us = (uint64) Max(t1, 1);
+	s->measured_by = by;
+	s->skewed = uid_ident_skew_us(s) > (int64) s->bound_us;
+}
+
+/* Microseconds as seconds with three decimals, unsigned. */
+static char *
+uid_secs_text(int64 us)
+{
+	uint64		ms = ((uint64) (us < 0 ? -us : us) + 500) / 1000;
+
+	return psprintf(UINT64_FORMAT ".%03d", ms / 1000, (int) (ms % 1000));
+}
+
+/* The measured offset (the midpoint), its uncertainty and the bound, as text. */
+typedef struct UidSkewText
+{
+	char	   *offset;			/* seconds, unsigned */
+	const char *side;			/* "ahead of" or "behind" */
+	char	   *within;			/* half the interval */
+	char	   *least;			/* the smallest |offset| it allows, cut to
+								 * the millisecond (never shown above the
+								 * bound when within it) */
+	char	   *bound;
+	char	   *grace;
+	const char *how;			/* "claiming" or "renewing" */
+} UidSkewText;
+
+static void
+uid_skew_text(const UidIdentSnap *s, UidSkewText *t)
+{
+	int64		mid = s->offset_lo_us + (s->offset_hi_us - s->offset_lo_us) / 2;
+
+	t->offset = uid_secs_text(mid);
+	t->side = mid < 0 ? "behind" : "ahead of";
+	t->within = uid_secs_text((s->offset_hi_us - s->offset_lo_us + 1) / 2);
+	t->least = uid_secs_text(uid_ident_skew_us(s) / 1000 * 1000);
+	t->bound = uid_secs_text((int64) s->bound_us);
+	t->grace = uid_secs_text((int64) s->bound_us * 2);
+	t->how = s->measured_by == UID_MEASURED_BY_CLAIM ? "claiming" : "renewing";
+}
+
+static const char *const uid_skew_hint =
+"Set this server's clock right, or the coordinator's if that is the one that is wrong: every server of the pool is measured against it (NTP keeps clocks within milliseconds). uid.pool_grace on the coordinator sets the bound.";
+
+/*
+ * Raises the refusal of a lease measured further off than the bound: who
+ * (a generator: "sno_new() cannot generate") may not use it.
+ */
+UID_NORETURN static void
+uid_ident_refuse_skew(const char *who, const UidIdentSnap *s) UID_NORETURN_AFTER;
+
+static void
+uid_ident_refuse_skew(const char *who, const UidIdentSnap *s)
+{
+	UidSkewText t;
+
+	uid_skew_text(s, &t);
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("%s: this server's clock is %s s %s the coordinator's", who, t.offset, t.side),
+			 errdetail("Measured when %s id %d of pool \"%s\", to within %s s (at least %s s). "
+					   "Two holders of one id stay apart only while each server's clock is within %s s of the coordinator's (half its uid.pool_grace of %s s).",
+					   t.how, SNAP_ID(s), uid_pool, t.within, t.least, t.bound, t.grace),
+			 errhint("%s The server measures again, at most once a second, when IDs are asked for, and generates once its clock is within the bound.",
+					 uid_skew_hint)));
+}
+
+/* A lease measured past half the bound but within it: a warning. */
+static void
+uid_ident_warn_skew(const UidIdentSnap *s)
+{
+	UidSkewText t;
+	int64		skew = uid_ident_skew_us(s);
+
+	if (s->skewed || skew == 0 || skew * 2 < (int64) s->bound_us)
+		return;
+	uid_skew_text(s, &t);
+	ereport(WARNING,
+			(errmsg("this server's clock is %s s %s the coordinator's, past half the bound of %s s",
+					t.offset, t.side, t.bound),
+			 errdetail("Measured when %s id %d of pool \"%s\", to within %s s (at least %s s). "
+					   "Surely further off than the bound (half the coordinator's uid.pool_grace of %s s), the server stops generating under its lease.",
+					   t.how, SNAP_ID(s), uid_pool, t.within, t.least, t.grace),
+			 errhint("%s", uid_skew_hint)));
+}
+
 static char *
 uid_ident_holder(void)
 {
@@ -316,10 +532,32 @@ uid_ident_holder(void)
 }
 
 /*
+ * The coordinator's expiry and grace from columns col and col + 1 of a
+ * claim's or a renewal's answer (extract(epoch ...)), in microseconds.
+ */
+static char *
+uid_ident_answer(PGresult *res, int col, int64 *expiry_us, int64 *grace_us)
+{
+	if (PQntuples(res) != 1 || PQnfields(res) != col + 2 ||
+		PQgetisnull(res, 0, col) || PQgetisnull(res, 0, col + 1))
+		return pstrdup("the coordinator's answer has no expiry or no grace period");
+	if (!uid_parse_epoch_us(PQgetvalue(res, 0, col), expiry_us))
+		return psprintf("the coordinator's answer has an expiry uid cannot read: \"%s\"",
+						PQgetvalue(res, 0, col));
+	if (!uid_parse_epoch_us(PQgetvalue(res, 0, col + 1), grace_us))
+		return psprintf("the coordinator's answer has a grace period uid cannot read: \"%s\"",
+						PQgetvalue(res, 0, col + 1));
+	return NULL;
+}
+
+/*
  * One conversation with the coordinator, holding busy: renews the lease if
  * there is one for key, else (or if the coordinator says it is no longer
- * ours) claims one, and publishes the outcome.  Returns NULL, or what failed
- * with the coordinator's SQLSTATE in sqlstate (empty if it did not answer).
+ * ours) claims one, and publishes the outcome with the clock measured by
+ * it (uid_ident_measure).  Returns NULL, or what failed with the
+ * coordinator's SQLSTATE in sqlstate (empty if it did not answer).  NULL
+ * with a skewed lease published is a refusal the caller raises
+ * (uid_ident_refuse_skew).
  */
 static char *
 uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
@@ -327,7 +565,6 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 	UidRemote	r = {0};
 	char	   *volatile err = NULL;
 	UidIdentSnap s;
-	uint64		t0 = (uint64) uid_clock_unix_us();
 	char		ttl[32];
 	char		size[16];
 
@@ -362,16 +599,41 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 			char		id[16];
 			char		token[32];
 			const char *params[4] = {uid_pool, id, token, ttl};
+			int64		t0;
+			int64		t1;
+			int64		expiry_us;
+			int64		grace_us;
 
 			snprintf(id, sizeof(id), "%d", SNAP_ID(&s));
 			snprintf(token, sizeof(token), UINT64_FORMAT, s.token);
-			err = uid_remote_query(&r, psprintf("SELECT %s.uid_pool_renew($1, $2::integer, $3::bigint, $4::interval)", schema),
+			/* the coordinator's expiry and grace measure this server's clock */
+			t0 = uid_clock_unix_us();
+			err = uid_remote_query(&r, psprintf("SELECT EXTRACT(epoch FROM r.expires_at), "
+												"EXTRACT(epoch FROM %s.uid_pool_grace()) "
+												"FROM %s.uid_pool_renew($1, $2::integer, $3::bigint, $4::interval) AS r(expires_at)",
+												schema, schema),
 								   4, params, &res, sqlstate);
+			t1 = uid_clock_unix_us();
 			if (err == NULL)
 			{
+				err = uid_ident_answer(res, 0, &expiry_us, &grace_us);
 				PQclear(res);
+			}
+			if (err == NULL)
+			{
+				bool		was_skewed = s.skewed;
+
 				held = true;
-				uid_ident_make(&s, key, SNAP_ID(&s), s.token, s.floor_us, t0);
+				uid_ident_make(&s, key, SNAP_ID(&s), s.token, s.floor_us, (uint64) t0);
+				uid_ident_measure(&s, UID_MEASURED_BY_RENEWAL, t0, t1, expiry_us, grace_us);
+
+				/*
+				 * The first measurement within the bound after one beyond it
+				 * (perhaps the claim's, which set the floor) raises the floor
+				 * to its own reading, one made within the bound.
+				 */
+				if (was_skewed && !s.skewed)
+					s.floor_us = Max(s.floor_us, (uint64) t1);
 				uid_ident_publish(stamp, &s);
 			}
 			else if (strcmp(sqlstate, "55000") == 0)
@@ -380,7 +642,8 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 				ereport(WARNING,
 						(errmsg("uid's lease of id %d in pool \"%s\" is no longer held; claiming another",
 								SNAP_ID(&s), uid_pool),
-						 errdetail("%s", err)));
+						 errdetail("%s", err),
+						 errdetail_log("%s", uid_remote_log_text(err))));
 				memset(&s, 0, sizeof(s));
 				uid_ident_publish(stamp, &s);
 				err = NULL;
@@ -391,10 +654,17 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 		{
 			char	   *holder = uid_ident_holder();
 			const char *params[4] = {uid_pool, size, holder, ttl};
+			int64		t0;
+			int64		t1;
 
-			err = uid_remote_query(&r, psprintf("SELECT id, token FROM %s.uid_pool_claim($1, $2::integer, $3, $4::interval)", schema),
+			t0 = uid_clock_unix_us();
+			err = uid_remote_query(&r, psprintf("SELECT c.id, c.token, EXTRACT(epoch FROM c.expires_at), "
+												"EXTRACT(epoch FROM %s.uid_pool_grace()) "
+												"FROM %s.uid_pool_claim($1, $2::integer, $3, $4::interval) AS c",
+												schema, schema),
 								   4, params, &res, sqlstate);
-			if (err == NULL && (PQntuples(res) != 1 || PQnfields(res) != 2))
+			t1 = uid_clock_unix_us();
+			if (err == NULL && (PQntuples(res) != 1 || PQnfields(res) != 4))
 			{
 				err = pstrdup("the coordinator's uid_pool_claim() returned no lease");
 				PQclear(res);
@@ -403,19 +673,33 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 			{
 				int32		id = pg_strtoint32(PQgetvalue(res, 0, 0));
 				uint64		token = (uint64) pg_strtoint64(PQgetvalue(res, 0, 1));
+				int64		expiry_us;
+				int64		grace_us;
 
+				err = uid_ident_answer(res, 2, &expiry_us, &grace_us);
 				PQclear(res);
-				if (id < 0 || id >= uid_pool_size)
+				if (err == NULL && (id < 0 || id >= uid_pool_size))
 					err = psprintf("the coordinator handed out id %d, outside pool \"%s\" of size %d",
 								   id, uid_pool, uid_pool_size);
-				else
+				else if (err == NULL)
 				{
 					/* IDs under this lease begin after the claim returned */
-					uid_ident_make(&s, key, id, token, (uint64) uid_clock_unix_us(), t0);
+					uid_ident_make(&s, key, id, token, (uint64) t1, (uint64) t0);
+					uid_ident_measure(&s, UID_MEASURED_BY_CLAIM, t0, t1, expiry_us, grace_us);
 					uid_ident_publish(stamp, &s);
 				}
 			}
 		}
+
+		/*
+		 * A lease measured beyond the bound is kept (it holds the id) and
+		 * refused: generators raise it for a second, then measure again.
+		 */
+		if (err == NULL && s.word != 0 && s.skewed)
+			pg_atomic_write_u64(&uid_state->ident.retry_at,
+								(uint64) (uid_clock_mono_us() + UID_IDENT_RETRY_EXPIRED_US));
+		else if (err == NULL && s.word != 0)
+			uid_ident_warn_skew(&s);
 	}
 	PG_FINALLY();
 	{
@@ -427,11 +711,21 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 	return err;
 }
 
-/* Does the lease cover ticks ending at end_us, for key? */
+/*
+ * Does the lease cover ticks ending at end_us, for key?  Not one measured
+ * beyond the bound.
+ */
 static inline bool
 uid_ident_covers(const UidIdentSnap *s, uint64 key, uint64 end_us)
 {
-	return s->word != 0 && s->key == key && end_us <= SNAP_EXPIRY_US(s);
+	return s->word != 0 && s->key == key && end_us <= SNAP_EXPIRY_US(s) && !s->skewed;
+}
+
+/* Is the lease for key one measured beyond the bound? */
+static inline bool
+uid_ident_skewed(const UidIdentSnap *s, uint64 key)
+{
+	return s->word != 0 && s->key == key && s->skewed;
 }
 
 static const char *
@@ -453,36 +747,49 @@ uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key,
 				 const char *err, const char *sqlstate)
 {
 	int			code = ERRCODE_CONNECTION_FAILURE;
+	const char *log = uid_remote_log_text(err);
 
 	if (sqlstate != NULL && strlen(sqlstate) == 5)
 		code = MAKE_SQLSTATE(sqlstate[0], sqlstate[1], sqlstate[2], sqlstate[3], sqlstate[4]);
+	/* where the coordinator is and who logs in to it: the server log's only */
 	if (s->word != 0 && s->key == key)
 		ereport(ERROR,
 				(errcode(code),
 				 errmsg("%s: this server's lease of id %d in pool \"%s\" expired at %s",
 						who, SNAP_ID(s), uid_pool, uid_us_text(SNAP_EXPIRY_US(s))),
 				 errdetail("Renewing it failed: %s", err),
+				 errdetail_log("Renewing it failed: %s", log),
 				 errhint("The server takes its identity from the coordinator in uid.coordinator; generation resumes once it renews or claims a lease.")));
 	ereport(ERROR,
 			(errcode(code),
 			 errmsg("%s: this server holds no lease in pool \"%s\"", who, uid_pool),
 			 errdetail("Claiming one failed: %s", err),
+			 errdetail_log("Claiming one failed: %s", log),
 			 errhint("The server takes its identity from the coordinator in uid.coordinator; generation resumes once it claims a lease.")));
 }
 
-/* The settings a leased identity depends on must not have been refused. */
+/*
+ * The settings a leased identity depends on must not have been refused, and
+ * every session must load the library (UID_PRELOAD_UNCHECKED, set whenever
+ * uid.coordinator is assigned: by each reload that sets it in a file).
+ */
 #define UID_IDENT_SETTINGS ((1u << UID_SET_COORDINATOR) | (1u << UID_SET_POOL) | \
 							(1u << UID_SET_POOL_SIZE) | (1u << UID_SET_POOL_TTL) | \
-							(1u << UID_SET_COORDINATOR_TIMEOUT))
+							(1u << UID_SET_COORDINATOR_TIMEOUT) | UID_PRELOAD_UNCHECKED)
 
 static void
 uid_ident_check_settings(void)
 {
-	uid_check_setting(UID_SET_COORDINATOR);
+	uid_coordinator_check();
 	uid_check_setting(UID_SET_POOL);
 	uid_check_setting(UID_SET_POOL_SIZE);
 	uid_check_setting(UID_SET_POOL_TTL);
 	uid_check_setting(UID_SET_COORDINATOR_TIMEOUT);
+	if (uid_settings_refused & UID_PRELOAD_UNCHECKED)
+	{
+		uid_preload_check();
+		uid_settings_refused &= ~UID_PRELOAD_UNCHECKED;
+	}
 }
 
 /*
@@ -511,10 +818,15 @@ uid_ident_acquire(const UidClockSpec *spec, uint64 key, uint64 end_us)
 				if (!uid_ident_covers(&before, key, end_us))
 				{
 					if ((int64) pg_atomic_read_u64(&st->retry_at) > uid_clock_mono_us() &&
-						st->last_error[0] != '\0' && pg_atomic_read_u64(&st->last_key) == key)
+						uid_ident_skewed(&before, key))
+					{
+						/* measured beyond the bound a moment ago: raised below */
+					}
+					else if ((int64) pg_atomic_read_u64(&st->retry_at) > uid_clock_mono_us() &&
+							 st->last_error[0] != '\0' && pg_atomic_read_u64(&st->last_key) == key)
 					{
 						/* it failed a moment ago: say so rather than wait again */
-						err = psprintf("%s (%s)", st->last_error, "the last attempt, less than a second ago");
+						err = psprintf("%s; the last attempt was less than a second ago", st->last_error);
 						uid_ident_last_sqlstate(sqlstate);
 					}
 					else if ((err = uid_ident_talk(stamp, key, sqlstate)) != NULL)
@@ -530,6 +842,8 @@ uid_ident_acquire(const UidClockSpec *spec, uint64 key, uint64 end_us)
 			uid_ident_read(&s);
 			if (err != NULL)
 				uid_ident_refuse(psprintf("%s cannot generate", spec->func), &s, key, err, sqlstate);
+			if (uid_ident_skewed(&s, key))
+				uid_ident_refuse_skew(psprintf("%s cannot generate", spec->func), &s);
 			if (!uid_ident_covers(&s, key, end_us))
 				ereport(ERROR,
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -591,6 +905,7 @@ uid_ident_renew_early(const UidIdentSnap *seen, uint64 key)
 				(errmsg("uid could not renew this server's lease of id %d in pool \"%s\", which expires at %s",
 						SNAP_ID(seen), uid_pool, uid_us_text(SNAP_EXPIRY_US(seen))),
 				 errdetail("%s", err),
+				 errdetail_log("%s", uid_remote_log_text(err)),
 				 errhint("IDs are made until it expires; renewal is tried again in %d s.",
 						 (int) (pause / 1000000))));
 	}
@@ -640,8 +955,8 @@ uid_ident_value(int32 ident, const char *typname, const char *field, uint32 max)
 }
 
 /*
- * uid_identity(): what each type embeds on this server now, where it comes
- * from, and whether that keeps several servers apart.
+ * What each type embeds of a lease id, as the table at the top of this file
+ * says, beside the hand setting it replaces.
  */
 typedef struct UidIdentRow
 {
@@ -653,36 +968,140 @@ typedef struct UidIdentRow
 	uint32		mask;			/* of the lease id: revts8's generator */
 } UidIdentRow;
 
+#define UID_IDENT_NROWS 6
+
+static void
+uid_ident_rows(UidIdentRow *rows)
+{
+	const UidIdentRow all[UID_IDENT_NROWS] = {
+		{"sno", "partition", "uid.partition", 65535, 0, 0xFFFF},
+		{"muid", "medallion", "uid.medallion", (UINT64CONST(1) << 44) - 2, 0, 0xFFFF},
+		{"snowflake_si", "machine id", "uid.generator", snowflake_si_mid_max(uid_snowflake_si_index_bits), 0, 0xFFFF},
+		{"revts8", "generator", "uid.generator", REVTS8_GENERATOR_MAX, 0, REVTS8_GENERATOR_MAX},
+		{"revts8", "cluster", "uid.cluster", REVTS8_CLUSTER_MAX, 6 /* log2(generators) */ , 0xFFFF},
+		{"uid60", "worker", "uid.generator", UID60_WORKER_MAX, 0, 0xFFFF},
+	};
+
+	memcpy(rows, all, sizeof(all));
+}
+
+/* The largest lease id that gives the row's type a value. */
+static uint32
+uid_ident_row_fits(const UidIdentRow *r)
+{
+	/* revts8's generator and cluster share the id's 10 bits */
+	if (strcmp(r->type, "revts8") == 0)
+		return (REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1;
+	return (uint32) Min(r->max, 65535);
+}
+
+/* The row's value for lease id, or -1 if the id does not fit its type. */
+static int64
+uid_ident_row_value(const UidIdentRow *r, int32 id)
+{
+	if (id < 0 || (uint32) id > uid_ident_row_fits(r))
+		return -1;
+	return (int64) (((uint32) id >> r->shift) & r->mask);
+}
+
+/* The lease as this server generates under it now. */
+typedef struct UidLeaseNow
+{
+	UidIdentSnap s;
+	bool		standby;
+	bool		ours;			/* the lease is for this server's key */
+	bool		live;			/* and runs */
+	const char *blocked;		/* why nothing is generated, whatever the lease */
+} UidLeaseNow;
+
+static void
+uid_ident_now(UidLeaseNow *n)
+{
+	memset(n, 0, sizeof(*n));
+	n->standby = RecoveryInProgress();
+	if (uid_state == NULL)
+		uid_state_attach();
+	uid_ident_read(&n->s);
+	n->ours = !n->standby && n->s.word != 0 && n->s.key == uid_ident_key();
+	n->live = n->ours && SNAP_EXPIRY_US(&n->s) > (uint64) uid_clock_unix_us();
+	if (uid_settings_refused & (1u << UID_SET_COORDINATOR))
+		n->blocked = "uid.coordinator is refused (the server log says why)";
+	else if (!uid_preloaded())
+		n->blocked = "uid is in neither session_preload_libraries nor shared_preload_libraries";
+}
+
+/*
+ * uid_config()'s effective value of an identity setting (uid.partition,
+ * uid.medallion, uid.generator, uid.cluster) on a server that leases its
+ * identity: what IDs made now carry, from the lease id, per type; or why
+ * they carry none.  NULL if the server does not lease its identity.
+ */
+char *
+uid_ident_effective(const char *setting)
+{
+	UidIdentRow rows[UID_IDENT_NROWS];
+	UidLeaseNow n;
+	int32		id;
+	StringInfoData buf;
+	int			listed = 0;
+
+	if (!uid_ident_leased)
+		return NULL;
+	uid_ident_now(&n);
+	if (n.standby)
+		return pstrdup("(none: a standby makes no IDs)");
+	if (n.blocked != NULL)
+		return psprintf("(no ID is made: %s)", n.blocked);
+	if (!n.ours)
+		return pstrdup("(lease: none held yet)");
+	id = SNAP_ID(&n.s);
+	if (!n.live)
+		return psprintf("(lease: id %d expired at %s; the next ID renews it or claims another)",
+						id, uid_us_text(SNAP_EXPIRY_US(&n.s)));
+
+	uid_ident_rows(rows);
+	initStringInfo(&buf);
+	for (int i = 0; i < UID_IDENT_NROWS; i++)
+	{
+		const UidIdentRow *r = &rows[i];
+		int64		v = uid_ident_row_value(r, id);
+		bool		several = strcmp(setting, "uid.generator") == 0;
+
+		if (strcmp(r->setting, setting) != 0)
+			continue;
+		if (listed++ > 0)
+			appendStringInfoString(&buf, ", ");
+		if (several)
+			appendStringInfo(&buf, "%s ", r->type);
+		if (v < 0)
+			appendStringInfo(&buf, "refuses (%d > %u)", id, uid_ident_row_fits(r));
+		else if (strcmp(setting, "uid.medallion") == 0)
+			appendStringInfo(&buf, "%011llX", (unsigned long long) v);
+		else
+			appendStringInfo(&buf, INT64_FORMAT, v);
+	}
+	appendStringInfo(&buf, " (lease id %d)", id);
+	return buf.data;
+}
+
+/*
+ * uid_identity(): what each type embeds on this server now, where it comes
+ * from, and whether that keeps several servers apart.
+ */
 PG_FUNCTION_INFO_V1(uid_identity);
 Datum
 uid_identity(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	int			k = uid_snowflake_si_index_bits;
-	const UidIdentRow rows[] = {
-		{"sno", "partition", "uid.partition", 65535, 0, 0xFFFF},
-		{"muid", "medallion", "uid.medallion", (UINT64CONST(1) << 44) - 2, 0, 0xFFFF},
-		{"snowflake_si", "machine id", "uid.generator", snowflake_si_mid_max(k), 0, 0xFFFF},
-		{"revts8", "generator", "uid.generator", REVTS8_GENERATOR_MAX, 0, REVTS8_GENERATOR_MAX},
-		{"revts8", "cluster", "uid.cluster", REVTS8_CLUSTER_MAX, 6 /* log2(generators) */ , 0xFFFF},
-		{"uid60", "worker", "uid.generator", UID60_WORKER_MAX, 0, 0xFFFF},
-	};
-	UidIdentSnap s = {0};
-	bool		standby = RecoveryInProgress();
-	bool		ours = false;
-	bool		live = false;
+	UidIdentRow rows[UID_IDENT_NROWS];
+	UidLeaseNow n = {0};
 
 	InitMaterializedSRF(fcinfo, 0);
+	uid_ident_rows(rows);
 	if (uid_ident_leased)
-	{
-		if (uid_state == NULL)
-			uid_state_attach();
-		uid_ident_read(&s);
-		ours = !standby && s.word != 0 && s.key == uid_ident_key();
-		live = ours && SNAP_EXPIRY_US(&s) > (uint64) uid_clock_unix_us();
-	}
+		uid_ident_now(&n);
 
-	for (size_t i = 0; i < lengthof(rows); i++)
+	for (int i = 0; i < UID_IDENT_NROWS; i++)
 	{
 		const UidIdentRow *r = &rows[i];
 		Datum		values[9];
@@ -694,26 +1113,26 @@ uid_identity(PG_FUNCTION_ARGS)
 
 		if (uid_ident_leased)
 		{
-			int32		id = ours ? SNAP_ID(&s) : -1;
-			/* revts8's generator and cluster share the id's 10 bits */
-			uint32		fits = strcmp(r->type, "revts8") == 0 ?
-				(REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1 : (uint32) Min(r->max, 65535);
+			int32		id = n.ours ? SNAP_ID(&n.s) : -1;
 
 			source = "lease";
 			values[4] = CStringGetTextDatum(uid_pool);
-			nulls[5] = nulls[6] = !ours;
+			nulls[5] = nulls[6] = !n.ours;
 			values[5] = Int32GetDatum(id);
-			values[6] = TimestampTzGetDatum((TimestampTz) SNAP_EXPIRY_US(&s) - PG_EPOCH_UNIX_US);
-			if (ours && (uint32) id <= fits)
-				value = (int64) (((uint32) id >> r->shift) & r->mask);
-			safe = live && value >= 0;
-			if (standby)
+			values[6] = TimestampTzGetDatum((TimestampTz) SNAP_EXPIRY_US(&n.s) - PG_EPOCH_UNIX_US);
+			if (n.ours)
+				value = uid_ident_row_value(r, id);
+			safe = n.live && value >= 0 && n.blocked == NULL;
+			if (n.standby)
 				note = pstrdup("a standby generates nothing");
-			else if (!ours)
+			else if (n.blocked != NULL)
+				note = psprintf("%s: nothing is generated", n.blocked);
+			else if (!n.ours)
 				note = pstrdup("no lease yet: the next ID claims one from the coordinator");
 			else if (value < 0)
-				note = psprintf("lease id %d does not fit (0..%u): %s refuses to generate", id, fits, r->type);
-			else if (!live)
+				note = psprintf("lease id %d does not fit (0..%u): %s refuses to generate",
+								id, uid_ident_row_fits(r), r->type);
+			else if (!n.live)
 				note = pstrdup("the lease has expired: the next ID renews it or claims another");
 			else
 				note = pstrdup("leased from the coordinator");
@@ -794,6 +1213,7 @@ uid_identity_renew(PG_FUNCTION_ARGS)
 				 errmsg("cannot execute uid_identity_renew() during recovery"),
 				 errhint("A standby makes no IDs and holds no lease.")));
 	uid_ident_check_settings();
+	uid_preload_check();
 	if (uid_state == NULL)
 		uid_state_attach();
 	key = uid_ident_key();
@@ -817,6 +1237,8 @@ uid_identity_renew(PG_FUNCTION_ARGS)
 	uid_ident_read(&s);
 	if (err != NULL)
 		uid_ident_refuse("uid_identity_renew() failed", &s, key, err, sqlstate);
+	if (uid_ident_skewed(&s, key))
+		uid_ident_refuse_skew("uid_identity_renew() failed", &s);
 
 	values[0] = CStringGetTextDatum(uid_pool);
 	values[1] = Int32GetDatum(SNAP_ID(&s));

@@ -14,8 +14,9 @@ typedef struct UidRemote
 } UidRemote;
 
 /*
- * Each returns NULL on success, or what failed (palloc'd).  Only interrupts
- * raise: close the connection in PG_FINALLY.
+ * Each returns NULL on success, or what failed (palloc'd): a text for
+ * clients, which names nothing of where the coordinator is or who logs in
+ * to it.  Only interrupts raise: close the connection in PG_FINALLY.
  */
 extern char *uid_remote_connect(UidRemote *r, const char *conninfo, int timeout_ms);
 
@@ -24,5 +25,14 @@ extern char *uid_remote_query(UidRemote *r, const char *sql, int nparams,
 							  const char *const *params, PGresult **result,
 							  char *sqlstate);
 extern void uid_remote_close(UidRemote *r);
+
+/*
+ * The full text, for the server log (errdetail_log), of the failure that a
+ * function above returned as client, with libpq's message (host, port,
+ * socket path, user) and the coordinator's detail and hint; client itself
+ * for any other text.  Only the last failure of this backend is kept: ask
+ * before the next conversation.
+ */
+extern const char *uid_remote_log_text(const char *client);
 
 #endif							/* UID_REMOTE_H */

@@ -11,12 +11,14 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "pgtime.h"
+#include "postmaster/interrupt.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
 #include "clock.h"
 #include "glue.h"
 #include "guc.h"
+#include "reload.h"
 #include "sno.h"
 
 #define SNO_EXPECTED "16 characters of 2-9 and a-x"
@@ -245,23 +247,343 @@ sno_live_clear_of_backfill(uint64 ranges, uint32 *lo, uint32 *hi, bool error)
 		*lo = hhi + 1;
 }
 
+/*
+ * The ranges the server issues from.
+ *
+ * A server issues sno from one live range (and back-fills from one back-fill
+ * range) at a time, and only from ranges that a reload delivered.  Each
+ * backend has its own copy of the settings, taken from the reload when it
+ * gets to it (between statements; an idle backend at its next command), and
+ * reading the files then, edits made after the reload included (see
+ * reload.c).  So the ranges in force are the server's, in the state file
+ * (UidSnoConfig.ranges), and every call issues from those:
+ *
+ * - A backend publishes its own ranges when they differ from the published
+ *   ones and it may: it holds what the server's last reload delivered
+ *   (uid_reload_trusted(): it took that reload, and the configuration files
+ *   are as they were when it was signalled) and no newer reload is pending
+ *   for it.  Every backend that may publish holds the same ranges, those of
+ *   the last reload, so publications do not contend; the first call after a
+ *   reload (sno_new(), sno_new_at(), sno_range(), sno_snapshot(),
+ *   uid_config()) in a backend that took it switches the server.
+ * - Every other backend (a reload pending in a long statement, or settings
+ *   it does not trust) issues from the published ranges.  If nothing has been
+ *   published since the server started, one whose settings are trusted
+ *   publishes them, a pending reload or not (they are still the server's
+ *   until a newer one is published); one whose settings are not trusted
+ *   refuses (55000) until a reload.
+ * - sno_new() reads the published word again after it allocated: a pair
+ *   allocated while another backend switched the ranges is not returned
+ *   (the words only grow, so it is simply not used).  So once sno_range()
+ *   shows the new range on a server, no ID of the old range is handed out
+ *   there any more, and the old range's IDs are dated at most
+ *   previous_until: another server may take the range once its clock is past
+ *   that.
+ *
+ * The word: live min << 48 | live max << 32 | back-fill min << 16 | back-fill
+ * max, back-fill -1 encoded as 0xFFFF (min) and 0 (max), neither of which
+ * is a valid end of a back-fill range of 4.  0 is no valid word (live max 0):
+ * nothing published.
+ */
+static inline uint64
+sno_ranges_enc(const UidSnoRanges *r)
+{
+	uint64		bmin = r->backfill_min < 0 ? 0xFFFF : (uint64) r->backfill_min;
+	uint64		bmax = r->backfill_max < 0 ? 0 : (uint64) r->backfill_max;
+
+	return (uint64) r->live_min << 48 | (uint64) r->live_max << 32 | bmin << 16 | bmax;
+}
+
+static inline void
+sno_ranges_dec(uint64 w, UidSnoRanges *r)
+{
+	uint32		bmin = (uint32) (w >> 16) & 0xFFFF;
+	uint32		bmax = (uint32) w & 0xFFFF;
+
+	r->live_min = (int) (w >> 48);
+	r->live_max = (int) (w >> 32) & 0xFFFF;
+	r->backfill_min = bmin == 0xFFFF ? -1 : (int) bmin;
+	r->backfill_max = bmax == 0 ? -1 : (int) bmax;
+}
+
+/* This backend's ranges as a reload delivered them (0: not trusted), and for which reload. */
+static uint64 sno_mine = 0;
+static TimestampTz sno_mine_for = -1;
+static int64 sno_mine_stamp = 0;
+
+static void
+sno_ranges_lock(UidSnoConfig *c)
+{
+	for (;;)
+	{
+		uint64		held = pg_atomic_read_u64(&c->lock);
+		int64		now = uid_clock_mono_us();
+
+		/* a holder dead for a second, or from before a reboot, is gone */
+		if ((held == 0 || (int64) held > now || now - (int64) held > 1000000) &&
+			pg_atomic_compare_exchange_u64(&c->lock, &held, (uint64) now))
+			return;
+		CHECK_FOR_INTERRUPTS();
+		pg_usleep(100);
+	}
+}
+
+/* The highest tick either sno timeline has issued (or been fenced to). */
+static uint64
+sno_marks_tick(void)
+{
+	UidSlot    *slot = &uid_state->slots[UID_SLOT_SNO];
+
+	return Max(uid_word_tick(pg_atomic_read_u64(&slot->word[0])),
+			   uid_word_tick(pg_atomic_read_u64(&slot->word[1])));
+}
+
+static const char *
+sno_range_text(int lo, int hi)
+{
+	return lo < 0 ? "off" : psprintf("%d..%d", lo, hi);
+}
+
+/*
+ * Publishes mine as the server's ranges; returns the word in force after.
+ * Readers check pm_key before they trust the word: it is written last.
+ */
+static uint64
+sno_ranges_publish(uint64 mine)
+{
+	UidSnoConfig *c = &uid_state->sno_cfg;
+	uint64		pm = uid_pm_key();
+	uint64		w;
+	uint64		locked;
+	bool		ours;
+	bool		switched = false;
+
+	sno_ranges_lock(c);
+	locked = pg_atomic_read_u64(&c->lock);
+	w = pg_atomic_read_u64(&c->ranges);
+	ours = pg_atomic_read_u64(&c->pm_key) == pm;
+
+	/*
+	 * Ranges published from a later reload than this backend's stand: a
+	 * backend not yet signalled for a reload that another has taken.
+	 */
+	if (!(ours && w == mine) &&
+		!(ours && w != 0 && (int64) pg_atomic_read_u64(&c->stamp) > sno_mine_stamp))
+	{
+		uint64		marks;
+
+		pg_atomic_write_u64(&c->previous_until, 0);
+		pg_atomic_write_u64(&c->previous, w);
+		pg_atomic_write_u64(&c->taken_us, (uint64) uid_clock_unix_us());
+		pg_atomic_write_u64(&c->stamp, (uint64) sno_mine_stamp);
+		pg_memory_barrier();
+		pg_atomic_write_u64(&c->ranges, mine);
+		pg_memory_barrier();
+		pg_atomic_write_u64(&c->pm_key, pm);
+		/* after the switch: every pair of the old ranges is at or below it */
+		marks = sno_marks_tick();
+		pg_atomic_write_u64(&c->previous_until, w == 0 || marks == 0 ? 0 : marks + 1);
+		switched = w != 0 && w != mine;
+	}
+	w = pg_atomic_read_u64(&c->ranges);
+	(void) pg_atomic_compare_exchange_u64(&c->lock, &locked, 0);
+	if (switched)
+	{
+		UidSnoRanges was;
+		UidSnoRanges now;
+
+		sno_ranges_dec(pg_atomic_read_u64(&c->previous), &was);
+		sno_ranges_dec(mine, &now);
+		ereport(LOG,
+				(errmsg("uid: sno issues from live range %d..%d and back-fill range %s, taken from the configuration reloaded at %s",
+						now.live_min, now.live_max,
+						sno_range_text(now.backfill_min, now.backfill_max),
+						timestamptz_to_str(PgReloadTime)),
+				 errdetail("Before: live range %d..%d, back-fill range %s.",
+						   was.live_min, was.live_max,
+						   sno_range_text(was.backfill_min, was.backfill_max))));
+	}
+	return w;
+}
+
+static uint64
+sno_ranges_slow(uint64 w)
+{
+	UidSnoConfig *c = &uid_state->sno_cfg;
+	bool		ours = pg_atomic_read_u64(&c->pm_key) == uid_pm_key();
+
+	pg_memory_barrier();
+	w = pg_atomic_read_u64(&c->ranges);
+	if (PgReloadTime != sno_mine_for)
+	{
+		UidSnoRanges r = {uid_sno_sequence_min, uid_sno_sequence_max,
+		uid_sno_backfill_min, uid_sno_backfill_max};
+		bool		trusted = uid_reload_trusted();
+		bool		refused = false;
+
+		/*
+		 * A value the checks refused is not the server's: this session holds
+		 * the built-in default in its place, never published (it refuses to
+		 * issue, uid_sno_check_live).  A refused back-fill end publishes
+		 * back-fill off.  Ends that each passed but make no range are what
+		 * the reload delivered: published, every session refuses.
+		 */
+		if (uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX)))
+			trusted = false, refused = true;
+		if (uid_settings_refused & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
+			r.backfill_min = r.backfill_max = -1;
+		sno_mine_for = PgReloadTime;
+		sno_mine = trusted ? sno_ranges_enc(&r) : 0;
+		sno_mine_stamp = uid_reload_stamp();
+		/* (a parallel worker has its leader's ranges: the leader said so) */
+		if (sno_mine == 0 && !refused && !ConfigReloadPending && !IsParallelWorker())
+			ereport(WARNING,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("uid: this session's sno ranges are not taken: the configuration files changed after the reload it took"),
+					 errdetail("An edit of postgresql.conf or postgresql.auto.conf (ALTER SYSTEM) that no reload delivered may be among them; sno issues from the ranges the server took before."),
+					 errhint("Reload the configuration (SELECT pg_reload_conf()) once the files hold what the server should use.")));
+	}
+	if (sno_mine != 0 && (!ours || w == 0 || (w != sno_mine && !ConfigReloadPending)))
+		return sno_ranges_publish(sno_mine);
+	if (ours && w != 0)
+		return w;
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("sno cannot tell which sequence ranges the server's last reload delivered"),
+			 errdetail("This session took a reload after the configuration files had changed again, and no session has taken the server's ranges since it started."),
+			 errhint("Reload the configuration (SELECT pg_reload_conf()), or call sno_range() in a new session.")));
+}
+
+/* The ranges word in force now; publishes this backend's when it should. */
+static inline uint64
+sno_ranges_word(void)
+{
+	uint64		w = pg_atomic_read_u64(&uid_state->sno_cfg.ranges);
+
+	if (likely(w == sno_mine && w != 0 && PgReloadTime == sno_mine_for && !ConfigReloadPending))
+		return w;
+	return sno_ranges_slow(w);
+}
+
+void
+uid_sno_ranges(UidSnoRanges *r)
+{
+	if (uid_state == NULL)
+		uid_state_attach();
+	sno_ranges_dec(sno_ranges_word(), r);
+}
+
+/*
+ * The sequences sno_new() has issued (UidSnoConfig.live_used), which
+ * back-fill must keep clear of: a back-fill range carved out of sequences
+ * the live range used before would repeat those IDs at their times.  A
+ * backend keeps a copy; the shared word only widens, by CAS, when a
+ * sequence falls outside it.  A file made before uid 0.6.0 begins recording
+ * at the first use (its history before, up to the sno mark then, is
+ * unknown: live_used_since).
+ */
+static uint64 sno_used_copy = 0;
+
+static inline uint32
+sno_used_lo(uint64 u)
+{
+	return (uint32) (u >> 16) & 0xFFFF;
+}
+
+static inline uint32
+sno_used_hi(uint64 u)
+{
+	return (uint32) u & 0xFFFF;
+}
+
+static uint64
+sno_used_read(void)
+{
+	UidSnoConfig *c = &uid_state->sno_cfg;
+	uint64		u = pg_atomic_read_u64(&c->live_used);
+
+	if (unlikely(u == 0))
+	{
+		uint64		zero = 0;
+
+		/* an older file: what came before the marks is unknown */
+		uid_raise_u64(&c->live_used_since, sno_marks_tick());
+		pg_memory_barrier();
+		(void) pg_atomic_compare_exchange_u64(&c->live_used, &zero, UID_SNO_USED_EMPTY);
+		u = pg_atomic_read_u64(&c->live_used);
+	}
+	return u;
+}
+
+static void
+sno_used_widen(uint32 seq)
+{
+	pg_atomic_uint64 *word = &uid_state->sno_cfg.live_used;
+	uint64		u = sno_used_read();
+
+	for (;;)
+	{
+		uint32		lo = Min(sno_used_lo(u), seq);
+		uint32		hi = Max(sno_used_hi(u), seq);
+		uint64		want = UID_SNO_USED_VALID | (uint64) lo << 16 | hi;
+
+		if (want == u || pg_atomic_compare_exchange_u64(word, &u, want))
+		{
+			sno_used_copy = want;
+			return;
+		}
+	}
+}
+
+static inline void
+sno_used_note(uint32 seq)
+{
+	uint64		u = sno_used_copy;
+
+	if (unlikely(u == 0 || seq < sno_used_lo(u) || seq > sno_used_hi(u)))
+		sno_used_widen(seq);
+}
+
 PG_FUNCTION_INFO_V1(sno_new);
 Datum
 sno_new(PG_FUNCTION_ARGS)
 {
 	int32		meta = PG_GETARG_INT32(0);
-	uint32		lo;
-	uint32		hi;
-	uint64		ranges;
+	UidSlot    *slot;
 	UidTickSeq	ts;
 	sno_fields	f;
 
 	uid_check_field("sno", "metabyte", meta, 0, 255);
-	uid_sno_live_range(&lo, &hi);
-	ranges = pg_atomic_read_u64(&uid_gen_slot(&sno_clock, false)->word[SNO_BF_RANGE]);
-	if (unlikely(ranges != 0))
-		sno_live_clear_of_backfill(ranges, &lo, &hi, true);
-	ts = uid_next_tick_in(&sno_clock, lo, hi);
+	slot = uid_gen_slot(&sno_clock, false);
+	for (;;)
+	{
+		uint64		w = sno_ranges_word();
+		uint64		bf = pg_atomic_read_u64(&slot->word[SNO_BF_RANGE]);
+		UidSnoRanges r;
+		uint32		lo;
+		uint32		hi;
+
+		sno_ranges_dec(w, &r);
+		uid_sno_check_live(&r);
+		lo = (uint32) r.live_min;
+		hi = (uint32) r.live_max;
+		if (unlikely(bf != 0))
+			sno_live_clear_of_backfill(bf, &lo, &hi, true);
+		ts = uid_next_tick_in(&sno_clock, lo, hi);
+		sno_used_note(ts.seq);
+
+		/*
+		 * Issued under the ranges and back-fill ranges still in force: a
+		 * switch of the ranges, or a back-fill pass that began meanwhile (it
+		 * reads the used sequences after it published its range; this reads
+		 * its range after it recorded the sequence), made the pair unusable.
+		 * No barrier needed: the CAS that issued the pair, and the one that
+		 * recorded the sequence if it was new, are full barriers.
+		 */
+		if (likely(pg_atomic_read_u64(&uid_state->sno_cfg.ranges) == w &&
+				   pg_atomic_read_u64(&slot->word[SNO_BF_RANGE]) == bf))
+			break;
+	}
 	f.units = ts.tick;
 	f.tick = (unsigned) ts.timeline;
 	f.meta = (unsigned) meta;
@@ -417,6 +739,33 @@ sno_backfill_pass(pg_atomic_uint64 *rangew, uint64 old, uint32 lo, uint32 hi,
 										  (uint64) mine << 32 | sno_range_enc(hlo, hhi));
 }
 
+/*
+ * Back-fill at tick from lo..hi must keep clear of every sequence sno_new()
+ * issued (sno_used_read()), and of a time whose live sequences are unknown.
+ */
+static void
+sno_backfill_check_used(uint64 tick, uint32 lo, uint32 hi)
+{
+	uint64		u = sno_used_read();
+	uint64		since = pg_atomic_read_u64(&uid_state->sno_cfg.live_used_since);
+
+	if (since != 0 && tick <= since)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("sno_new_at() cannot date an ID at %s: this server made live IDs up to %s before uid recorded which sequences they used",
+						sno_tick_text(tick), sno_tick_text(since)),
+				 errdetail("The state file was made by uid 0.5.0 or older: sno_new() IDs of that time may hold any sequence, the back-fill range's too."),
+				 errhint("Back-fill only times after %s on this server.", sno_tick_text(since))));
+	if (u != UID_SNO_USED_EMPTY && sno_used_lo(u) <= hi && sno_used_hi(u) >= lo)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("the back-fill range %u..%u holds sequences that sno_new() has issued on this server, %u..%u",
+						lo, hi, sno_used_lo(u), sno_used_hi(u)),
+				 errdetail("A back-filled ID with such a sequence could equal a live ID made at its time."),
+				 errhint("Set uid.sno_backfill_min and uid.sno_backfill_max clear of %u..%u and reload the configuration.",
+						 sno_used_lo(u), sno_used_hi(u))));
+}
+
 static uint32
 sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 {
@@ -446,8 +795,13 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 			continue;
 		}
 
-		/* the lanes as of this pass, read after the range word */
-		pg_read_barrier();
+		/*
+		 * Clear of the live sequences, read after the range word (sno_new()
+		 * reads the range word after it recorded its sequence, so one of
+		 * the two sees the other), and the lanes as of this pass.
+		 */
+		pg_memory_barrier();
+		sno_backfill_check_used(tick, lo, hi);
 		for (i = 0; i < SNO_BF_LANES; i++)
 		{
 			uint64		w = pg_atomic_read_u64(&slot->word[SNO_BF_LANE0 + i]);
@@ -553,6 +907,19 @@ sno_new_at(PG_FUNCTION_ARGS)
 	f.meta = (unsigned) uid_check_field("sno", "metabyte", meta, 0, 255);
 	f.units = uid_time_to_tick(&sno_backfill_clock, PG_GETARG_TIMESTAMPTZ(1), false);
 	uid_sno_ranges(&r);
+
+	/*
+	 * Back-fill dates IDs at times that have passed.  A lane goes forward
+	 * only: one call dated in the future would take every earlier time from
+	 * it, and two would end back-fill in its range until the clock got there.
+	 */
+	if (f.units > sno_backfill_clock.now(&sno_backfill_clock))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("sno_new_at() cannot date an ID at %s: that is later than the server's clock",
+						sno_tick_text(f.units)),
+				 errdetail("Back-fill makes IDs of times that have passed; sno_new() makes those of now."),
+				 errhint("Check the time given; if the server's clock is behind, correct it.")));
 	uid_sno_check_live(&r);
 	if ((problem = uid_sno_backfill_problem(&r)) != NULL)
 		ereport(ERROR,
@@ -774,5 +1141,65 @@ sno_snapshot(PG_FUNCTION_ARGS)
 	values[n++] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->overflow_wait_us));
 	Assert(n == SNO_SNAPSHOT_COLS);
 
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * sno_range(): the ranges this server issues from now, since when, and the
+ * live range before with the time its IDs reached: the handover of a range
+ * between servers.  Calling it takes this session's ranges for the server
+ * when it may (see sno_ranges_word()), so after a reload, a call in a new
+ * statement shows the reload's ranges (or says why not).
+ */
+PG_FUNCTION_INFO_V1(sno_range);
+Datum
+sno_range(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[8];
+	bool		nulls[8] = {0};
+	UidSnoConfig *c;
+	UidSnoRanges r;
+	uint64		prev;
+	uint64		until;
+	uint64		taken;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	uid_sno_ranges(&r);
+	c = &uid_state->sno_cfg;
+	/* the ranges and their switch as one publication wrote them */
+	sno_ranges_lock(c);
+	{
+		uint64		locked = pg_atomic_read_u64(&c->lock);
+
+		sno_ranges_dec(pg_atomic_read_u64(&c->ranges), &r);
+		taken = pg_atomic_read_u64(&c->taken_us);
+		prev = pg_atomic_read_u64(&c->previous);
+		until = pg_atomic_read_u64(&c->previous_until);
+		(void) pg_atomic_compare_exchange_u64(&c->lock, &locked, 0);
+	}
+	values[0] = Int32GetDatum(r.live_min);
+	values[1] = Int32GetDatum(r.live_max);
+	values[2] = Int32GetDatum(r.backfill_min);
+	values[3] = Int32GetDatum(r.backfill_max);
+	nulls[2] = r.backfill_min < 0;
+	nulls[3] = r.backfill_max < 0;
+	values[4] = TimestampTzGetDatum((TimestampTz) taken - PG_EPOCH_UNIX_US);
+	if (prev == 0)
+		nulls[5] = nulls[6] = true;
+	else
+	{
+		UidSnoRanges p;
+
+		sno_ranges_dec(prev, &p);
+		values[5] = Int32GetDatum(p.live_min);
+		values[6] = Int32GetDatum(p.live_max);
+	}
+	/* the end of the last 4 ms unit the previous ranges can have issued */
+	if (prev == 0 || until == 0)
+		nulls[7] = true;
+	else
+		values[7] = TimestampTzGetDatum(uid_tick_to_time(&sno_clock, until));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

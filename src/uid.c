@@ -11,6 +11,7 @@
 #include "compat.h"
 #include "guc.h"
 #include "muid.h"
+#include "reload.h"
 
 UID_MODULE_MAGIC;
 
@@ -38,5 +39,6 @@ void
 _PG_init(void)
 {
 	uid_guc_init();
+	uid_reload_init();
 	RegisterXactCallback(uid_xact_callback, NULL);
 }

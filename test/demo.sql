@@ -87,7 +87,9 @@ SELECT * FROM uid_stats();
 SELECT * FROM uid_lease();
 
 -- Several servers: instead of hand settings, a server can lease its identity from a
--- coordinator, any database with uid (here this same server; see the README).
+-- coordinator, any database with uid (here this same server; see the README).  Such a
+-- server loads uid in every session, so that no session shows uid.coordinator to all.
+ALTER SYSTEM SET session_preload_libraries = 'uid';
 \getenv host PGHOST
 \getenv port PGPORT
 SELECT format('ALTER SYSTEM SET uid.coordinator = %L',

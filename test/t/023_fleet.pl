@@ -32,12 +32,7 @@ use Time::HiRes qw(time usleep);
 use UidTest;
 
 my @types = id_types();
-my %generator = (
-	sno => 'sno_new(1)',
-	muid => 'muid_new()',
-	snowflake_si => 'snowflake_si_new()',
-	revts8 => 'revts8_new()',
-	uid60 => 'uid60_new()');
+my %generator = generator_calls(1);
 
 my $pool = 'fleet';
 my $rounds = 4;

@@ -30,12 +30,7 @@ use Time::HiRes qw(time usleep);
 use UidTest;
 
 my @types = id_types();
-my %generator = (
-	sno => 'sno_new()',
-	muid => 'muid_new()',
-	snowflake_si => 'snowflake_si_new()',
-	revts8 => 'revts8_new()',
-	uid60 => 'uid60_new()');
+my %generator = generator_calls();
 
 # Only to catch a hang: a wait is never asserted to be short.
 my $patience = $PostgreSQL::Test::Utils::timeout_default;
@@ -97,8 +92,10 @@ is($r->{sqlstate}, '08006', '1. with SQLSTATE 08006 (connection failure)')
   or diag $r->{err};
 like($r->{msg}, qr/^sno_new\(\) cannot generate: this server holds no lease in pool "uid"$/,
 	'1. the error says that the server holds no lease in pool uid');
-like($r->{detail}, qr/^Claiming one failed: could not connect to the coordinator: .*\Q$dead_port\E/,
-	'1. the detail says that the coordinator (its port) could not be reached');
+like($r->{detail}, qr/^Claiming one failed: could not connect to the coordinator \(the server log says why\)$/,
+	'1. the detail says that the coordinator could not be reached');
+ok($lonely->log_contains(qr/DETAIL:  Claiming one failed: could not connect to the coordinator: .*\Q$dead_port\E/),
+	"1. the server log has libpq's message, with the port (the client does not: TAP 030)");
 $r = attempt($lonely, 'SELECT * FROM uid_identity_renew()');
 is($r->{sqlstate}, '08006', '1. uid_identity_renew() fails the same way')
   or diag $r->{err};

@@ -25,13 +25,17 @@ plan skip_all => 'libfaketime is not installed' unless faketime_lib();
 
 my $coord = PostgreSQL::Test::Cluster->new('floor_coordinator');
 $coord->init;
+# the writer's clock goes 30 s back: a grace of 120 s keeps it within the
+# bound of half of it (031 tests the bound itself)
+$coord->append_conf('postgresql.conf', "uid.pool_grace = 120\n");
 $coord->start;
 $coord->safe_psql('postgres', 'CREATE EXTENSION uid');
 my $conninfo = sprintf("host=%s port=%d dbname=postgres", $coord->host, $coord->port);
 
 my $writer = PostgreSQL::Test::Cluster->new('floor_writer');
 $writer->init;
-$writer->append_conf('postgresql.conf', "uid.coordinator = '$conninfo'\nuid.pool = 'floor'\n");
+$writer->append_conf('postgresql.conf',
+	"session_preload_libraries = 'uid'\nuid.coordinator = '$conninfo'\nuid.pool = 'floor'\n");
 start_faked($writer);
 $writer->safe_psql('postgres', 'CREATE EXTENSION uid');
 

@@ -22,7 +22,7 @@ our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
   check_overlap clock_jump_test
   start_generator wait_for_phase step_phase timed_batch stop_generator
   check_capacity_stats
-  id_types id_generators order_key create_id_tables row_counts latest_id_time
+  id_types generator_calls id_generators order_key create_id_tables row_counts latest_id_time
   check_clock_behind new_ids_behind check_new_ids
   coordinator_node carried_lease_id
   reload_with sno_listener sno_notifications);
@@ -358,14 +358,15 @@ sub check_ids_wrap
 # postgresql.conf; init, the arguments of init (extra => ['-g']); faked,
 # true to start it under libfaketime (start_faked); coordinator, a
 # conninfo: the node leases its identity from that coordinator
-# (uid.coordinator) instead of having a fixed partition.
+# (uid.coordinator) instead of having a fixed partition, and loads uid in
+# every session (session_preload_libraries), as such a server must.
 sub uid_node
 {
 	my ($name, %o) = @_;
 	my $node = PostgreSQL::Test::Cluster->new($name);
 	my $identity =
 	  defined $o{coordinator}
-	  ? "uid.coordinator = '$o{coordinator}'"
+	  ? "session_preload_libraries = 'uid'\nuid.coordinator = '$o{coordinator}'"
 	  : 'uid.partition = 7';
 
 	$node->init(@{ $o{init} // [] });
@@ -1140,6 +1141,19 @@ sub check_capacity_stats
 sub id_types
 {
 	return qw(sno muid snowflake_si revts8 uid60);
+}
+
+# Each type's generator call, as a hash: type => 'sno_new(META)', ...  (sno's
+# metabyte $meta, default 0).
+sub generator_calls
+{
+	my ($meta) = @_;
+	return (
+		sno => 'sno_new(' . ($meta // '') . ')',
+		muid => 'muid_new()',
+		snowflake_si => 'snowflake_si_new()',
+		revts8 => 'revts8_new()',
+		uid60 => 'uid60_new()');
 }
 
 # Each generator, called on its own (muid_txn is muid's other way in): a

@@ -1,0 +1,293 @@
+# Where sno's ranges meet reloads and back-fill (issue 24, defects 2 and 3):
+#
+# 1. A statement that runs through a reload, while ALTER SYSTEM prepares
+#    ranges that are not reloaded, issues from the delivered range only (0.5.0
+#    read the files every 100 ms while the reload was pending and took the
+#    edit); a session that takes a reload after the files changed again does
+#    not take them either (core reads the files when a backend gets to the
+#    reload) and says so.
+# 2. A range passes between two servers sharing a partition by the documented
+#    handover (reload A, sno_range() on A until it shows its new range, B's
+#    clock past previous_until, reload B), while B's generator runs through a
+#    pending reload and B's next range was prepared early with ALTER SYSTEM:
+#    no duplicate; no ID of A's old range after the switch, none of its new
+#    one before.
+# 3. Back-fill at the times of live IDs in sequences the live range used
+#    before is refused (0.5.0: 500 of 502 back-filled IDs equal live ones).
+#
+# Nothing is timed: the checks count IDs.
+
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(usleep);
+use UidTest;
+
+sub q1
+{
+	my ($node, $sql) = @_;
+	return $node->safe_psql('postgres', $sql);
+}
+
+# ALTER SYSTEM of the live range, without a reload.
+sub alter_range
+{
+	my ($node, $lo, $hi) = @_;
+	q1($node,
+		"LOAD 'uid'; ALTER SYSTEM SET uid.sno_sequence_min = $lo; ALTER SYSTEM SET uid.sno_sequence_max = $hi"
+	);
+}
+
+# Polls $node's sno_range() (a new session each time, so it takes the
+# server's last reload) until it shows lo..hi; returns its row.
+sub wait_range
+{
+	my ($node, $lo, $hi) = @_;
+	my $row;
+	poll_until(
+		"sno_range() showing $lo..$hi",
+		sub {
+			$row = q1($node,
+				'SELECT live_min, live_max, taken_at, previous_min, previous_max, previous_until FROM sno_range()'
+			);
+			return $row =~ /^\Q$lo|$hi|\E/;
+		});
+	return $row;
+}
+
+my $a = uid_node('reload_a');
+my $b = uid_node('reload_b');
+for my $node ($a, $b)
+{
+	q1($node, 'CREATE TABLE t (id sno NOT NULL, s text NOT NULL, at timestamptz NOT NULL)');
+}
+
+# 1. One server: a long statement through a reload and an unreloaded edit.
+alter_range($a, 0, 32767);
+$a->reload;
+like(wait_range($a, 0, 32767), qr/^0\|32767\|/, 'a issues from 0..32767');
+
+# The long statement: one DO block committing in a loop (a backend takes a
+# reload between statements, not between transactions), about 4 s.  The second worker takes its reload at its next
+# command, after the files changed again.
+my $long = start_worker($a,
+	q{DO $$BEGIN FOR i IN 1 .. 400 LOOP INSERT INTO t VALUES (sno_new(), 'long', clock_timestamp()); COMMIT; PERFORM pg_sleep(0.01); END LOOP; END$$}
+);
+my $idle = start_worker($a, q{INSERT INTO t VALUES (sno_new(), 'idle1', clock_timestamp())},
+	'SELECT pg_sleep(3)',
+	q{INSERT INTO t SELECT sno_new(), 'idle2', clock_timestamp() FROM generate_series(1, 100)});
+poll_until('the long statement under way',
+	sub { q1($a, q{SELECT count(*) >= 20 FROM t WHERE s = 'long'}) eq 't' });
+$a->reload;    # nothing changed: a reload pending in both workers
+usleep(300_000);
+alter_range($a, 40000, 40100);    # prepared, not reloaded
+my ($rc, $out, $err) = finish_worker($long);
+is($rc, 0, 'the long statement ran through the reload') or diag $err;
+($rc, $out, $err) = finish_worker($idle);
+is($rc, 0, 'the idle session made its IDs') or diag $err;
+like($err, qr/this session's sno ranges are not taken: the configuration files changed after the reload it took/,
+	'the session that took the reload after the edit says it did not take its ranges');
+is( q1($a,
+		q{SELECT count(*) FILTER (WHERE sno_sequence(id) NOT BETWEEN 0 AND 32767) || '/' || count(*) FROM t WHERE s = 'long'}
+	),
+	'0/400',
+	'the long statement issued from the delivered range only');
+is( q1($a,
+		q{SELECT count(*) FILTER (WHERE sno_sequence(id) NOT BETWEEN 0 AND 32767) || '/' || count(*) FROM t WHERE s = 'idle2'}
+	),
+	'0/100',
+	'the session that took a reload after the edit issued from the delivered range only');
+is(q1($a, 'SELECT live_min || \'..\' || live_max FROM sno_range()'),
+	'0..32767', 'sno_range() shows the delivered range, not the edit');
+
+# A session that sets a range of its own at start has the server's values
+# read from the files when the library loads (guarantee 7), edits no reload
+# delivered included: it does not take them either.
+{
+	local $ENV{PGOPTIONS} = '-c uid.sno_sequence_min=5';
+	my ($r, $o, $e) = $a->psql('postgres',
+		q{SELECT count(*) FILTER (WHERE sno_sequence(id) NOT BETWEEN 0 AND 32767) FROM (SELECT sno_new() AS id FROM generate_series(1, 100)) s});
+	is($o, '0', 'a session that overrode a range setting issues from the delivered range')
+	  or diag $e;
+}
+is(q1($a, 'SELECT live_min || \'..\' || live_max FROM sno_range()'),
+	'0..32767', 'and the server still issues from it');
+
+# The edit, reloaded: the server switches, and sno_range() tells from what.
+$a->reload;
+my $row = wait_range($a, 40000, 40100);
+like($row, qr/^40000\|40100\|[^|]+\|0\|32767\|[^|]+$/,
+	'after the reload: 40000..40100, the previous range 0..32767 and when its IDs ended');
+is( q1($a,
+		q{SELECT count(*) FILTER (WHERE sno_sequence(id) NOT BETWEEN 40000 AND 40100) FROM (SELECT sno_new() AS id FROM generate_series(1, 1000)) s}
+	),
+	'0',
+	'IDs after the reload are in the new range');
+
+# 2. A range passes from one server to another while both generate.
+q1($a, 'TRUNCATE t');
+alter_range($a, 0,     32767);
+alter_range($b, 32768, 49151);
+$a->reload;
+$b->reload;
+wait_range($a, 0,     32767);
+wait_range($b, 32768, 49151);
+
+my $gen = sub {
+	my ($node, $name) = @_;
+	return start_worker($node,
+		qq{DO \$\$DECLARE until timestamptz := clock_timestamp() + interval '8 s'; BEGIN WHILE clock_timestamp() < until LOOP INSERT INTO t SELECT sno_new(), '$name', clock_timestamp() FROM generate_series(1, 2000); COMMIT; END LOOP; END\$\$}
+	);
+};
+my @gen = ($gen->($a, 'a'), $gen->($a, 'a'), $gen->($b, 'b'));
+poll_until('both servers generating',
+	sub { q1($a, 'SELECT count(*) > 10000 FROM t') eq 't' && q1($b, 'SELECT count(*) > 5000 FROM t') eq 't' });
+
+# B: a reload pending in its generator, and its next range prepared early.
+$b->reload;
+usleep(300_000);
+alter_range($b, 0, 32767);
+usleep(1_000_000);
+
+# The handover: A moves to 49152..65535, which nobody uses, giving 0..32767
+# up; B takes it once its clock is past the time A's IDs of it reached.
+alter_range($a, 49152, 65535);
+$a->reload;
+my $arow = wait_range($a, 49152, 65535);
+my (undef, undef, $taken_a, undef, undef, $until_a) = split /\|/, $arow;
+ok(defined $until_a && $until_a ne '', "a's previous range 0..32767 reached $until_a")
+  or diag $arow;
+poll_until("b's clock past $until_a", sub { q1($b, "SELECT clock_timestamp() > '$until_a'") eq 't' });
+$b->reload;
+my $brow = wait_range($b, 0, 32767);
+my (undef, undef, $taken_b) = split /\|/, $brow;
+for my $w (@gen)
+{
+	my ($rc, $out, $err) = finish_worker($w);
+	is($rc, 0, 'a generator ran through the handover') or diag $err;
+}
+
+# Every ID of both servers in one table.
+q1($a, 'CREATE TABLE tb (LIKE t)');
+my $dump = q1($b, 'COPY t TO STDOUT');
+($rc, $out, $err) = $a->psql('postgres', "COPY tb FROM STDIN;\n$dump\n\\.\n");
+is($rc, 0, "server b's IDs loaded into server a") or diag $err;
+my $counts = q1($a, 'SELECT count(*), count(DISTINCT id) FROM (SELECT id FROM t UNION ALL SELECT id FROM tb) x');
+my ($n, $distinct) = split /\|/, $counts;
+cmp_ok($n, '>', 20000, "the two servers made $n IDs through the handover");
+is($n - $distinct, 0, 'no ID twice across the two servers');
+is( q1($a,
+		"SELECT count(*) FROM t WHERE sno_sequence(id) <= 32767 AND at > timestamptz '$taken_a' + interval '50 ms'"
+	),
+	'0',
+	"no ID of a's old range after it took the new one");
+is(q1($a, "SELECT count(*) FROM t WHERE sno_sequence(id) >= 49152 AND at < '$taken_a'"),
+	'0', "no ID of a's new range before it took it");
+is(q1($a, "SELECT count(*) FROM tb WHERE sno_sequence(id) <= 32767 AND at < '$taken_b'"),
+	'0', "no ID of b's new range before b's reload delivered it");
+cmp_ok(q1($a, "SELECT count(*) FROM tb WHERE sno_sequence(id) <= 32767"), '>', 0,
+	"b issued from its new range after the reload");
+
+# 3. Back-fill and the live range's history.
+my $c = uid_node('backfill_history');
+q1($c, 'CREATE TABLE t (id sno NOT NULL, s int NOT NULL)');
+reload_with($c, 'uid.sno_sequence_min' => 0, 'uid.sno_sequence_max' => 7);
+run_released($c, 4, sub { "INSERT INTO t SELECT sno_new(), $_[0] FROM generate_series(1, 3000)" },
+	what => 'live IDs in 0..7');
+is(q1($c, 'SELECT max(sno_sequence(id)) FROM t'), '7', 'the live IDs used all of 0..7');
+reload_with($c,
+	'uid.sno_sequence_min' => 0,
+	'uid.sno_sequence_max' => 3,
+	'uid.sno_backfill_min' => 4,
+	'uid.sno_backfill_max' => 7);
+my ($ret, $stdout, $stderr) = $c->psql('postgres',
+	'SELECT sno_new_at(0, sno_timestamp(id)) FROM t WHERE sno_sequence(id) >= 4 LIMIT 1');
+isnt($ret, 0, 'back-fill in sequences the live range used is refused');
+like($stderr, qr/the back-fill range 4\.\.7 holds sequences that sno_new\(\) has issued on this server, 0\.\.7/,
+	'the refusal names the sequences sno_new() issued');
+# One at a time, at the times of live IDs of 4..7: none made, none equal.
+my $made = 0;
+my $equal = 0;
+for my $at (split /\n/, q1($c, 'SELECT DISTINCT sno_timestamp(id) FROM t WHERE sno_sequence(id) >= 4 ORDER BY 1 LIMIT 50'))
+{
+	my ($r, $o) = $c->psql('postgres', "SELECT sno_new_at(0, '$at')");
+	next if $r != 0;
+	$made++;
+	$equal++ if q1($c, "SELECT count(*) FROM t WHERE id = '$o'") ne '0';
+}
+is("$made/$equal", '0/0', 'no back-filled ID at the live IDs\' times, so none equal to one');
+# A range clear of what the live range used back-fills those times.
+reload_with($c, 'uid.sno_backfill_min' => 100, 'uid.sno_backfill_max' => 103);
+q1($c, 'CREATE TABLE bf (id sno NOT NULL)');
+q1($c, 'INSERT INTO bf SELECT sno_new_at(0, at) FROM (SELECT DISTINCT sno_timestamp(id) AS at FROM t ORDER BY 1 LIMIT 200) x');
+is( q1($c, 'SELECT count(*) || \'/\' || count(*) FILTER (WHERE id IN (SELECT id FROM t)) FROM bf'),
+	'200/0', 'a range clear of the live history back-fills the same times, no ID equal to a live one');
+
+# 4. Backends whose settings no reload delivered to them, each of a kind a
+# review found publishing them (each seen failing before its fix, on 15):
+# a session that took a reload before it loaded uid; the parallel workers of
+# a leader that took a reload late; a session that set both ends at its
+# start; a session whose check refused a value (it holds the default).
+my $d = uid_node('late_kinds');
+q1($d, 'CREATE TABLE big AS SELECT g FROM generate_series(1, 200000) g; ANALYZE big');
+alter_range($d, 100, 199);
+$d->reload;
+wait_range($d, 100, 199);
+
+# a. Connected before a reload, uid not loaded; the reload, then an edit.
+my $late = $d->background_psql('postgres');
+$late->query_safe('SELECT 1');
+alter_range($d, 100, 199);
+$d->reload;
+usleep(300_000);
+alter_range($d, 200, 299);    # prepared, not reloaded
+is($late->query('SELECT min(sno_sequence(x)) || \'..\' || max(sno_sequence(x)) FROM (SELECT sno_new(1) x FROM generate_series(1, 500)) s'),
+	'100..199', '4a. a session that took a reload before it loaded uid issues from the delivered range');
+is(q1($d, 'SELECT live_min || \'..\' || live_max FROM sno_range()'), '100..199', '4a. and the server still does');
+$late->quit;
+
+# b. A leader that took a reload late, and its parallel workers.
+my $leader = $d->background_psql('postgres');
+$leader->query_safe('SELECT sno_new(1)');
+alter_range($d, 100, 199);
+$d->reload;
+usleep(300_000);
+alter_range($d, 200, 299);
+my $par = $d->safe_psql('postgres', 'SELECT current_setting(\'server_version_num\')::int >= 160000') eq 't'
+  ? 'debug_parallel_query' : 'force_parallel_mode';
+$leader->query_safe("SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET $par = on");
+my $got = $leader->query('SELECT min(sno_sequence(x)) || \'..\' || max(sno_sequence(x)) FROM (SELECT sno_new(1) x FROM big) s');
+is($got, '100..199', '4b. a parallel query of a leader that took a reload late issues from the delivered range');
+is(q1($d, 'SELECT live_min || \'..\' || live_max FROM sno_range()'), '100..199', '4b. and the server still does');
+ok(!$d->log_contains(qr/sno issues from live range 200\.\.299/), '4b. no process published the edit');
+$leader->quit;
+
+# c. Both ends set at the session's start: the files' values, not a reload's.
+{
+	local $ENV{PGOPTIONS} = '-c uid.sno_sequence_min=5 -c uid.sno_sequence_max=6';
+	my ($r, $o, $e) = $d->psql('postgres',
+		q{SELECT min(sno_sequence(x)) || '..' || max(sno_sequence(x)) FROM (SELECT sno_new(1) x FROM generate_series(1, 500)) s});
+	is($o, '100..199', '4c. a session that set both ends at its start issues from the delivered range') or diag $e;
+}
+is(q1($d, 'SELECT live_min || \'..\' || live_max FROM sno_range()'), '100..199', '4c. and the server still does');
+
+# d. A value the check refuses, reloaded: the session that holds the
+# default in its place refuses, and publishes nothing.
+alter_range($d, 100, 199);
+$d->reload;
+wait_range($d, 100, 199);
+$d->append_conf('postgresql.auto.conf', "uid.sno_sequence_max = 70000\n");
+$d->reload;
+usleep(500_000);
+my $rr = attempt($d, 'SELECT sno_new(1)');
+is($rr->{sqlstate} // '', '22023', '4d. a session holding a refused value refuses') or diag $rr->{err};
+is(q1($d, 'SELECT live_min || \'..\' || live_max FROM sno_range()'), '100..199',
+	'4d. and the server still issues from the delivered range, not from the default in its place');
+
+done_testing();
