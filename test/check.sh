@@ -9,6 +9,8 @@
 # once, the Debian package (test/package.sh) and the PGXN zip (test/dist.sh).
 # Exits non-zero if any suite fails.
 #   UID_FUZZ_TIME  seconds per fuzz target (default 15)
+#   UID_SEAMS_RUNS seeds of the seams test (TAP 033) per major (default 2; each
+#                  prints its seed, UID_SEAMS_SEEDS=<seeds> replays them)
 source "$(dirname "$0")/lib.sh"
 
 if [ -n "${PG_MAJOR:-}" ]; then majors=$PG_MAJOR; else majors=$UID_MATRIX; fi
@@ -62,6 +64,7 @@ run_regress() {
 
 run_tap() {
 	as_pg env PATH="$PG_BIN:$PATH" UID_FAKETIME_LIB="$(faketime_lib)" UID_REQUIRE_FAKETIME=1 \
+		UID_SEAMS_RUNS="${UID_SEAMS_RUNS:-2}" ${UID_SEAMS_SEEDS:+UID_SEAMS_SEEDS="$UID_SEAMS_SEEDS"} \
 		make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_CONFIG" PROVE_FLAGS="${PROVE_FLAGS:-}" && return 0
 	tail -n 50 "$BUILD"/tmp_check/log/regress_log_* 2>/dev/null || true
 	return 1

@@ -17,13 +17,17 @@
 #
 # Environment: PG_MAJOR (default 15), UID_STRESS_ROUNDS (default 3),
 # UID_STRESS_HOGS (default: the number of cores), PROVE_FLAGS (e.g. -v),
-# UID_SCRATCH as for check.sh.
+# UID_SCRATCH as for check.sh, UID_SEAMS_RUNS (seeds of the seams test per
+# round, default 8) or UID_SEAMS_SEEDS (those seeds).
 source "$(dirname "$0")/lib.sh"
 
 ROUNDS=${1:-${UID_STRESS_ROUNDS:-3}}
 HOG_COUNT=${UID_STRESS_HOGS:-$(nproc)}
 case $ROUNDS in *[!0-9]* | "" | 0) echo "usage: $0 [ROUNDS]: ROUNDS is a number of rounds, 1 or more" >&2; exit 2 ;; esac
 case $HOG_COUNT in *[!0-9]* | "") echo "UID_STRESS_HOGS is not a number: '$HOG_COUNT'" >&2; exit 2 ;; esac
+
+# The seams test (TAP 033) runs this many seeds a round (check.sh: 2).
+SEAMS_RUNS=${UID_SEAMS_RUNS:-8}
 
 use_major "${PG_MAJOR:-15}"
 install_packages "$PG_MAJOR"
@@ -85,6 +89,7 @@ for round in $(seq 1 "$ROUNDS"); do
 	t0=$SECONDS
 	rc=0
 	as_pg env PATH="$PG_BIN:$PATH" UID_FAKETIME_LIB="$FAKETIME" UID_REQUIRE_FAKETIME=1 \
+		UID_SEAMS_RUNS="$SEAMS_RUNS" ${UID_SEAMS_SEEDS:+UID_SEAMS_SEEDS="$UID_SEAMS_SEEDS"} \
 		nice -n 10 make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_CONFIG" PROVE_FLAGS="${PROVE_FLAGS:-}" \
 		2>&1 | tee "$out" || rc=$?
 	secs=$((SECONDS - t0))
