@@ -32,7 +32,7 @@
 
 #define UID_STATE_FILE		"uid_generator.state"
 #define UID_STATE_MAGIC		0x75696447	/* "uidG" */
-#define UID_STATE_VERSION	2
+#define UID_STATE_VERSION	3
 #define UID_STATE_SIZE		4096
 
 /*
@@ -202,7 +202,7 @@ uid_state_attach(void)
 
 	file = (UidStateFile *) p;
 	if (file->magic != UID_STATE_MAGIC ||
-		(file->version != UID_STATE_VERSION && file->version != 1))
+		file->version < 1 || file->version > UID_STATE_VERSION)
 	{
 		munmap(p, UID_STATE_SIZE);
 		ereport(ERROR,
@@ -211,12 +211,24 @@ uid_state_attach(void)
 	}
 
 	/*
-	 * Take a version 1 file over: its header words after the secret are
-	 * zero, a valid version 2 header with no lease yet, and its slots are
-	 * unfenced, so that they are fenced before their next ID.
+	 * Take an older file over in place.  Version 1: its header words after
+	 * the secret are zero, a valid header with no lease yet, and its slots
+	 * are unfenced, so that they are fenced before their next ID.  Version
+	 * 2 (uid 0.3.0 to 0.5.0, or this library's file after a library of
+	 * those ran on it, which a file of version 3 refuses): whatever record
+	 * of the live sno sequences it holds may miss what an older library
+	 * issued, so it starts again, its history unknown up to the marks
+	 * (sno.c, sno_used_read).  Two backends taking it over at once both
+	 * clear it; the second may clear a sequence the first recorded, which
+	 * the marks then cover.
 	 */
-	if (file->version == 1)
+	if (file->version < UID_STATE_VERSION)
+	{
+		if (file->version == 2)
+			pg_atomic_write_u64(&file->sno_cfg.live_used, 0);
+		pg_memory_barrier();
 		file->version = UID_STATE_VERSION;
+	}
 	mapped_dev = st.st_dev;
 	mapped_ino = st.st_ino;
 	uid_state = file;

@@ -200,10 +200,12 @@ typedef struct UidSnoConfig
 #define UID_SNO_USED_EMPTY	(UID_SNO_USED_VALID | UINT64CONST(0xFFFF) << 16)
 
 /*
- * The layout of the mapped state file, version 2.  Version 1 (uid 0.1.0 and
+ * The layout of the mapped state file, version 3.  Version 1 (uid 0.1.0 and
  * 0.2.0) had zeros where the header now has its lease and fence words, which
- * is what a version 2 file starts with, so a version 1 file is taken over
- * in place.
+ * is what a later file starts with, so a version 1 file is taken over in
+ * place.  Version 2 (0.3.0 to 0.5.0) had zeros where version 3 (0.6.0) keeps
+ * sno's ranges and the record of its live sequences; version 3 exists so
+ * that a 0.5.0 library, which would issue without recording, refuses it.
  */
 typedef struct UidStateFile
 {

@@ -229,6 +229,29 @@ q1($c, 'INSERT INTO bf SELECT sno_new_at(0, at) FROM (SELECT DISTINCT sno_timest
 is( q1($c, 'SELECT count(*) || \'/\' || count(*) FILTER (WHERE id IN (SELECT id FROM t)) FROM bf'),
 	'200/0', 'a range clear of the live history back-fills the same times, no ID equal to a live one');
 
+# A 0.5.0 library run on the file meanwhile would have issued live
+# sequences without recording them: its file version is 2.  The file set
+# back to 2 (what such a run leaves) is taken over with the record started
+# again, so back-fill at the times of IDs made before is refused even in a
+# range clear of what was recorded.
+is(unpack('V', substr(slurp_file(state_file($c)), 4, 4)), 3, 'the state file is version 3');
+$c->stop;
+{
+	open my $fh, '+<', state_file($c) or die "could not open the state file: $!";
+	binmode $fh;
+	seek($fh, 4, 0);
+	print $fh pack('V', 2);
+	close $fh or die;
+}
+$c->start;
+reload_with($c, 'uid.sno_backfill_min' => 200, 'uid.sno_backfill_max' => 203);
+my $old_at = q1($c, 'SELECT min(sno_timestamp(id)) FROM t');
+my $rv = attempt($c, "SELECT sno_new_at(0, '$old_at')");
+is($rv->{sqlstate} // 'made', '55000',
+	'after a version 2 file was taken over, back-fill at the times of earlier live IDs is refused')
+  or diag $rv->{err};
+is(unpack('V', substr(slurp_file(state_file($c)), 4, 4)), 3, 'and the file is version 3 again');
+
 # 4. Backends whose settings no reload delivered to them, each of a kind a
 # review found publishing them (each seen failing before its fix, on 15):
 # a session that took a reload before it loaded uid; the parallel workers of
