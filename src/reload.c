@@ -26,10 +26,11 @@
  * the files watched are postgresql.conf, postgresql.auto.conf and the files
  * the watched settings came from, not their directories (the data
  * directory changes at every log rotation): a file added to an include
- * directory and never reloaded is not seen.
+ * directory and never reloaded is not seen, nor an edit made in the moment
+ * between the postmaster reading the files and signalling the backend.
  *
- * Not trusted, whatever the files: a parallel worker (its leader's settings)
- * and any process that is not a client backend; a backend that took a
+ * Not trusted, whatever the files: a parallel worker (its leader's
+ * settings); a backend that took a
  * reload before uid watched (the library loaded late, or, under
  * shared_preload_libraries, where core's handler replaces the postmaster's
  * in every backend, before its first use: seen from PgReloadTime, which a
@@ -84,6 +85,7 @@ static TimestampTz load_reload_time;
 static bool load_pending;
 static bool load_from_files;
 static bool load_late;
+static bool late_only = false;	/* untrusted only for load_late */
 static int64 load_mono;
 static int	init_pid = 0;		/* the process that watches */
 
@@ -241,10 +243,13 @@ uid_reload_init(void)
 	 * Took a reload before uid watched (the library loaded late, or at its
 	 * first use under shared_preload_libraries): core sets PgReloadTime when
 	 * a backend takes one, so a time after the backend's start means it did.
-	 * (A wall clock stepped back in between hides it; session_preload_libraries
-	 * loads uid before a backend can take any.)
+	 * The wall clock can mislead: stopped, it hides one; stepped back after
+	 * the postmaster's last reload, it makes a false alarm, which costs only
+	 * that such a session may not replace ranges another published (see
+	 * uid_reload_first_only).  session_preload_libraries loads uid before a
+	 * backend can take any reload.
 	 */
-	load_late = PgReloadTime >= MyStartTimestamp;
+	load_late = PgReloadTime > MyStartTimestamp;
 	load_pending = ConfigReloadPending;
 	load_from_files = (uid_settings_from_files & UID_WATCHED_BITS) != 0;
 	load_mono = uid_clock_mono_us();
@@ -270,15 +275,18 @@ uid_reload_trusted(void)
 	sigset_t	old;
 
 	/*
-	 * A parallel worker has its leader's settings and takes no reload; a
-	 * background worker is no session: neither speaks for the server.
+	 * A parallel worker has its leader's settings and takes no reload: it
+	 * does not speak for the server.  (A background worker, as pg_cron's, or
+	 * a single-user backend is forked with the postmaster's settings, or
+	 * reads the files at its start, like a session.)
 	 */
-	if (IsParallelWorker() || MyBackendType != B_BACKEND)
+	if (IsParallelWorker())
 		return false;
 	uid_reload_init();
 	if (PgReloadTime == checked_for)
 		return trusted;
 	checked_for = PgReloadTime;
+	late_only = false;
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGHUP);
@@ -293,7 +301,17 @@ uid_reload_trusted(void)
 		 * closes that gap.  (No comparison with the backend's start time:
 		 * the wall clock may have stepped between the two.)
 		 */
-		trusted = !load_late && (!load_from_files || uid_files_before(load_reload_time));
+		trusted = !load_from_files || uid_files_before(load_reload_time);
+		/*
+		 * A reload taken before uid watched, as PgReloadTime after the
+		 * backend's start tells (or a wall clock stepped back since the
+		 * postmaster's last reload: then a false alarm): probably the
+		 * server's settings, but unchecked.  Good enough to begin with when
+		 * no session has published any (uid_reload_first_only), never to
+		 * replace what one did.
+		 */
+		late_only = trusted && load_late;
+		trusted = trusted && !load_late;
 		trusted_stamp = load_pending ? 0 : load_mono;
 	}
 	else if (ConfigReloadPending)
@@ -316,6 +334,12 @@ uid_reload_trusted(void)
 	uid_watch_list();
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return trusted;
+}
+
+bool
+uid_reload_first_only(void)
+{
+	return !uid_reload_trusted() && late_only;
 }
 
 int64

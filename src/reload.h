@@ -19,6 +19,14 @@ extern void uid_reload_init(void);
 extern bool uid_reload_trusted(void);
 
 /*
+ * Not trusted only because the backend took a reload before uid watched it
+ * (seen from the wall clock, which may have stepped): may be used where no
+ * session has published the server's settings since it started, never to
+ * replace them.
+ */
+extern bool uid_reload_first_only(void);
+
+/*
  * When the settings uid_reload_trusted() trusts became this backend's, on
  * the monotonic clock: the SIGHUP of the reload it took, or, for a backend
  * that took none, when it found none pending.  A later stamp holds a later

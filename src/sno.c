@@ -310,6 +310,8 @@ sno_ranges_dec(uint64 w, UidSnoRanges *r)
 static uint64 sno_mine = 0;
 static TimestampTz sno_mine_for = -1;
 static int64 sno_mine_stamp = 0;
+/* Ranges this backend may publish only where none are (uid_reload_first_only). */
+static uint64 sno_first = 0;
 
 static void
 sno_ranges_lock(UidSnoConfig *c)
@@ -349,7 +351,7 @@ sno_range_text(int lo, int hi)
  * Readers check pm_key before they trust the word: it is written last.
  */
 static uint64
-sno_ranges_publish(uint64 mine)
+sno_ranges_publish(uint64 mine, bool only_first)
 {
 	UidSnoConfig *c = &uid_state->sno_cfg;
 	uint64		pm = uid_pm_key();
@@ -368,7 +370,7 @@ sno_ranges_publish(uint64 mine)
 	 * backend not yet signalled for a reload that another has taken.
 	 */
 	if (!(ours && w == mine) &&
-		!(ours && w != 0 && (int64) pg_atomic_read_u64(&c->stamp) > sno_mine_stamp))
+		!(ours && w != 0 && (only_first || (int64) pg_atomic_read_u64(&c->stamp) > sno_mine_stamp)))
 	{
 		uint64		marks;
 
@@ -419,6 +421,7 @@ sno_ranges_slow(uint64 w)
 		UidSnoRanges r = {uid_sno_sequence_min, uid_sno_sequence_max,
 		uid_sno_backfill_min, uid_sno_backfill_max};
 		bool		trusted = uid_reload_trusted();
+		bool		first = uid_reload_first_only();
 		bool		refused = false;
 
 		/*
@@ -429,14 +432,15 @@ sno_ranges_slow(uint64 w)
 		 * the reload delivered: published, every session refuses.
 		 */
 		if (uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX)))
-			trusted = false, refused = true;
+			trusted = first = false, refused = true;
 		if (uid_settings_refused & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
 			r.backfill_min = r.backfill_max = -1;
 		sno_mine_for = PgReloadTime;
 		sno_mine = trusted ? sno_ranges_enc(&r) : 0;
+		sno_first = first ? sno_ranges_enc(&r) : 0;
 		sno_mine_stamp = uid_reload_stamp();
 		/* (a parallel worker has its leader's ranges: the leader said so) */
-		if (sno_mine == 0 && !refused && !ConfigReloadPending && !IsParallelWorker())
+		if (sno_mine == 0 && !first && !refused && !ConfigReloadPending && !IsParallelWorker())
 			ereport(WARNING,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("uid: this session's sno ranges are not taken: the configuration files changed after the reload it took"),
@@ -444,7 +448,9 @@ sno_ranges_slow(uint64 w)
 					 errhint("Reload the configuration (SELECT pg_reload_conf()) once the files hold what the server should use.")));
 	}
 	if (sno_mine != 0 && (!ours || w == 0 || (w != sno_mine && !ConfigReloadPending)))
-		return sno_ranges_publish(sno_mine);
+		return sno_ranges_publish(sno_mine, false);
+	if (sno_first != 0 && (!ours || w == 0))
+		return sno_ranges_publish(sno_first, true);
 	if (ours && w != 0)
 		return w;
 	ereport(ERROR,
