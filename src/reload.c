@@ -247,9 +247,10 @@ uid_reload_init(void)
 	 * the postmaster's last reload, it makes a false alarm, which costs only
 	 * that such a session may not replace ranges another published (see
 	 * uid_reload_first_only).  session_preload_libraries loads uid before a
-	 * backend can take any reload.
+	 * backend can take any reload.  A single-user backend read the files
+	 * after its start, and is the server.
 	 */
-	load_late = PgReloadTime > MyStartTimestamp;
+	load_late = IsUnderPostmaster && PgReloadTime > MyStartTimestamp;
 	load_pending = ConfigReloadPending;
 	load_from_files = (uid_settings_from_files & UID_WATCHED_BITS) != 0;
 	load_mono = uid_clock_mono_us();
