@@ -23,22 +23,27 @@ DATA = $(wildcard src/upgrade/$(EXTENSION)--*.sql)
 # name but uninstalls $(bindir)/<the path given>, so the path must have no
 # directory part.
 SCRIPTS_built = uid-inspect
-EXTRA_CLEAN = $(DATA_built) test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log \
+EXTRA_CLEAN = $(DATA_built) tmp_check test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log \
 	uid-inspect test/unit/inspect_test
 
 PG_CONFIG ?= pg_config
 # The server's major version: some tests need a newer one.
 SERVER_MAJOR := $(shell $(PG_CONFIG) --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
 
-REGRESS = setup config identity sno_vectors sno_io sno_ops sno_func sno_gen sno_shard muid_io muid_ops muid_gen snowflake_si_io snowflake_si_ops snowflake_si_gen revts8_io revts8_ops revts8_gen uid60_io uid60_ops uid60_gen aggregates pool partition upgrade
-# pg_input_is_valid() (16+), COPY ... ON_ERROR (17+)
-ifeq ($(shell test $(SERVER_MAJOR) -ge 16 && echo y),y)
-REGRESS += soft_errors
+REGRESS = setup config identity sno_vectors sno_io sno_ops sno_func sno_gen sno_shard muid_io muid_ops muid_gen snowflake_si_io snowflake_si_ops snowflake_si_gen revts8_io revts8_ops revts8_gen uid60_io uid60_ops uid60_gen aggregates pool partition upgrade soft_errors copy_on_error
+# Files that need a newer server: pg_input_is_valid() (16+), COPY ... ON_ERROR (17+).
+TOO_NEW := $(if $(shell test $(SERVER_MAJOR) -ge 16 && echo y),,soft_errors) \
+	$(if $(shell test $(SERVER_MAJOR) -ge 17 && echo y),,copy_on_error)
+ifeq ($(origin REGRESS),command line)
+ifneq ($(filter $(TOO_NEW),$(REGRESS)),)
+$(error $(filter $(TOO_NEW),$(REGRESS)): needs a newer PostgreSQL than $(SERVER_MAJOR) (soft_errors 16, copy_on_error 17))
 endif
-ifeq ($(shell test $(SERVER_MAJOR) -ge 17 && echo y),y)
-REGRESS += copy_on_error
 endif
-TAP_TESTS = 1
+# Every file needs setup's extension and helpers first: "make installcheck
+# REGRESS=sno_io" runs setup, then sno_io.
+override REGRESS := setup $(filter-out setup $(TOO_NEW),$(REGRESS))
+# The TAP tests run with "make tapcheck", not with installcheck (which is
+# pg_regress alone): PROVE_TESTS=test/t/032_sno_reload.pl picks files.
 PROVE_TESTS = test/t/*.pl
 
 PG_CPPFLAGS = -I$(srcdir)/src -I$(libpq_srcdir) -DUID_VERSION='"$(EXTVERSION)"'
@@ -97,7 +102,8 @@ test/fuzz/inspect_fuzz: test/fuzz/inspect_fuzz.c $(INSPECT_SRCS) src/inspect/*.h
 
 .PHONY: unitcheck fuzzcheck
 
-# TAP tests alone (installcheck runs pg_regress and then these).
+# The TAP tests, against the installed server (test/check.sh --only tap runs
+# them as the postgres user, with libfaketime).
 tapcheck:
 	$(prove_installcheck)
 

@@ -8,12 +8,40 @@
 # concurrency TAP tests against uid.so built with sanitizers (test/sanitize.sh);
 # once, the Debian package (test/package.sh) and the PGXN zip (test/dist.sh).
 # Exits non-zero if any suite fails.
+#
+# Usage: test/check.sh [--only STAGE[,STAGE...]] [MAJOR...]
+#   STAGE  unit, regress, tap, sanitize, package, dist, fuzz (default: all)
+#   MAJOR  the majors to test (default: PG_MAJOR, else UID_MATRIX)
+# e.g. "test/check.sh --only tap 17" reruns the TAP suite on 17, and with
+# PROVE_TESTS=test/t/032_sno_reload.pl only that file.
 #   UID_FUZZ_TIME  seconds per fuzz target (default 15)
 #   UID_SEAMS_RUNS seeds of the seams test (TAP 033) per major (default 2; each
 #                  prints its seed, UID_SEAMS_SEEDS=<seeds> replays them)
+STAGES="unit regress tap sanitize package dist fuzz"
+ONLY=
+args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--only)
+		[ $# -ge 2 ] || { echo "--only needs stages: ${STAGES// /, }" >&2; exit 2; }
+		ONLY=${2//,/ }
+		shift 2
+		;;
+	--only=*) ONLY=${1#--only=}; ONLY=${ONLY//,/ }; shift ;;
+	-h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+	-*) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
+	*) args+=("$1"); shift ;;
+	esac
+done
+for st in $ONLY; do
+	case " $STAGES " in *" $st "*) ;; *) echo "unknown stage '$st': one of ${STAGES// /, }" >&2; exit 2 ;; esac
+done
+# want STAGE: is the stage to run?
+want() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
+
 source "$(dirname "$0")/lib.sh"
 
-if [ -n "${PG_MAJOR:-}" ]; then majors=$PG_MAJOR; else majors=$UID_MATRIX; fi
+if [ ${#args[@]} -gt 0 ]; then majors="${args[*]}"; elif [ -n "${PG_MAJOR:-}" ]; then majors=$PG_MAJOR; else majors=$UID_MATRIX; fi
 for m in $majors; do use_major "$m"; done # check them all before the long part
 
 install_packages $majors
@@ -57,7 +85,7 @@ not_run() {
 
 run_regress() {
 	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PATH="$PG_BIN:$PATH" \
-		make -C "$BUILD" -s installcheck TAP_TESTS= PG_CONFIG="$PG_CONFIG" && return 0
+		make -C "$BUILD" -s installcheck PG_CONFIG="$PG_CONFIG" && return 0
 	cat "$BUILD/regression.diffs" 2>/dev/null || true
 	return 1
 }
@@ -65,7 +93,8 @@ run_regress() {
 run_tap() {
 	as_pg env PATH="$PG_BIN:$PATH" UID_FAKETIME_LIB="$(faketime_lib)" UID_REQUIRE_FAKETIME=1 \
 		UID_SEAMS_RUNS="${UID_SEAMS_RUNS:-2}" ${UID_SEAMS_SEEDS:+UID_SEAMS_SEEDS="$UID_SEAMS_SEEDS"} \
-		make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_CONFIG" PROVE_FLAGS="${PROVE_FLAGS:-}" && return 0
+		make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_CONFIG" PROVE_FLAGS="${PROVE_FLAGS:-}" \
+		${PROVE_TESTS:+PROVE_TESTS="$PROVE_TESTS"} && return 0
 	tail -n 50 "$BUILD"/tmp_check/log/regress_log_* 2>/dev/null || true
 	return 1
 }
@@ -77,6 +106,7 @@ nosrv_major=
 
 for m in $majors; do
 	use_major "$m"
+	want unit || want regress || want tap || want fuzz || continue
 	if ! step "PostgreSQL $m ($(pg_origin))" ensure_postgres; then
 		not_run "pg_regress on $m" "no server"
 		not_run "TAP on $m" "no server"
@@ -90,27 +120,34 @@ for m in $majors; do
 	fi
 	if [ -z "$nosrv_build" ]; then
 		nosrv_build=$BUILD nosrv_config=$PG_CONFIG nosrv_major=$m
-		suite "codec unit tests (no server; in $m's copy)" \
-			as_pg make -C "$BUILD" -s unitcheck PG_CONFIG="$PG_CONFIG" || true
+		if want unit; then
+			suite "codec unit tests (no server; in $m's copy)" \
+				as_pg make -C "$BUILD" -s unitcheck PG_CONFIG="$PG_CONFIG" || true
+		fi
 	fi
+	want regress || want tap || continue
 	if ! step "build and install the extension on $ver" build_and_install; then
 		not_run "pg_regress on $ver" "the build failed"
 		not_run "TAP on $ver" "the build failed"
 		continue
 	fi
-	if ! step "throwaway cluster on $ver" start_cluster; then
+	if ! want regress; then
+		:
+	elif ! step "throwaway cluster on $ver" start_cluster; then
 		not_run "pg_regress on $ver" "no cluster; see $SCRATCH/server.log"
 	else
 		suite "pg_regress on $ver" run_regress || true
 	fi
-	suite "TAP on $ver" run_tap || true
 	stop_cluster
+	if want tap; then suite "TAP on $ver" run_tap || true; fi
 done
 
 # uid.so built with AddressSanitizer and UBSan, in a private copy of one
 # built major's installation (test/sanitize.sh says why not 15).
 san_major=${UID_SAN_MAJOR:-18}
-if [[ " $majors " == *" $san_major "* ]]; then
+if ! want sanitize; then
+	:
+elif [[ " $majors " == *" $san_major "* ]]; then
 	suite "sanitizers (ASan, UBSan) on $san_major: pg_regress, concurrency TAP" \
 		env UID_SAN_MAJOR="$san_major" UID_SCRATCH="$UID_SCRATCH" UID_PORT="$UID_PORT" \
 		bash "$UID_SRC/test/sanitize.sh" || true
@@ -118,9 +155,13 @@ else
 	not_run "sanitizers" "major $san_major is not in the matrix ($majors)"
 fi
 
-if [ -n "$nosrv_build" ]; then
-	suite "fuzz (no server; in $nosrv_major's copy)" \
-		as_pg make -C "$nosrv_build" -s fuzzcheck FUZZ_TIME="${UID_FUZZ_TIME:-15}" PG_CONFIG="$nosrv_config" || true
+if ! want unit && ! want fuzz; then
+	:
+elif [ -n "$nosrv_build" ]; then
+	if want fuzz; then
+		suite "fuzz (no server; in $nosrv_major's copy)" \
+			as_pg make -C "$nosrv_build" -s fuzzcheck FUZZ_TIME="${UID_FUZZ_TIME:-15}" PG_CONFIG="$nosrv_config" || true
+	fi
 else
 	not_run "codec unit tests" "no server of any major to build with"
 	not_run "fuzz" "no server of any major to build with"
@@ -129,9 +170,13 @@ fi
 # Once: the Debian package of 15 (pg_buildext; installed into a fresh Debian
 # 12 root, used, purged) and the PGXN zip of `make dist` (from a git clone of
 # this checkout, so not in a tree without git, such as an unpacked zip).
-suite "Debian package: build, install into a fresh Debian 12 root, use, purge" \
-	"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh" || true
-if git -C "$UID_SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+if want package; then
+	suite "Debian package: build, install into a fresh Debian 12 root, use, purge" \
+		"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh" || true
+fi
+if ! want dist; then
+	:
+elif git -C "$UID_SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	suite "PGXN zip: make dist, META.json, build and CREATE EXTENSION from it" \
 		env UID_SCRATCH="$UID_SCRATCH" UID_PORT="$UID_PORT" bash "$UID_SRC/test/dist.sh" || true
 else
