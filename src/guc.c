@@ -723,7 +723,7 @@ uid_guc_init(void)
 	coordinator_defining = true;
 	DefineCustomStringVariable("uid.coordinator",
 							   "Connection string of the coordinator this server leases its identity from, without a password; empty: the identity settings apply.",
-							   "The coordinator is a database with the uid extension; see the README, section \"Several servers\".",
+							   "The coordinator is a database with the uid extension; see doc/several-servers.md in uid's sources.",
 							   &uid_coordinator, "",
 							   PGC_SIGHUP, GUC_SUPERUSER_ONLY,
 							   check_coordinator, assign_coordinator, NULL);

@@ -89,7 +89,7 @@ uid_fence_origin(void)
 				 errmsg("uid cannot generate IDs: its lease is kept in replication origin \"%s\", which does not exist",
 						UID_FENCE_ORIGIN),
 				 errdetail("CREATE EXTENSION uid (version 0.3.0 or later) and ALTER EXTENSION uid UPDATE make it.  pg_upgrade carries neither it nor the state file uid_generator.state over."),
-				 errhint("If this database has an older version of uid, run ALTER EXTENSION uid UPDATE.  After pg_upgrade, stop the server, copy uid_generator.state from the old data directory, start it and run SELECT pg_replication_origin_create('%s'); see the README, section \"Copies of the data directory\".",
+				 errhint("If this database has an older version of uid, run ALTER EXTENSION uid UPDATE.  After pg_upgrade, stop the server, copy uid_generator.state from the old data directory, start it and run SELECT pg_replication_origin_create('%s'); see doc/operations.md in uid's sources.",
 						 UID_FENCE_ORIGIN)));
 	return id;
 }

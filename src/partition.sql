@@ -1,4 +1,4 @@
--- uid: partitions by time (see the README, section "Partitioning by time")
+-- uid: partitions by time (see doc/partitioning.md)
 --
 -- A table whose key is one of the ID types can be range-partitioned by the
 -- key itself: the bounds of a partition are the IDs T_boundary(a) and

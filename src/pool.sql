@@ -1,4 +1,4 @@
--- uid: the lease pool (see the README, section "Several servers")
+-- uid: the lease pool (see doc/several-servers.md)
 --
 -- Any database with the extension can be a coordinator: it hands out small
 -- integer ids (machine or generator ids) from named pools to holders
