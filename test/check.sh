@@ -15,7 +15,7 @@
 # e.g. "test/check.sh --only tap 17" reruns the TAP suite on 17, and with
 # PROVE_TESTS=test/t/032_sno_reload.pl only that file.
 #   UID_FUZZ_TIME  seconds per fuzz target (default 15)
-#   UID_SEAMS_RUNS seeds of the seams test (TAP 033) per major (default 2; each
+#   UID_SEAMS_RUNS seeds of the seams test (TAP 033) per major (default 1; each
 #                  prints its seed, UID_SEAMS_SEEDS=<seeds> replays them)
 STAGES="unit regress tap sanitize package dist fuzz"
 ONLY=
@@ -92,7 +92,7 @@ run_regress() {
 
 run_tap() {
 	as_pg env PATH="$PG_BIN:$PATH" UID_FAKETIME_LIB="$(faketime_lib)" UID_REQUIRE_FAKETIME=1 \
-		UID_SEAMS_RUNS="${UID_SEAMS_RUNS:-2}" ${UID_SEAMS_SEEDS:+UID_SEAMS_SEEDS="$UID_SEAMS_SEEDS"} \
+		UID_SEAMS_RUNS="${UID_SEAMS_RUNS:-1}" ${UID_SEAMS_SEEDS:+UID_SEAMS_SEEDS="$UID_SEAMS_SEEDS"} \
 		make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_CONFIG" PROVE_FLAGS="${PROVE_FLAGS:-}" \
 		${PROVE_TESTS:+PROVE_TESTS="$PROVE_TESTS"} && return 0
 	tail -n 50 "$BUILD"/tmp_check/log/regress_log_* 2>/dev/null || true

@@ -26,7 +26,7 @@ HOG_COUNT=${UID_STRESS_HOGS:-$(nproc)}
 case $ROUNDS in *[!0-9]* | "" | 0) echo "usage: $0 [ROUNDS]: ROUNDS is a number of rounds, 1 or more" >&2; exit 2 ;; esac
 case $HOG_COUNT in *[!0-9]* | "") echo "UID_STRESS_HOGS is not a number: '$HOG_COUNT'" >&2; exit 2 ;; esac
 
-# The seams test (TAP 033) runs this many seeds a round (check.sh: 2).
+# The seams test (TAP 033) runs this many seeds a round (check.sh: 1 per major).
 SEAMS_RUNS=${UID_SEAMS_RUNS:-8}
 
 use_major "${PG_MAJOR:-15}"
