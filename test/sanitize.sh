@@ -25,13 +25,15 @@
 # PostgreSQL 18's postgres -V), so these run on the real clock.
 #
 #   UID_SAN_TAP  the TAP files to run (default: the concurrency tests, the
-#                fair share, the lease pool, the fleet and sno's back-fill)
+#                fair share, the lease pool, the fleet, sno's back-fill, the
+#                secrets and sno's ranges through reloads: the SIGHUP watcher,
+#                parallel workers, the state file's takeover)
 source "$(dirname "$0")/lib.sh"
 
 UID_SAN_TAP=${UID_SAN_TAP:-test/t/001_sno_concurrency.pl test/t/007_snowflake_si_concurrency.pl
 test/t/009_revts8_concurrency.pl test/t/012_muid_concurrency.pl test/t/014_uid60_concurrency.pl
 test/t/022_pool.pl test/t/023_fleet.pl test/t/024_coordinator_down.pl test/t/026_fair_share.pl
-test/t/029_sno_backfill.pl}
+test/t/029_sno_backfill.pl test/t/030_secrets.pl test/t/032_sno_reload.pl}
 
 use_major "${UID_SAN_MAJOR:-18}"
 install_packages "$PG_MAJOR"
