@@ -145,49 +145,19 @@ DROP TABLE kept;
 DROP EXTENSION uid;
 
 -- 0.3.0 -> current
-CREATE EXTENSION uid VERSION '0.3.0';
-CREATE TABLE kept (s sno, m muid, f snowflake_si, r revts8, u uid60);
-INSERT INTO kept VALUES ('brpk4q72xwf2m63l', muid_from_parts('2024-06-01 12:00:00Z', 42, 7),
-                         '5170397184000256', 'cb54ecf284000000', uid60_from_parts('2024-06-01Z', 5, 6, 7));
-CREATE INDEX kept_s ON kept (s);
-ALTER EXTENSION uid UPDATE;
-SELECT extversion FROM pg_extension WHERE extname = 'uid';
-SET enable_seqscan = off;
-SELECT count(*) FROM kept WHERE s = 'brpk4q72xwf2m63l';
-RESET enable_seqscan;
-CREATE TEMP TABLE upgraded_0_3_0 AS SELECT * FROM pg_temp.uid_objects();
-DROP TABLE kept;
-DROP EXTENSION uid;
+\set from 0.3.0
+\set tbl upgraded_0_3_0
+\i sql/upgrade_from.sql
 
 -- 0.4.0 -> current
-CREATE EXTENSION uid VERSION '0.4.0';
-CREATE TABLE kept (s sno, m muid, f snowflake_si, r revts8, u uid60);
-INSERT INTO kept VALUES ('brpk4q72xwf2m63l', muid_from_parts('2024-06-01 12:00:00Z', 42, 7),
-                         '5170397184000256', 'cb54ecf284000000', uid60_from_parts('2024-06-01Z', 5, 6, 7));
-CREATE INDEX kept_s ON kept (s);
-ALTER EXTENSION uid UPDATE;
-SELECT extversion FROM pg_extension WHERE extname = 'uid';
-SET enable_seqscan = off;
-SELECT count(*) FROM kept WHERE s = 'brpk4q72xwf2m63l';
-RESET enable_seqscan;
-CREATE TEMP TABLE upgraded_0_4_0 AS SELECT * FROM pg_temp.uid_objects();
-DROP TABLE kept;
-DROP EXTENSION uid;
+\set from 0.4.0
+\set tbl upgraded_0_4_0
+\i sql/upgrade_from.sql
 
 -- 0.5.0 -> current
-CREATE EXTENSION uid VERSION '0.5.0';
-CREATE TABLE kept (s sno, m muid, f snowflake_si, r revts8, u uid60);
-INSERT INTO kept VALUES ('brpk4q72xwf2m63l', muid_from_parts('2024-06-01 12:00:00Z', 42, 7),
-                         '5170397184000256', 'cb54ecf284000000', uid60_from_parts('2024-06-01Z', 5, 6, 7));
-CREATE INDEX kept_s ON kept (s);
-ALTER EXTENSION uid UPDATE;
-SELECT extversion FROM pg_extension WHERE extname = 'uid';
-SET enable_seqscan = off;
-SELECT count(*) FROM kept WHERE s = 'brpk4q72xwf2m63l';
-RESET enable_seqscan;
-CREATE TEMP TABLE upgraded_0_5_0 AS SELECT * FROM pg_temp.uid_objects();
-DROP TABLE kept;
-DROP EXTENSION uid;
+\set from 0.5.0
+\set tbl upgraded_0_5_0
+\i sql/upgrade_from.sql
 
 -- a fresh install makes the origin if it is missing, and keeps it if not
 SELECT pg_replication_origin_drop('uid_fence');
