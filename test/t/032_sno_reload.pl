@@ -313,4 +313,33 @@ is($rr->{sqlstate} // '', '22023', '4d. a session holding a refused value refuse
 is(q1($d, 'SELECT live_min || \'..\' || live_max FROM sno_range()'), '100..199',
 	'4d. and the server still issues from the delivered range, not from the default in its place');
 
+# 5. An identity setting in a session that takes a reload late: the new
+# uid.generator was prepared with ALTER SYSTEM after the reload was
+# signalled.  The session refuses to embed it until the next reload, and
+# then carries it.
+my $g = uid_node('late_identity', conf => ['uid.generator = 5']);
+# (an error would end the background psql: the function reports it instead)
+$g->safe_psql('postgres', q{
+	CREATE FUNCTION machine() RETURNS text LANGUAGE plpgsql AS $$
+	BEGIN
+		RETURN snowflake_si_machine(snowflake_si_new())::text;
+	EXCEPTION WHEN OTHERS THEN
+		RETURN SQLSTATE || ': ' || SQLERRM;
+	END $$});
+my $sess = $g->background_psql('postgres');
+is($sess->query('SELECT machine()'), '5', '5. the session makes IDs with generator 5');
+$g->reload;
+usleep(300_000);
+$g->safe_psql('postgres', "LOAD 'uid'; ALTER SYSTEM SET uid.generator = 6");    # prepared
+like($sess->query('SELECT machine()'),
+	qr/^55000: this session's uid\.generator may not be what the server's last reload delivered$/,
+	'5. taking the reload late, the session refuses the edit (55000), naming the setting');
+is($g->safe_psql('postgres', 'SELECT machine()'), '5',
+	'5. a new session carries what the last reload delivered: 5');
+$g->reload;
+ok(poll_until('the session to take the reload of generator 6',
+		sub { ($sess->query('SELECT machine()') // '') eq '6' }),
+	'5. once the edit is reloaded, the session carries it');
+$sess->quit;
+
 done_testing();
