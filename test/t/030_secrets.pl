@@ -131,17 +131,10 @@ sub reload_time
 sub reconf
 {
 	my ($node, %set) = @_;
-	my $before = reload_time($node);
 
 	$node->append_conf('postgresql.conf',
 		join("\n", map { "$_ = '$set{$_}'" } sort keys %set));
-	$node->reload;
-	poll_until(
-		'the reload of ' . join(', ', sort keys %set),
-		sub {
-			$node->safe_psql('postgres',
-				"SELECT pg_conf_load_time() > '$before'") eq 't';
-		}) or die 'the reload did not happen';
+	reload_applied($node) or die 'the reload did not happen';
 	return;
 }
 

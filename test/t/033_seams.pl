@@ -199,6 +199,7 @@ sub run_seed
 		q1($s->{node}, $ddl . $loop_ddl);
 		$s->{node}->safe_psql('postgres', 'CREATE DATABASE other');
 		record_delivery($k, $s, 'live', $lo, $hi);
+		$s->{file} = [ $lo, $hi ];
 		record_delivery($k, $s, 'ident', 2, 2) unless $leased;
 		$srv{$name} = $s;
 	}
@@ -353,7 +354,8 @@ sub is_up
 }
 
 # One generation: the server's ctl.gen bumped, what the files hold now
-# recorded as delivered, then the reload.  Every reload of the test comes
+# recorded as delivered, then the reload, taken by the postmaster before
+# the driver goes on.  Every reload of the test comes
 # here: a reload delivers whatever was prepared.
 sub deliver
 {
@@ -363,13 +365,21 @@ sub deliver
 	my $p = delete $s->{pending} // {};
 	if ($p->{range})
 	{
-		record_delivery($k, $s, 'live', @{ $p->{range} });
+		# a half-written one is delivered as the files hold it: a wide range
+		record_delivery($k, $s, 'live', @{ $s->{file} });
 	}
 	if ($p->{ident})
 	{
 		record_delivery($k, $s, 'ident', $p->{ident}, $p->{ident});
 	}
-	$s->{node}->reload;
+	# the postmaster reads the files in its own time: the next edit waits
+	# until it has, or it could be part of this reload
+	reload_applied($s->{node}) or die "server $s->{name}: the reload was not taken";
+	# the driver's record of the files is what the server took
+	my $took = q1($s->{node},
+		"SELECT current_setting('uid.sno_sequence_min') || '..' || current_setting('uid.sno_sequence_max')");
+	die "server $s->{name} took the range $took, the driver wrote $s->{file}[0]..$s->{file}[1]"
+	  unless $took eq "$s->{file}[0]..$s->{file}[1]";
 	return;
 }
 
@@ -380,8 +390,20 @@ sub alter
 	return;
 }
 
+# Writes sno's live range $lo..$hi into the files (min first: in between
+# they may hold no range, which no reload reads, deliver waiting for each).
+sub alter_range
+{
+	my ($s, $lo, $hi) = @_;
+	alter($s, "uid.sno_sequence_min = $lo", "uid.sno_sequence_max = $hi");
+	$s->{file} = [ $lo, $hi ];
+	return;
+}
+
 # A prepared range: written with ALTER SYSTEM now, reloaded by a later
-# reload_range.  Sometimes half of it only (min), the other half later.
+# reload (reload_range's, or any other).  Sometimes half of it only, the
+# other half later: then the files hold a wide range, from the end of the
+# one they held to the far end of the new one.
 sub prepare_range
 {
 	my ($s, $count) = @_;
@@ -390,19 +412,25 @@ sub prepare_range
 	my ($lo, $hi) = take_slot($s);
 	$s->{pending}{range} = [ $lo, $hi ];
 	$count->{prepared}++;
-	# the pair stays valid at every step: move the end on the side it goes first
-	my $cur = $s->{cur} // [ -1, -1 ];
 	if (rand() < 0.5)
 	{
-		my @first = $lo > $cur->[1]
-		  ? ("uid.sno_sequence_max = $hi")
-		  : ("uid.sno_sequence_min = $lo");
-		alter($s, @first);
+		# the pair stays valid: move the end on the side the new range lies
+		my $file = $s->{file};
+		if ($lo > $file->[1])
+		{
+			alter($s, "uid.sno_sequence_max = $hi");
+			$s->{file} = [ $file->[0], $hi ];
+		}
+		else
+		{
+			alter($s, "uid.sno_sequence_min = $lo");
+			$s->{file} = [ $lo, $file->[1] ];
+		}
 		$s->{pending}{half} = 1;
 	}
 	else
 	{
-		alter($s, "uid.sno_sequence_min = $lo", "uid.sno_sequence_max = $hi");
+		alter_range($s, $lo, $hi);
 	}
 	return;
 }
@@ -414,25 +442,14 @@ sub reload_range
 	my ($k, $s, $count) = @_;
 	return unless is_up($s);
 	prepare_range($s, $count) unless $s->{pending}{range};
-	my ($lo, $hi) = @{ $s->{pending}{range} };
+	# half written: finished first, or now and then reloaded as it is
 	if ($s->{pending}{half})
 	{
-		my $cur = $s->{cur};
-		if (defined $cur && rand() < 0.3)
-		{
-			# reloaded half written: a wide range, delivered as it is
-			my ($wlo, $whi) = $lo > $cur->[1] ? ($cur->[0], $hi) : ($lo, $cur->[1]);
-			$s->{pending}{range} = [ $wlo, $whi ];
-			$count->{reload_half}++;
-			deliver($k, $s);
-			$s->{cur} = [ $wlo, $whi ];
-			return;
-		}
-		alter($s, "uid.sno_sequence_min = $lo", "uid.sno_sequence_max = $hi");
+		if (rand() < 0.3) { $count->{reload_half}++ }
+		else              { alter_range($s, @{ $s->{pending}{range} }) }
 	}
 	$count->{reload_range}++;
 	deliver($k, $s);
-	$s->{cur} = [ $lo, $hi ];
 	return;
 }
 
@@ -458,12 +475,8 @@ sub reload_ident
 	# the range goes with it, if one is prepared too: both delivered
 	$count->{reload_ident}++;
 	my $range = $s->{pending}{range};
-	if ($range && $s->{pending}{half})
-	{
-		alter($s, "uid.sno_sequence_min = $range->[0]", "uid.sno_sequence_max = $range->[1]");
-	}
+	alter_range($s, @$range) if $range && $s->{pending}{half};
 	deliver($k, $s);
-	$s->{cur} = $range if $range;
 	return;
 }
 

@@ -25,7 +25,7 @@ our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
   id_types generator_calls id_generators order_key create_id_tables row_counts latest_id_time
   check_clock_behind new_ids_behind check_new_ids
   coordinator_node carried_lease_id
-  reload_with sno_listener sno_notifications);
+  reload_with reload_applied sno_listener sno_notifications);
 
 # test/check.sh passes the library of Debian's package "faketime" in
 # UID_FAKETIME_LIB; the fallback is its place on amd64.
@@ -1381,6 +1381,24 @@ sub carried_lease_id
 		uid60 => 'uid60_worker(id)');
 
 	return $carried{$type};
+}
+
+# Reloads $node and returns once the postmaster has read the files (a new
+# session then shows another pg_conf_load_time()).  pg_ctl reload and
+# pg_reload_conf() only signal the postmaster, which reads the files in its
+# own time: an edit made before it gets to them is part of that reload, so
+# a test that edits again after a reload waits here first.
+sub reload_applied
+{
+	my ($node) = @_;
+	my $before = $node->safe_psql('postgres', 'SELECT pg_conf_load_time()');
+
+	$node->reload;
+	return poll_until(
+		'the postmaster to take the reload',
+		sub {
+			$node->safe_psql('postgres', 'SELECT pg_conf_load_time()') ne $before;
+		});
 }
 
 # Sets uid settings of $node in postgresql.conf (later lines win) and
