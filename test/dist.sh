@@ -25,7 +25,8 @@ source "$(dirname "$0")/lib.sh"
 WORK=$UID_SCRATCH/dist
 CLONE=$WORK/clone
 LOGS=$WORK/logs
-PG15=/usr/lib/postgresql/15/bin
+use_major 15
+PG15=$PG_BIN
 COPY=$WORK/pg # a copy of the 15 installation: $COPY/usr/lib/postgresql/15, ...
 RUN=$WORK/run # the private server's data directory, socket and log (postgres's)
 DPORT=$((UID_PORT + 70))
@@ -40,9 +41,7 @@ cleanup() {
 		kill $(descendants "$STEP_PID") "$STEP_PID" 2>/dev/null || true
 		wait "$STEP_PID" 2>/dev/null || true
 	fi
-	if [ -f "$RUN/data/postmaster.pid" ]; then
-		as_pg "$COPY/usr/lib/postgresql/15/bin/pg_ctl" -D "$RUN/data" -m immediate -w stop >/dev/null 2>&1 || true
-	fi
+	stop_server "$COPY$PG15" "$RUN/data" immediate 2>/dev/null || true
 	# the copy of the installation is the big part
 	[ $rc -ne 0 ] || "${SUDO[@]}" rm -rf "$COPY" "$RUN"
 	printf '\ndist.sh: %s in %d s (logs: %s)\n' "$([ $rc -eq 0 ] && echo passed || echo failed)" \
@@ -214,15 +213,10 @@ build_unzipped() {
 # directories relative to its binaries) with the zip's build installed.
 install_copy() {
 	local tree=$WORK/unzipped/uid-$(version)
-	"${SUDO[@]}" rm -rf "$COPY" "$RUN"
-	"${SUDO[@]}" mkdir -p "$COPY/usr/lib/postgresql" "$COPY/usr/share/postgresql" "$RUN"
-	"${SUDO[@]}" cp -a /usr/lib/postgresql/15 "$COPY/usr/lib/postgresql/"
-	"${SUDO[@]}" cp -a /usr/share/postgresql/15 "$COPY/usr/share/postgresql/"
-	# without any uid the machine has installed (check.sh installs it there)
-	"${SUDO[@]}" rm -rf "$COPY"/usr/share/postgresql/15/extension/uid[.-]* \
-		"$COPY"/usr/lib/postgresql/15/lib/uid.so "$COPY"/usr/lib/postgresql/15/lib/bitcode/uid* \
-		"$COPY"/usr/lib/postgresql/15/bin/uid-inspect
-	"${SUDO[@]}" chown -R postgres: "$COPY" "$RUN"
+	"${SUDO[@]}" rm -rf "$RUN"
+	"${SUDO[@]}" mkdir -p "$RUN"
+	"${SUDO[@]}" chown postgres: "$RUN"
+	private_installation "$COPY"
 	as_pg make -C "$tree" -s PG_CONFIG="$PG15/pg_config" install DESTDIR="$COPY"
 	ls -la "$COPY/usr/lib/postgresql/15/lib/uid.so" "$COPY/usr/share/postgresql/15/extension/"uid*
 	# every released script of the checkout, so that ALTER EXTENSION UPDATE
@@ -236,11 +230,10 @@ install_copy() {
 }
 
 use_extension() {
-	local bin=$COPY/usr/lib/postgresql/15/bin v out
+	local bin=$COPY$PG15 v out
 	v=$(version)
-	as_pg "$bin/initdb" -D "$RUN/data" -A trust -U postgres --no-sync >/dev/null
-	as_pg "$bin/pg_ctl" -D "$RUN/data" -w -l "$RUN/server.log" \
-		-o "-p $DPORT -k $RUN -c listen_addresses=''" start
+	init_cluster "$bin" "$RUN/data"
+	start_server "$bin" "$RUN/data" "$RUN" "$DPORT" "$RUN/server.log"
 	out=$(as_pg "$bin/psql" -h "$RUN" -p "$DPORT" -U postgres -X -q -At -v ON_ERROR_STOP=1 <<-EOF
 		CREATE EXTENSION uid;
 		SELECT extversion FROM pg_extension WHERE extname = 'uid';
@@ -253,7 +246,7 @@ use_extension() {
 	echo "$out"
 	[ "$(sed -n 1p <<<"$out")" = "$v" ] || { echo "installed version is not $v"; return 1; }
 	[ "$(sed -n 2p <<<"$out")" = t ] || { echo "a generator gave NULL"; return 1; }
-	as_pg "$bin/pg_ctl" -D "$RUN/data" -m fast -w stop
+	stop_server "$bin" "$RUN/data"
 }
 
 "${SUDO[@]}" rm -rf "$WORK"

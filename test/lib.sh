@@ -127,18 +127,64 @@ build_and_install() {
 		"${SUDO[@]}" make -C "$BUILD" -s PG_CONFIG="$PG_CONFIG" install
 }
 
+# private_installation DIR: a copy of the current major's installation (PG_CONFIG's)
+# under DIR, each directory at its own path below DIR (PostgreSQL finds its
+# share and lib directories relative to its binaries, so the copy runs from
+# where it is, and its pg_config builds against it), without any uid files
+# (check.sh installs uid into the original).  Sets COPY_BIN and COPY_CONFIG.
+private_installation() {
+	local dir=$1 cfg=$PG_CONFIG d dirs=() top=
+	for d in "$($cfg --bindir)/.." "$($cfg --pkglibdir)" "$($cfg --sharedir)" "$($cfg --includedir)" \
+		"$($cfg --pkgincludedir)"; do
+		dirs+=("$(readlink -f "$d")")
+	done
+	"${SUDO[@]}" rm -rf "$dir"
+	for d in $(printf '%s\n' "${dirs[@]}" | sort -u); do
+		# a directory inside one copied already (a prefix installation)
+		if [ -n "$top" ] && [[ $d == "$top"/* ]]; then continue; fi
+		top=$d
+		"${SUDO[@]}" mkdir -p "$dir$d"
+		"${SUDO[@]}" cp -a "$d/." "$dir$d/"
+	done
+	COPY_BIN=$dir$($cfg --bindir)
+	COPY_CONFIG=$COPY_BIN/pg_config
+	"${SUDO[@]}" rm -rf "$("$COPY_CONFIG" --pkglibdir)"/uid.so "$("$COPY_CONFIG" --pkglibdir)"/bitcode/uid* \
+		"$("$COPY_CONFIG" --sharedir)"/extension/uid[.-]* "$COPY_BIN/uid-inspect"
+	"${SUDO[@]}" chown -R postgres: "$dir"
+}
+
+# init_cluster BIN DATA: a new cluster in DATA (a directory the postgres OS
+# user may make), with BIN's initdb, trusting local connections.
+init_cluster() {
+	as_pg "$1/initdb" -D "$2" -A trust -U postgres --no-sync >/dev/null
+}
+
+# start_server BIN DATA SOCKDIR PORT LOG [NAME=VALUE...]: starts DATA's server
+# with BIN's pg_ctl on PORT, on a socket in SOCKDIR only (no TCP), its log in
+# LOG, with the environment given (e.g. LD_PRELOAD); waits until it is up.
+start_server() {
+	local bin=$1 data=$2 sock=$3 port=$4 log=$5
+	shift 5
+	as_pg env "$@" "$bin/pg_ctl" -D "$data" -w -l "$log" \
+		-o "-p $port -k $sock -c listen_addresses=''" start >/dev/null
+}
+
+# stop_server BIN DATA [MODE]: stops DATA's server if it runs (MODE: fast).
+stop_server() {
+	[ -f "$2/postmaster.pid" ] || return 0
+	as_pg "$1/pg_ctl" -D "$2" -m "${3:-fast}" -w stop >/dev/null
+}
+
+# The current major's throwaway cluster, in SCRATCH; psql finds it from the environment.
 start_cluster() {
 	say "starting a throwaway $(pg_version) cluster in $PGDATA_DIR (port $PORT)"
-	as_pg "$PG_BIN/initdb" -D "$PGDATA_DIR" -A trust -U postgres --no-sync >/dev/null &&
-		as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -w -l "$SCRATCH/server.log" \
-			-o "-p $PORT -k $SCRATCH -c listen_addresses=''" start >/dev/null || return 1
+	init_cluster "$PG_BIN" "$PGDATA_DIR" &&
+		start_server "$PG_BIN" "$PGDATA_DIR" "$SCRATCH" "$PORT" "$SCRATCH/server.log" || return 1
 	export PGHOST=$SCRATCH PGPORT=$PORT PGUSER=postgres PGDATABASE=postgres
 }
 
 stop_cluster() {
-	if [ -n "${PGDATA_DIR:-}" ] && [ -f "$PGDATA_DIR/postmaster.pid" ]; then
-		as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -m fast -w stop >/dev/null || true
-	fi
+	[ -z "${PGDATA_DIR:-}" ] || stop_server "$PG_BIN" "$PGDATA_DIR" || true
 }
 
 uid_psql() {

@@ -47,25 +47,12 @@ SAN_DATA=$SAN/data
 SAN_PORT=$((PORT + 100))
 ASAN_LIB=$(gcc -print-file-name=libasan.so)
 
-# The installation's directories, copied to the same paths under ROOT:
-# PostgreSQL finds its share and lib directories relative to its binaries,
-# so the copy runs from where it is.
+# The installation, copied to the same paths under ROOT (test/lib.sh), its
+# postgres wrapped to run with the sanitizers' runtime.
 copy_installation() {
-	local cfg=$PG_CONFIG d dirs=()
-	for d in "$($cfg --bindir)/.." "$($cfg --pkglibdir)" "$($cfg --sharedir)" "$($cfg --includedir)" \
-		"$($cfg --pkgincludedir)"; do
-		dirs+=("$(readlink -f "$d")")
-	done
-	"${SUDO[@]}" mkdir -p "$ROOT" "$REPORTS"
-	local done=
-	for d in $(printf '%s\n' "${dirs[@]}" | sort -u); do
-		# a directory inside one copied already (a prefix installation)
-		if [ -n "$done" ] && [[ $d == "$done"/* ]]; then continue; fi
-		done=$d
-		"${SUDO[@]}" mkdir -p "$ROOT$d"
-		"${SUDO[@]}" cp -a "$d/." "$ROOT$d/"
-	done
-	local bin=$ROOT$($cfg --bindir)
+	private_installation "$ROOT"
+	"${SUDO[@]}" mkdir -p "$REPORTS"
+	local bin=$COPY_BIN
 	"${SUDO[@]}" mv "$bin/postgres" "$bin/postgres.bin"
 	# ASan first, then whatever the caller preloads.  The real binary runs
 	# under this script's name: the postmaster records it in postmaster.opts,
@@ -112,15 +99,14 @@ check_instrumented() {
 
 run_suites() {
 	local rc=0
-	as_pg "$SAN_BIN/initdb" -D "$SAN_DATA" -A trust -U postgres --no-sync >/dev/null || return 1
-	as_pg "$SAN_BIN/pg_ctl" -D "$SAN_DATA" -w -l "$SAN/server.log" \
-		-o "-p $SAN_PORT -k $SAN -c listen_addresses=''" start >/dev/null || return 1
+	init_cluster "$SAN_BIN" "$SAN_DATA" || return 1
+	start_server "$SAN_BIN" "$SAN_DATA" "$SAN" "$SAN_PORT" "$SAN/server.log" || return 1
 	check_instrumented || rc=1
 	say "pg_regress against the instrumented uid.so"
 	as_pg env PGHOST="$SAN" PGPORT="$SAN_PORT" PGUSER=postgres PATH="$SAN_BIN:$PATH" \
 		make -C "$SAN_BUILD" -s installcheck TAP_TESTS= PG_CONFIG="$SAN_CONFIG" with_llvm=no ||
 		{ cat "$SAN_BUILD/regression.diffs" 2>/dev/null; rc=1; }
-	as_pg "$SAN_BIN/pg_ctl" -D "$SAN_DATA" -m fast -w stop >/dev/null || rc=1
+	stop_server "$SAN_BIN" "$SAN_DATA" || rc=1
 	say "TAP against the instrumented uid.so: $(echo $UID_SAN_TAP)"
 	as_pg env PATH="$SAN_BIN:$PATH" UID_FAKETIME_LIB="$(faketime_lib)" UID_REQUIRE_FAKETIME=1 \
 		make -C "$SAN_BUILD" -s tapcheck PG_CONFIG="$SAN_CONFIG" with_llvm=no \
@@ -141,9 +127,7 @@ count_reports() {
 }
 
 say "sanitizer build of uid on $(pg_version), in $SAN"
-if [ -f "$SAN_DATA/postmaster.pid" ]; then
-	as_pg "$SAN/root$("$PG_CONFIG" --bindir)/pg_ctl" -D "$SAN_DATA" -m immediate -w stop >/dev/null 2>&1 || true
-fi
+stop_server "$ROOT$("$PG_CONFIG" --bindir)" "$SAN_DATA" immediate 2>/dev/null || true
 "${SUDO[@]}" rm -rf "$SAN"
 copy_installation
 build_instrumented

@@ -99,21 +99,9 @@ copy_sources
 # A private copy of the server (see above); PG_BIN and PG_CONFIG point at it.
 PGCOPY=$SCRATCH/pg
 say "copying PostgreSQL $PG_MAJOR to $PGCOPY"
-"${SUDO[@]}" rm -rf "$PGCOPY"
-if packaged "$PG_MAJOR"; then
-	"${SUDO[@]}" mkdir -p "$PGCOPY/usr/lib/postgresql" "$PGCOPY/usr/share/postgresql" "$PGCOPY/usr/include/postgresql"
-	"${SUDO[@]}" cp -a "/usr/lib/postgresql/$PG_MAJOR" "$PGCOPY/usr/lib/postgresql/"
-	"${SUDO[@]}" cp -a "/usr/share/postgresql/$PG_MAJOR" "$PGCOPY/usr/share/postgresql/"
-	"${SUDO[@]}" cp -a "/usr/include/postgresql/$PG_MAJOR" /usr/include/postgresql/*.h \
-		/usr/include/postgresql/internal "$PGCOPY/usr/include/postgresql/"
-	PG_BIN=$PGCOPY/usr/lib/postgresql/$PG_MAJOR/bin
-else
-	"${SUDO[@]}" cp -a "$UID_PG_CACHE/$PG_MAJOR" "$PGCOPY"
-	PG_BIN=$PGCOPY/bin
-fi
-PG_CONFIG=$PG_BIN/pg_config
-# no uid files but this build's
-"${SUDO[@]}" rm -f "$("$PG_CONFIG" --pkglibdir)"/uid.so "$("$PG_CONFIG" --sharedir)"/extension/uid[.-]*
+private_installation "$PGCOPY"
+PG_BIN=$COPY_BIN
+PG_CONFIG=$COPY_CONFIG
 [ -x "$PG_BIN/pgbench" ] || { echo "no pgbench in $PG_BIN" >&2; exit 2; }
 build_and_install
 
@@ -136,10 +124,9 @@ as_pg mkdir -p "$SOAK"
 set_clock() {
 	as_pg sh -c 'printf "%s\n" "$1" >"$2.tmp" && mv "$2.tmp" "$2"' sh "$1" "$CLOCK_FILE"
 }
-faked() {
-	as_pg env LD_PRELOAD="$FAKETIME" FAKETIME_TIMESTAMP_FILE="$CLOCK_FILE" FAKETIME_CACHE_DURATION=1 \
-		FAKETIME_DONT_FAKE_MONOTONIC=1 "$@"
-}
+FAKED_ENV=(LD_PRELOAD="$FAKETIME" FAKETIME_TIMESTAMP_FILE="$CLOCK_FILE" FAKETIME_CACHE_DURATION=1
+	FAKETIME_DONT_FAKE_MONOTONIC=1)
+faked() { as_pg env "${FAKED_ENV[@]}" "$@"; }
 sql() { uid_psql -XAtq -v ON_ERROR_STOP=1 -d postgres "$@"; }
 now() { date +%s.%N; }
 # The server's clock minus the real one, in seconds (to the cost of a psql call).
@@ -161,7 +148,7 @@ wait_ready() {
 }
 
 say "starting a throwaway $(pg_version) cluster under libfaketime in $PGDATA_DIR (port $PORT)"
-as_pg "$PG_BIN/initdb" -D "$PGDATA_DIR" -A trust -U postgres --no-sync >/dev/null
+init_cluster "$PG_BIN" "$PGDATA_DIR"
 as_pg tee -a "$PGDATA_DIR/postgresql.conf" >/dev/null <<'EOF'
 # test/soak.sh: a fixed identity, so that a generator that reused its times
 # after the restart or the crash would make equal IDs
@@ -177,7 +164,7 @@ log_line_prefix = '%m [%p] %e '
 log_min_messages = warning
 EOF
 set_clock +0
-faked "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -w -l "$SERVER_LOG" -o "$SERVER_OPTS" start >/dev/null
+start_server "$PG_BIN" "$PGDATA_DIR" "$SCRATCH" "$PORT" "$SERVER_LOG" "${FAKED_ENV[@]}"
 export PGHOST=$SCRATCH PGPORT=$PORT PGUSER=postgres PGDATABASE=postgres
 # A backend that hangs (see set_clock) would keep a fast shutdown waiting.
 stop_soak() {
