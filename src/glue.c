@@ -91,7 +91,7 @@ uid_generator_for(const char *typname, const char *field, int max)
 	if (uid_generator < 0 || uid_generator > max)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("uid.generator %d is out of range for %s", uid_generator, typname),
+				 errmsg("the value %d of \"uid.generator\" is out of range for type %s", uid_generator, typname),
 				 errdetail("The %s %s is between 0 and %d.", typname, field, max)));
 	return uid_generator;
 }

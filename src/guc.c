@@ -144,7 +144,7 @@ check_sno_backfill_max(int *newval, void **extra, GucSource source)
 {
 	if (*newval == -1 || *newval >= SNO_SEQ_MAX_MIN)
 		return true;
-	GUC_check_errdetail("uid.sno_backfill_max must be -1 (back-fill off) or %d..%d.",
+	GUC_check_errdetail("\"uid.sno_backfill_max\" must be -1 (back-fill off) or %d..%d.",
 						SNO_SEQ_MAX_MIN, SNO_SEQ_MAX);
 	return false;
 }
@@ -155,7 +155,7 @@ check_sno_overflow_channel(char **newval, void **extra, GucSource source)
 {
 	if (*newval != NULL && strlen(*newval) >= NAMEDATALEN)
 	{
-		GUC_check_errdetail("uid.sno_overflow_channel must be a channel name of at most %d bytes, or empty.",
+		GUC_check_errdetail("\"uid.sno_overflow_channel\" must be a channel name of at most %d bytes, or empty.",
 							NAMEDATALEN - 1);
 		return false;
 	}
@@ -328,11 +328,12 @@ assign_coordinator(const char *newval, void *extra)
 		return;
 	strlcpy(coordinator_logged, v->problem, sizeof(coordinator_logged));
 	ereport(LOG_SERVER_ONLY,
-			(errmsg("uid.coordinator is refused: %s", v->problem),
-			 errdetail("The server makes no ID under a leased identity until a reload gives uid.coordinator a usable value."),
+			(errmsg("the value of \"uid.coordinator\" is refused"),
+			 errdetail("%s  The server makes no ID under a leased identity until a reload gives \"uid.coordinator\" a usable value.",
+					   uid_sentence(v->problem)),
 			 v->secret ?
-			 errhint("Keep the password out of the connection string: in the password file of the server's operating system user (~/.pgpass, or the file passfile names), or log in with a client certificate (sslcert, sslkey).") :
-			 errhint("Correct it in postgresql.conf or with ALTER SYSTEM and reload the configuration.")));
+			 errhint("Keep the password in the password file of the server's operating system user (~/.pgpass, or passfile), or log in with a client certificate.") :
+			 errhint("Correct it and reload the configuration.")));
 }
 
 static void
@@ -347,7 +348,7 @@ check_pool(char **newval, void **extra, GucSource source)
 {
 	if (*newval == NULL || **newval == '\0' || strlen(*newval) > 63)
 	{
-		GUC_check_errdetail("uid.pool must be a name of 1 to 63 bytes.");
+		GUC_check_errdetail("\"uid.pool\" must be a name of 1 to 63 bytes.");
 		return false;
 	}
 	return true;
@@ -377,7 +378,7 @@ check_medallion(char **newval, void **extra, GucSource source)
 
 			if (d < 0 || n >= 11)
 			{
-				GUC_check_errdetail("uid.medallion must be empty or at most 11 hexadecimal digits.");
+				GUC_check_errdetail("\"uid.medallion\" must be empty or at most 11 hexadecimal digits.");
 				return false;
 			}
 			v = (v << 4) | d;
@@ -434,14 +435,14 @@ check_epoch(char **newval, void **extra, GucSource source)
 		ParseDateTime(*newval, workbuf, sizeof(workbuf), field, ftype,
 					  MAXDATEFIELDS, &nf) != 0)
 	{
-		GUC_check_errdetail("uid.snowflake_si_epoch must be a timestamp with time zone.");
+		GUC_check_errdetail("\"uid.snowflake_si_epoch\" must be a timestamp with time zone.");
 		return false;
 	}
 	for (int i = 0; i < nf; i++)
 	{
 		if (is_moving_word(field[i]))
 		{
-			GUC_check_errdetail("uid.snowflake_si_epoch must be a fixed point in time.");
+			GUC_check_errdetail("\"uid.snowflake_si_epoch\" must be a fixed point in time.");
 			return false;
 		}
 	}
@@ -459,18 +460,18 @@ check_epoch(char **newval, void **extra, GucSource source)
 	session_timezone = save_tz;
 	if (bad)
 	{
-		GUC_check_errdetail("uid.snowflake_si_epoch must be a timestamp with time zone.");
+		GUC_check_errdetail("\"uid.snowflake_si_epoch\" must be a timestamp with time zone.");
 		return false;
 	}
 	if (ts % 1000 != 0)
 	{
-		GUC_check_errdetail("uid.snowflake_si_epoch must be a whole number of milliseconds.");
+		GUC_check_errdetail("\"uid.snowflake_si_epoch\" must be a whole number of milliseconds.");
 		return false;
 	}
 	ms = ts / 1000 + PG_EPOCH_UNIX_MS;
 	if (ms < SNOWFLAKE_SI_EPOCH_MIN_MS)
 	{
-		GUC_check_errdetail("uid.snowflake_si_epoch must not be earlier than 2003-03-18 07:20:19.225+00.");
+		GUC_check_errdetail("\"uid.snowflake_si_epoch\" must not be earlier than 2003-03-18 07:20:19.225+00.");
 		return false;
 	}
 
@@ -808,15 +809,15 @@ uid_setting_refused(UidSettingBit bit)
 	if (uid_settings_untrusted & (1u << bit) & ~uid_settings_refused)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("this session's %s may not be what the server's last reload delivered",
+				 errmsg("this session's \"%s\" may not be what the server's last reload delivered",
 						uid_setting_names[bit]),
 				 errdetail("The configuration files changed after the reload this session took (or after the server's last reload, for a session that set uid settings when it started): an edit that no reload delivered, such as ALTER SYSTEM, may be among its values."),
-				 errhint("Reload the configuration (SELECT pg_reload_conf()) once the files hold what the server should use, or start a new session without uid settings of its own (PGOPTIONS, ALTER ROLE or ALTER DATABASE ... SET).")));
+				 errhint("Reload the configuration, or start a session that sets no uid settings of its own; see doc/settings.md.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("the server's value of %s is invalid", uid_setting_names[bit]),
+			 errmsg("the server's value of \"%s\" is invalid", uid_setting_names[bit]),
 			 errdetail("IDs are not made with the built-in default in its place."),
-			 errhint("Correct it in postgresql.conf or with ALTER SYSTEM and reload the configuration; the server log has the reason.")));
+			 errhint("Correct it and reload the configuration; the server log says why.")));
 }
 
 uint32		uid_settings_untrusted = 0;
@@ -874,6 +875,20 @@ uid_effective_partition(void)
 	return drawn;
 }
 
+/*
+ * A phrase as a sentence of a detail: its first letter in capitals and a
+ * full stop after it (uid_sno_live_problem()'s and the coordinator's
+ * phrases, which uid_config() also shows in its own words).
+ */
+char *
+uid_sentence(const char *phrase)
+{
+	char	   *s = psprintf("%s.", phrase);
+
+	s[0] = pg_toupper((unsigned char) s[0]);
+	return s;
+}
+
 const char *
 uid_sno_live_problem(const UidSnoRanges *r)
 {
@@ -914,11 +929,10 @@ uid_sno_live_refused(const UidSnoRanges *r)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("uid.sno_sequence_min and uid.sno_sequence_max give sno no sequence range: %s",
-					uid_sno_live_problem(r)),
-			 errdetail("sno_new() needs a range of at least %d sequences within 0..%d, the same for every session of the server.",
-					   UID_SNO_RANGE_MIN, SNO_SEQ_MAX),
-			 errhint("Correct them in postgresql.conf or with ALTER SYSTEM and reload the configuration.")));
+			 errmsg("\"uid.sno_sequence_min\" and \"uid.sno_sequence_max\" give sno no sequence range"),
+			 errdetail("%s  sno_new() needs a range of at least %d sequences within 0..%d, the same for every session of the server.",
+					   uid_sentence(uid_sno_live_problem(r)), UID_SNO_RANGE_MIN, SNO_SEQ_MAX),
+			 errhint("Correct them and reload the configuration.")));
 }
 
 int64
@@ -1060,11 +1074,11 @@ uid_coordinator_check(void)
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("the server's value of uid.coordinator is invalid"),
+			 errmsg("the server's value of \"uid.coordinator\" is invalid"),
 			 errdetail("IDs are not made under it, nor with the identity settings in its place."),
 			 coordinator_problem[0] ?
-			 errdetail_log("uid.coordinator is refused: %s", coordinator_problem) : 0,
-			 errhint("Correct it in postgresql.conf or with ALTER SYSTEM and reload the configuration; the server log has the reason.")));
+			 errdetail_log("%s", uid_sentence(coordinator_problem)) : 0,
+			 errhint("Correct it and reload the configuration; the server log says why.")));
 }
 
 /*
@@ -1143,6 +1157,6 @@ uid_preload_check(void)
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("this server names a coordinator but does not load uid in every session"),
-			 errdetail("uid is in neither session_preload_libraries nor shared_preload_libraries; a session that has not loaded it shows uid.coordinator to every role."),
-			 errhint("Run ALTER SYSTEM SET session_preload_libraries = 'uid'; SELECT pg_reload_conf(); (add uid to the libraries it names, if any).")));
+			 errdetail("uid is in neither \"session_preload_libraries\" nor \"shared_preload_libraries\"; a session that has not loaded it shows \"uid.coordinator\" to every role."),
+			 errhint("Add uid to \"session_preload_libraries\": ALTER SYSTEM SET session_preload_libraries = 'uid'; SELECT pg_reload_conf();")));
 }

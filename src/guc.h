@@ -126,6 +126,9 @@ extern void uid_sno_ranges(UidSnoRanges *r);
 /* The smallest range of sequences a sno generator may have per 4 ms unit. */
 #define UID_SNO_RANGE_MIN 4
 
+/* A phrase as a sentence of a message's detail (capital, full stop). */
+extern char *uid_sentence(const char *phrase);
+
 /*
  * What is wrong with the live range (uid.sno_sequence_min..max) or the
  * back-fill range (uid.sno_backfill_min..max, which must also keep clear of

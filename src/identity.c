@@ -480,11 +480,11 @@ uid_skew_text(const UidIdentSnap *s, UidSkewText *t)
 }
 
 static const char *const uid_skew_hint =
-"Set this server's clock right, or the coordinator's if that is the one that is wrong: every server of the pool is measured against it (NTP keeps clocks within milliseconds). uid.pool_grace on the coordinator sets the bound.";
+"Set this server's clock right, or the coordinator's if it is the one that is wrong; see doc/several-servers.md.";
 
 /*
- * Raises the refusal of a lease measured further off than the bound: who
- * (a generator: "sno_new() cannot generate") may not use it.
+ * Raises the refusal of a lease measured further off than the bound; who
+ * is the context ("while generating an ID with sno_new()").
  */
 UID_NORETURN static void
 uid_ident_refuse_skew(const char *who, const UidIdentSnap *s) UID_NORETURN_AFTER;
@@ -497,12 +497,13 @@ uid_ident_refuse_skew(const char *who, const UidIdentSnap *s)
 	uid_skew_text(s, &t);
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("%s: this server's clock is %s s %s the coordinator's", who, t.offset, t.side),
+			 errmsg("this server's clock is %s s %s the coordinator's", t.offset, t.side),
 			 errdetail("Measured when %s id %d of pool \"%s\", to within %s s (at least %s s). "
-					   "Two holders of one id stay apart only while each server's clock is within %s s of the coordinator's (half its uid.pool_grace of %s s).",
+					   "Two holders of one id stay apart only while each server's clock is within %s s of the coordinator's (half its \"uid.pool_grace\" of %s s). "
+					   "The server measures again, at most once a second, when IDs are asked for, and generates once its clock is within the bound.",
 					   t.how, SNAP_ID(s), uid_pool, t.within, t.least, t.bound, t.grace),
-			 errhint("%s The server measures again, at most once a second, when IDs are asked for, and generates once its clock is within the bound.",
-					 uid_skew_hint)));
+			 errhint("%s", uid_skew_hint),
+			 errcontext("%s", who)));
 }
 
 /* A lease measured past half the bound but within it: a warning. */
@@ -519,7 +520,7 @@ uid_ident_warn_skew(const UidIdentSnap *s)
 			(errmsg("this server's clock is %s s %s the coordinator's, past half the bound of %s s",
 					t.offset, t.side, t.bound),
 			 errdetail("Measured when %s id %d of pool \"%s\", to within %s s (at least %s s). "
-					   "Surely further off than the bound (half the coordinator's uid.pool_grace of %s s), the server stops generating under its lease.",
+					   "Surely further off than the bound (half the coordinator's \"uid.pool_grace\" of %s s), the server stops generating under its lease.",
 					   t.how, SNAP_ID(s), uid_pool, t.within, t.least, t.grace),
 			 errhint("%s", uid_skew_hint)));
 }
@@ -735,8 +736,8 @@ uid_us_text(uint64 us)
 }
 
 /*
- * Raises what failed: who (a generator: "sno_new() cannot generate"), with
- * the coordinator's SQLSTATE if it answered.
+ * Raises what failed, with the coordinator's SQLSTATE if it answered; who
+ * is the context ("while generating an ID with sno_new()").
  */
 UID_NORETURN static void
 uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key,
@@ -755,17 +756,19 @@ uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key,
 	if (s->word != 0 && s->key == key)
 		ereport(ERROR,
 				(errcode(code),
-				 errmsg("%s: this server's lease of id %d in pool \"%s\" expired at %s",
-						who, SNAP_ID(s), uid_pool, uid_us_text(SNAP_EXPIRY_US(s))),
+				 errmsg("this server's lease of id %d in pool \"%s\" expired at %s",
+						SNAP_ID(s), uid_pool, uid_us_text(SNAP_EXPIRY_US(s))),
 				 errdetail("Renewing it failed: %s", err),
 				 errdetail_log("Renewing it failed: %s", log),
-				 errhint("The server takes its identity from the coordinator in uid.coordinator; generation resumes once it renews or claims a lease.")));
+				 errhint("Generation resumes once the server renews or claims a lease from the coordinator in \"uid.coordinator\"."),
+				 errcontext("%s", who)));
 	ereport(ERROR,
 			(errcode(code),
-			 errmsg("%s: this server holds no lease in pool \"%s\"", who, uid_pool),
+			 errmsg("this server holds no lease in pool \"%s\"", uid_pool),
 			 errdetail("Claiming one failed: %s", err),
 			 errdetail_log("Claiming one failed: %s", log),
-			 errhint("The server takes its identity from the coordinator in uid.coordinator; generation resumes once it claims a lease.")));
+			 errhint("Generation resumes once the server claims a lease from the coordinator in \"uid.coordinator\"."),
+			 errcontext("%s", who)));
 }
 
 /*
@@ -841,16 +844,16 @@ uid_ident_acquire(const UidClockSpec *spec, uint64 key, uint64 end_us)
 			PG_END_TRY();
 			uid_ident_read(&s);
 			if (err != NULL)
-				uid_ident_refuse(psprintf("%s cannot generate", spec->func), &s, key, err, sqlstate);
+				uid_ident_refuse(psprintf("while generating an ID with %s", spec->func), &s, key, err, sqlstate);
 			if (uid_ident_skewed(&s, key))
-				uid_ident_refuse_skew(psprintf("%s cannot generate", spec->func), &s);
+				uid_ident_refuse_skew(psprintf("while generating an ID with %s", spec->func), &s);
 			if (!uid_ident_covers(&s, key, end_us))
 				ereport(ERROR,
 						(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-						 errmsg("%s cannot generate: its IDs run past this server's lease in pool \"%s\", which ends at %s",
+						 errmsg("the IDs of %s would run past this server's lease in pool \"%s\", which ends at %s",
 								spec->func, uid_pool, uid_us_text(SNAP_EXPIRY_US(&s))),
 						 errdetail("IDs are dated ahead of the clock (borrowed after a clock step back, or a fence after a start) further than the lease runs."),
-						 errhint("Raise uid.pool_ttl.")));
+						 errhint("Raise \"uid.pool_ttl\".")));
 			return;
 		}
 
@@ -949,7 +952,7 @@ uid_ident_value(int32 ident, const char *typname, const char *field, uint32 max)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("lease id %d of pool \"%s\" does not fit the %s %s (0..%u)",
 						ident, uid_pool, typname, field, max),
-				 errhint("Servers that make %s IDs need a pool of at most %u ids (uid.pool_size).",
+				 errhint("Servers that make %s IDs need a pool of at most %u ids (\"uid.pool_size\").",
 						 typname, max + 1)));
 	return (uint32) ident;
 }
@@ -1206,7 +1209,7 @@ uid_identity_renew(PG_FUNCTION_ARGS)
 	if (!uid_ident_leased)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("uid.coordinator is not set: this server's identity comes from its settings")));
+				 errmsg("\"uid.coordinator\" is not set: this server's identity comes from its settings")));
 	if (RecoveryInProgress())
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
@@ -1236,9 +1239,9 @@ uid_identity_renew(PG_FUNCTION_ARGS)
 	PG_END_TRY();
 	uid_ident_read(&s);
 	if (err != NULL)
-		uid_ident_refuse("uid_identity_renew() failed", &s, key, err, sqlstate);
+		uid_ident_refuse("while renewing the lease with uid_identity_renew()", &s, key, err, sqlstate);
 	if (uid_ident_skewed(&s, key))
-		uid_ident_refuse_skew("uid_identity_renew() failed", &s);
+		uid_ident_refuse_skew("while renewing the lease with uid_identity_renew()", &s);
 
 	values[0] = CStringGetTextDatum(uid_pool);
 	values[1] = Int32GetDatum(SNAP_ID(&s));

@@ -89,8 +89,7 @@ uid_fence_origin(void)
 				 errmsg("uid cannot generate IDs: its lease is kept in replication origin \"%s\", which does not exist",
 						UID_FENCE_ORIGIN),
 				 errdetail("CREATE EXTENSION uid (version 0.3.0 or later) and ALTER EXTENSION uid UPDATE make it.  pg_upgrade carries neither it nor the state file uid_generator.state over."),
-				 errhint("If this database has an older version of uid, run ALTER EXTENSION uid UPDATE.  After pg_upgrade, stop the server, copy uid_generator.state from the old data directory, start it and run SELECT pg_replication_origin_create('%s'); see doc/operations.md in uid's sources.",
-						 UID_FENCE_ORIGIN)));
+				 errhint("Run ALTER EXTENSION uid UPDATE; after pg_upgrade, see doc/operations.md.")));
 	return id;
 }
 
@@ -170,10 +169,10 @@ uid_lease_renew(uint64 end_us)
 	if (uid_max_origins() < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("uid cannot generate IDs with %s = 0", UID_ORIGINS_SETTING),
+				 errmsg("uid cannot generate IDs with \"%s\" = 0", UID_ORIGINS_SETTING),
 				 errdetail("uid keeps its lease in replication origin \"%s\", which needs one replication state slot.",
 						   UID_FENCE_ORIGIN),
-				 errhint("Set %s to 1 or more, here and on every standby.", UID_ORIGINS_SETTING)));
+				 errhint("Set \"%s\" to 1 or more, here and on every standby.", UID_ORIGINS_SETTING)));
 
 	replorigin_advance(origin, (XLogRecPtr) lease, InvalidXLogRecPtr, false, true);
 	XLogFlush(XactLastRecEnd);

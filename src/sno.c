@@ -238,7 +238,7 @@ sno_live_clear_of_backfill(uint64 ranges, uint32 *lo, uint32 *hi, bool error)
 				 errmsg("the sno sequence range %u..%u leaves fewer than %d sequences beside the back-fill ranges %u..%u",
 						*lo, *hi, UID_SNO_RANGE_MIN, hlo, hhi),
 				 errdetail("sno_new() never issues a sequence that back-fill has used on this server."),
-				 errhint("Set uid.sno_sequence_min and uid.sno_sequence_max clear of %u..%u and reload the configuration.",
+				 errhint("Set \"uid.sno_sequence_min\" and \"uid.sno_sequence_max\" clear of %u..%u and reload the configuration.",
 						 hlo, hhi)));
 	}
 	if (below >= above)
@@ -445,7 +445,7 @@ sno_ranges_slow(uint64 w)
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("uid: this session's sno ranges are not taken: the configuration files changed after the reload it took"),
 					 errdetail("An edit of postgresql.conf or postgresql.auto.conf (ALTER SYSTEM) that no reload delivered may be among them; sno issues from the ranges the server took before."),
-					 errhint("Reload the configuration (SELECT pg_reload_conf()) once the files hold what the server should use.")));
+					 errhint("Reload the configuration once the files hold what the server should use.")));
 	}
 	if (sno_mine != 0 && (!ours || w == 0 || (w != sno_mine && !ConfigReloadPending)))
 		return sno_ranges_publish(sno_mine, false);
@@ -728,7 +728,7 @@ sno_backfill_pass(pg_atomic_uint64 *rangew, uint64 old, uint32 lo, uint32 hi,
 						lo, hi, hlo, hhi),
 				 errdetail("Back-fill continues in the range in use, %u..%u, or begins anew in a range clear of every one used before (the state file remembers them).",
 						   sno_range_lo(cur), sno_range_hi(cur)),
-				 errhint("Set uid.sno_backfill_min and uid.sno_backfill_max to %u and %u, or clear of %u..%u, and reload the configuration.",
+				 errhint("Set \"uid.sno_backfill_min\" and \"uid.sno_backfill_max\" to %u and %u, or clear of %u..%u, and reload the configuration.",
 						 sno_range_lo(cur), sno_range_hi(cur), hlo, hhi)));
 	hlo = Min(hlo, lo);
 	hhi = Max(hhi, hi);
@@ -768,7 +768,7 @@ sno_backfill_check_used(uint64 tick, uint32 lo, uint32 hi)
 				 errmsg("the back-fill range %u..%u holds sequences that sno_new() has issued on this server, %u..%u",
 						lo, hi, sno_used_lo(u), sno_used_hi(u)),
 				 errdetail("A back-filled ID with such a sequence could equal a live ID made at its time."),
-				 errhint("Set uid.sno_backfill_min and uid.sno_backfill_max clear of %u..%u and reload the configuration.",
+				 errhint("Set \"uid.sno_backfill_min\" and \"uid.sno_backfill_max\" clear of %u..%u and reload the configuration.",
 						 sno_used_lo(u), sno_used_hi(u))));
 }
 
@@ -888,14 +888,14 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 							sno_tick_text(tick)),
 					 errdetail("The back-fill range %u..%u holds %u IDs per 4 ms unit, half in each of %d lanes; a lane that has back-filled a later time takes no earlier one.",
 							   lo, hi, hi - lo + 1, SNO_BF_LANES),
-					 errhint("Spread the IDs over more time, or back-fill with a wider range (a new range must keep clear of every one used before).")));
+					 errhint("Spread the IDs over more time, or back-fill with a wider range; see doc/types.md.")));
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("sno_new_at() cannot date an ID at %s: this server has back-filled past it",
 						sno_tick_text(tick)),
 				 errdetail("Back-fill goes forward in time in %d lanes, and both have made IDs dated after it (at %s and %s).",
 						   SNO_BF_LANES, sno_tick_text(at[0]), sno_tick_text(at[1])),
-				 errhint("Back-fill in time order, at most two stretches of time at once. To go over earlier times again, set a back-fill range clear of every one used before (%u..%u) and reload the configuration.",
+				 errhint("Back-fill in time order; to go over earlier times again, use a back-fill range clear of %u..%u.",
 						 sno_range_lo(hull), sno_range_hi(hull))));
 	}
 }
@@ -930,16 +930,16 @@ sno_new_at(PG_FUNCTION_ARGS)
 	if ((problem = uid_sno_backfill_problem(&r)) != NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("sno_new_at() has no back-fill range: %s", problem),
-				 errdetail("Back-filled IDs take their sequences from uid.sno_backfill_min..uid.sno_backfill_max, a range of at least %d that sno_new() does not use.",
-						   UID_SNO_RANGE_MIN),
-				 errhint("Set both, clear of uid.sno_sequence_min..uid.sno_sequence_max, in postgresql.conf or with ALTER SYSTEM and reload the configuration.")));
+				 errmsg("sno_new_at() has no back-fill range"),
+				 errdetail("%s  Back-filled IDs take their sequences from \"uid.sno_backfill_min\"..\"uid.sno_backfill_max\", a range of at least %d that sno_new() does not use.",
+						   uid_sentence(problem), UID_SNO_RANGE_MIN),
+				 errhint("Set both clear of the live range and reload the configuration; see doc/types.md.")));
 	if (uid_ident_leased)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("sno_new_at() needs a partition set by hand"),
-				 errdetail("A partition leased from a coordinator (uid.coordinator) is this server's for the lease's time only: other servers that held it before made IDs of earlier times with it."),
-				 errhint("Back-fill on a server without uid.coordinator, with uid.partition set.")));
+				 errdetail("A partition leased from a coordinator (\"uid.coordinator\") is this server's for the lease's time only: other servers that held it before made IDs of earlier times with it."),
+				 errhint("Back-fill on a server without \"uid.coordinator\", with \"uid.partition\" set.")));
 
 	slot = uid_gen_slot(&sno_backfill_clock, false);
 	f.sequence = sno_backfill_alloc(slot, f.units, &r);

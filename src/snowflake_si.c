@@ -244,7 +244,7 @@ snowflake_si_new(PG_FUNCTION_ARGS)
 	if (ts.tick < (uint64) epoch_ms)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("the system clock is before uid.snowflake_si_epoch (%s)",
+				 errmsg("the system clock is before \"uid.snowflake_si_epoch\" (%s)",
 						timestamptz_to_str((epoch_ms - PG_EPOCH_UNIX_MS) * 1000))));
 	/* the machine id has the 13 - k bits that the index leaves */
 	f.mid = ts.ident >= 0 ?

@@ -363,7 +363,7 @@ probe($w, 'G');
 $r = attempt($w, 'SELECT sno_new()');
 is($r->{sqlstate}, '22023', 'G. a password in uid.coordinator: sno_new() refuses (22023)')
   or diag $r->{err};
-is($r->{msg}, q{the server's value of uid.coordinator is invalid},
+is($r->{msg}, q{the server's value of "uid.coordinator" is invalid},
 	'G. naming the setting alone');
 is( $w->safe_psql('postgres',
 		q{SELECT effective FROM uid_config() WHERE name = 'uid.coordinator'}),
@@ -372,7 +372,7 @@ is( $w->safe_psql('postgres',
 $r = attempt($w, 'SELECT * FROM uid_identity_renew()');
 is($r->{sqlstate}, '22023', 'G. and so does uid_identity_renew()') or diag $r->{err};
 ok( $w->log_contains(
-		qr/uid\.coordinator is refused: it holds a password \(keyword "password"\).*passfile/s, $off),
+		qr/the value of "uid\.coordinator" is refused\n.*It holds a password \(keyword "password"\)\..*passfile/s, $off),
 	'G. the server log says why (a password), and what to use instead');
 no_secret('G');
 
@@ -387,7 +387,7 @@ for my $bad ("$reach password=$PW dbname", "postgresql://$LOGIN:$PW\@[::1")
 	is($r->{sqlstate}, '22023', "H. a value that does not parse: sno_new() refuses (22023)")
 	  or diag $r->{err};
 }
-ok($w->log_contains(qr/uid\.coordinator is refused: it is not a libpq connection string/, $off),
+ok($w->log_contains(qr/"uid\.coordinator" is refused\n.*It is not a libpq connection string/, $off),
 	'H. the server log says that it does not parse');
 reconf($w, 'uid.coordinator' => "postgresql://$LOGIN:$PW\@$HOST:$cport/postgres?hostaddr=127.0.0.1");
 probe_session($s, 'H', reload_time($w));
@@ -395,7 +395,7 @@ probe($w, 'H');
 $r = attempt($w, 'SELECT sno_new()');
 is($r->{sqlstate}, '22023', 'H. a URI with a password: sno_new() refuses (22023)')
   or diag $r->{err};
-ok( $w->log_contains(qr/uid\.coordinator is refused: it holds a password/, $off),
+ok( $w->log_contains(qr/"uid\.coordinator" is refused\n.*It holds a password/, $off),
 	'H. the server log says why');
 $s->quit;
 no_secret('H');

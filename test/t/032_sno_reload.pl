@@ -332,7 +332,7 @@ $g->reload;
 usleep(300_000);
 $g->safe_psql('postgres', "LOAD 'uid'; ALTER SYSTEM SET uid.generator = 6");    # prepared
 like($sess->query('SELECT machine()'),
-	qr/^55000: this session's uid\.generator may not be what the server's last reload delivered$/,
+	qr/^55000: this session's "uid\.generator" may not be what the server's last reload delivered$/,
 	'5. taking the reload late, the session refuses the edit (55000), naming the setting');
 is($g->safe_psql('postgres', 'SELECT machine()'), '5',
 	'5. a new session carries what the last reload delivered: 5');

@@ -656,7 +656,7 @@ sub collect_worker
 sub error_seen
 {
 	my ($count, $who, $err) = @_;
-	if ($err =~ /ERROR:\s+22023: the server's value of uid\.coordinator is invalid/)
+	if ($err =~ /ERROR:\s+22023: the server's value of "uid\.coordinator" is invalid/)
 	{
 		# the password written into uid.coordinator: refused
 		$count->{errors}{coordinator_refused}++;
