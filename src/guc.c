@@ -251,8 +251,23 @@ uid_redact_conninfo_error(const char *msg, char *out, size_t outlen)
 }
 
 /*
+ * The keywords of a connection string that hold a secret.  libpq takes
+ * the keywords of its own version: oauth_client_secret (libpq 18) does not
+ * parse with an older one, which refuses the value anyway.
+ */
+static const struct
+{
+	const char *keyword;
+	const char *what;
+}			uid_secret_keywords[] = {
+	{"password", "a password"},
+	{"sslpassword", "a password"},
+	{"oauth_client_secret", "a client secret"},
+};
+
+/*
  * Empty (no coordinator), or a connection string that libpq can parse and
- * that holds no password.  Accepts every value (see above).
+ * that holds no secret.  Accepts every value (see above).
  */
 static bool
 check_coordinator(char **newval, void **extra, GucSource source)
@@ -280,15 +295,17 @@ check_coordinator(char **newval, void **extra, GucSource source)
 			PQfreemem(err);
 		return true;
 	}
-	for (PQconninfoOption *o = opts; o->keyword != NULL; o++)
-		if (o->val != NULL && o->val[0] != '\0' &&
-			(strcmp(o->keyword, "password") == 0 || strcmp(o->keyword, "sslpassword") == 0))
-		{
-			snprintf(v->problem, sizeof(v->problem),
-					 "it holds a password (keyword \"%s\")", o->keyword);
-			v->secret = true;
-			break;
-		}
+	for (PQconninfoOption *o = opts; o->keyword != NULL && !v->secret; o++)
+		for (size_t i = 0; i < lengthof(uid_secret_keywords); i++)
+			if (o->val != NULL && o->val[0] != '\0' &&
+				strcmp(o->keyword, uid_secret_keywords[i].keyword) == 0)
+			{
+				snprintf(v->problem, sizeof(v->problem),
+						 "it holds %s (keyword \"%s\")", uid_secret_keywords[i].what,
+						 o->keyword);
+				v->secret = true;
+				break;
+			}
 	PQconninfoFree(opts);
 	return true;
 }

@@ -397,6 +397,21 @@ is($r->{sqlstate}, '22023', 'H. a URI with a password: sno_new() refuses (22023)
   or diag $r->{err};
 ok( $w->log_contains(qr/"uid\.coordinator" is refused\n.*It holds a password/, $off),
 	'H. the server log says why');
+# libpq 18's OAuth client secret: a secret too (libpq before 18 does not
+# know the keyword, and refuses the string; 15's uid may link a newer one)
+$off = -s $w->logfile;
+reconf($w, 'uid.coordinator' => "$reach oauth_client_secret=$PW");
+probe_session($s, 'H', reload_time($w));
+probe($w, 'H');
+$r = attempt($w, 'SELECT sno_new()');
+is($r->{sqlstate}, '22023', 'H. an OAuth client secret: sno_new() refuses (22023)')
+  or diag $r->{err};
+ok( $w->log_contains(
+		$w->pg_version >= 18
+		? qr/"uid\.coordinator" is refused\n.*It holds a client secret \(keyword "oauth_client_secret"\)/
+		: qr/"uid\.coordinator" is refused\n.*It (is not a libpq connection string|holds a client secret)/,
+		$off),
+	'H. the server log says why');
 $s->quit;
 no_secret('H');
 # The postmaster logs each value a reload changes, password and all (core:
