@@ -32,6 +32,8 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use UidTest;
 
+my $operations = slurp_doc();
+
 plan skip_all => 'libfaketime is not installed' unless faketime_lib();
 
 my @types = id_types();
@@ -219,13 +221,27 @@ sub check_refused
 		qr/ERROR:  55000: uid cannot generate IDs: its lease is kept in replication origin "uid_fence", which does not exist/,
 		"$what: SQLSTATE 55000, the origin uid_fence does not exist");
 	like($err, qr/DETAIL:  .*pg_upgrade/, "$what: the detail names pg_upgrade");
-	# The hint's wording may change; its steps may not be left out.
+	# The hint is short and points to the page with the procedure, whose
+	# steps may not be left out.
 	like(
 		$err,
-		qr/^HINT:  (?=.*pg_upgrade)(?=.*\bstop)(?=.*copy uid_generator\.state from the old data directory)(?=.*pg_replication_origin_create\('uid_fence'\))/m,
-		"$what: the hint gives the procedure after pg_upgrade: stop, copy the old state file, create the origin"
+		qr/^HINT:  (?=.*ALTER EXTENSION uid UPDATE)(?=.*pg_upgrade)(?=.*doc\/operations\.md)/m,
+		"$what: the hint names ALTER EXTENSION uid UPDATE and, after pg_upgrade, doc/operations.md"
+	);
+	like(
+		$operations,
+		qr/`pg_upgrade` \|(?=.*\bstop)(?=.*copy `uid_generator\.state` from the old data directory)(?=.*pg_replication_origin_create\('uid_fence'\))/,
+		"$what: doc/operations.md gives the procedure after pg_upgrade: stop, copy the old state file, create the origin"
 	);
 	return;
+}
+
+# doc/operations.md, where the hint sends an operator.
+sub slurp_doc
+{
+	open my $fh, '<', "$FindBin::RealBin/../../doc/operations.md" or die "doc/operations.md: $!";
+	local $/;
+	return <$fh>;
 }
 
 # The old rows read back on the upgraded server: every one decodes to the
