@@ -936,7 +936,7 @@ uid_sno_backfill_problem(const UidSnoRanges *r)
 						r->backfill_min, r->backfill_max,
 						r->backfill_max - r->backfill_min + 1, UID_SNO_RANGE_MIN);
 	if (r->backfill_min <= r->live_max && r->backfill_max >= r->live_min)
-		return psprintf("%d..%d overlaps the live range %d..%d (uid.sno_sequence_min..uid.sno_sequence_max)",
+		return psprintf("%d..%d overlaps the live range %d..%d (\"uid.sno_sequence_min\"..\"uid.sno_sequence_max\")",
 						r->backfill_min, r->backfill_max, r->live_min, r->live_max);
 	return NULL;
 }

@@ -1028,7 +1028,7 @@ uid_ident_now(UidLeaseNow *n)
 	n->ours = !n->standby && n->s.word != 0 && n->s.key == uid_ident_key();
 	n->live = n->ours && SNAP_EXPIRY_US(&n->s) > (uint64) uid_clock_unix_us();
 	if (uid_settings_refused & (1u << UID_SET_COORDINATOR))
-		n->blocked = "uid.coordinator is refused (the server log says why)";
+		n->blocked = "\"uid.coordinator\" is refused (the server log says why)";
 	else if (!uid_preloaded())
 		n->blocked = "uid is in neither session_preload_libraries nor shared_preload_libraries";
 }

@@ -149,7 +149,7 @@ uid_remote_connect(UidRemote *r, const char *conninfo, int timeout_ms)
 			return uid_remote_fail(r, "could not connect to the coordinator");
 		if (!uid_remote_wait(r, status == PGRES_POLLING_READING ?
 							 WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE))
-			return uid_remote_fail_plain(psprintf("could not connect to the coordinator: no answer within uid.coordinator_timeout (%d ms)",
+			return uid_remote_fail_plain(psprintf("could not connect to the coordinator: no answer within \"uid.coordinator_timeout\" (%d ms)",
 												  timeout_ms));
 		status = PQconnectPoll(r->conn);
 	}
@@ -172,7 +172,7 @@ uid_remote_query(UidRemote *r, const char *sql, int nparams, const char *const *
 		return uid_remote_fail(r, "could not send a query to the coordinator");
 	while ((flushed = PQflush(r->conn)) == 1)
 		if (!uid_remote_wait(r, WL_SOCKET_WRITEABLE))
-			return uid_remote_fail_plain("the coordinator did not take a query within uid.coordinator_timeout");
+			return uid_remote_fail_plain("the coordinator did not take a query within \"uid.coordinator_timeout\"");
 	if (flushed < 0)
 		return uid_remote_fail(r, "could not send a query to the coordinator");
 
@@ -183,7 +183,7 @@ uid_remote_query(UidRemote *r, const char *sql, int nparams, const char *const *
 			if (!uid_remote_wait(r, WL_SOCKET_READABLE))
 			{
 				PQclear(last);
-				return uid_remote_fail_plain("the coordinator did not answer within uid.coordinator_timeout");
+				return uid_remote_fail_plain("the coordinator did not answer within \"uid.coordinator_timeout\"");
 			}
 			if (!PQconsumeInput(r->conn))
 			{

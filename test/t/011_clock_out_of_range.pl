@@ -32,7 +32,7 @@ my $to_2002 = seconds_to('2002-01-01Z');
 set_clock($node, $to_2002);
 my ($rc, $out, $err) = $node->psql('postgres', 'SELECT snowflake_si_new()');
 isnt($rc, 0, 'a clock before the base clock is an error');
-like($err, qr/the system clock is before uid\.snowflake_si_epoch/, 'saying so');
+like($err, qr/the system clock is before "uid\.snowflake_si_epoch"/, 'saying so');
 
 set_clock($node, '+0');
 my $first = $node->safe_psql('postgres', 'SELECT snowflake_si_new()');

@@ -281,7 +281,7 @@ is($r->{sqlstate}, '08006', '4. it fails with 08006') or diag $r->{err};
 like($r->{msg}, qr/^this server holds no lease in pool "uid"$/,
 	'4. the server holds no lease');
 like($r->{detail},
-	qr/no answer within uid\.coordinator_timeout \(2000 ms\)/,
+	qr/no answer within "uid\.coordinator_timeout" \(2000 ms\)/,
 	'4. the coordinator gave no answer within uid.coordinator_timeout');
 # The wait is bounded by the deadline, not ended early by something else.
 cmp_ok($r->{secs}, '>=', 1.9, '4. it waited for uid.coordinator_timeout (2 s)');

@@ -167,6 +167,9 @@ poll_until("b's clock past $until_a", sub { q1($b, "SELECT clock_timestamp() > '
 $b->reload;
 my $brow = wait_range($b, 0, 32767);
 my (undef, undef, $taken_b) = split /\|/, $brow;
+# IDs of b after its reload, whether or not its generator still runs (on a
+# busy machine the handover can outlast its 8 s)
+q1($b, "INSERT INTO t SELECT sno_new(), 'b', clock_timestamp() FROM generate_series(1, 1000)");
 for my $w (@gen)
 {
 	my ($rc, $out, $err) = finish_worker($w);
