@@ -296,16 +296,18 @@ check_coordinator(char **newval, void **extra, GucSource source)
 		return true;
 	}
 	for (PQconninfoOption *o = opts; o->keyword != NULL && !v->secret; o++)
-		for (size_t i = 0; i < lengthof(uid_secret_keywords); i++)
-			if (o->val != NULL && o->val[0] != '\0' &&
-				strcmp(o->keyword, uid_secret_keywords[i].keyword) == 0)
+	{
+		if (o->val == NULL || o->val[0] == '\0')
+			continue;
+		for (size_t i = 0; i < lengthof(uid_secret_keywords) && !v->secret; i++)
+			if (strcmp(o->keyword, uid_secret_keywords[i].keyword) == 0)
 			{
 				snprintf(v->problem, sizeof(v->problem),
 						 "it holds %s (keyword \"%s\")", uid_secret_keywords[i].what,
 						 o->keyword);
 				v->secret = true;
-				break;
 			}
+	}
 	PQconninfoFree(opts);
 	return true;
 }

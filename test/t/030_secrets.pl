@@ -138,6 +138,22 @@ sub reconf
 	return;
 }
 
+# Sets uid.coordinator to a value the server must refuse, while the plain
+# session $s of phase $phase lives through the reload; sno_new() must
+# refuse with 22023 ($what says why).  Returns the attempt.
+sub refuse_value
+{
+	my ($w, $s, $phase, $value, $what) = @_;
+
+	reconf($w, 'uid.coordinator' => $value);
+	probe_session($s, $phase, reload_time($w));
+	probe($w, $phase);
+	my $r = attempt($w, 'SELECT sno_new()');
+	is($r->{sqlstate}, '22023', "$phase. $what: sno_new() refuses (22023)")
+	  or diag $r->{err};
+	return $r;
+}
+
 # Everything a plain role received, per phase.
 my %seen;
 
@@ -357,12 +373,7 @@ no_secret('F');
 reconf($w, 'uid.pool_ttl' => '3600s');
 my $s = plain_session($w);
 $off = -s $w->logfile;
-reconf($w, 'uid.coordinator' => "$reach password=$PW");
-probe_session($s, 'G', reload_time($w));
-probe($w, 'G');
-$r = attempt($w, 'SELECT sno_new()');
-is($r->{sqlstate}, '22023', 'G. a password in uid.coordinator: sno_new() refuses (22023)')
-  or diag $r->{err};
+$r = refuse_value($w, $s, 'G', "$reach password=$PW", 'a password in uid.coordinator');
 is($r->{msg}, q{the server's value of "uid.coordinator" is invalid},
 	'G. naming the setting alone');
 is( $w->safe_psql('postgres',
@@ -378,34 +389,18 @@ no_secret('G');
 
 # H. A value that does not parse, with a password in it, and URIs.
 $off = -s $w->logfile;
-for my $bad ("$reach password=$PW dbname", "postgresql://$LOGIN:$PW\@[::1")
-{
-	reconf($w, 'uid.coordinator' => $bad);
-	probe_session($s, 'H', reload_time($w));
-	probe($w, 'H');
-	$r = attempt($w, 'SELECT sno_new()');
-	is($r->{sqlstate}, '22023', "H. a value that does not parse: sno_new() refuses (22023)")
-	  or diag $r->{err};
-}
+refuse_value($w, $s, 'H', $_, 'a value that does not parse')
+  for ("$reach password=$PW dbname", "postgresql://$LOGIN:$PW\@[::1");
 ok($w->log_contains(qr/"uid\.coordinator" is refused\n.*It is not a libpq connection string/, $off),
 	'H. the server log says that it does not parse');
-reconf($w, 'uid.coordinator' => "postgresql://$LOGIN:$PW\@$HOST:$cport/postgres?hostaddr=127.0.0.1");
-probe_session($s, 'H', reload_time($w));
-probe($w, 'H');
-$r = attempt($w, 'SELECT sno_new()');
-is($r->{sqlstate}, '22023', 'H. a URI with a password: sno_new() refuses (22023)')
-  or diag $r->{err};
+refuse_value($w, $s, 'H', "postgresql://$LOGIN:$PW\@$HOST:$cport/postgres?hostaddr=127.0.0.1",
+	'a URI with a password');
 ok( $w->log_contains(qr/"uid\.coordinator" is refused\n.*It holds a password/, $off),
 	'H. the server log says why');
 # libpq 18's OAuth client secret: a secret too (libpq before 18 does not
 # know the keyword, and refuses the string; 15's uid may link a newer one)
 $off = -s $w->logfile;
-reconf($w, 'uid.coordinator' => "$reach oauth_client_secret=$PW");
-probe_session($s, 'H', reload_time($w));
-probe($w, 'H');
-$r = attempt($w, 'SELECT sno_new()');
-is($r->{sqlstate}, '22023', 'H. an OAuth client secret: sno_new() refuses (22023)')
-  or diag $r->{err};
+refuse_value($w, $s, 'H', "$reach oauth_client_secret=$PW", 'an OAuth client secret');
 ok( $w->log_contains(
 		$w->pg_version >= 18
 		? qr/"uid\.coordinator" is refused\n.*It holds a client secret \(keyword "oauth_client_secret"\)/
