@@ -43,7 +43,7 @@ my $before = type_stats($node, 'sno');
 is($before->{flips}, 0, 'phase 0: no tick flip while the clock is steady');
 # The old mark: the last ID made before the step (every worker waits at
 # the gate from before the clock moves until the phase begins).
-my $start1 = step_phase($c, 1, -5);
+my $start1 = step_phase($c, 1, -5, behind => 2);
 my $max0 = $node->safe_psql('postgres', "SELECT sno_timestamp('$start1')");
 ok(wait_for_phase($c, 1), 'phase 1: every worker keeps generating');
 my ($t1) = timed_batch($c, 1);
