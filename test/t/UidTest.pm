@@ -1363,8 +1363,9 @@ sub check_clock_behind
 # from the latest earlier ID's time to the earliest new one's.
 sub new_ids_behind
 {
-	my ($node, $type, $phase, $old) = @_;
+	my ($node, $type, $phase, $old, $since) = @_;
 	my ($key, $op) = order_key($type);
+	my $from = defined $since ? "'$since'::timestamptz" : 'min(old.ts)';
 	my %r;
 
 	$old //= "ph <> $phase";
@@ -1374,7 +1375,7 @@ sub new_ids_behind
 		WITH old AS (SELECT max($key) AS m, max(${type}_timestamp(id)) AS ts
 					 FROM t_$type WHERE $old)
 		SELECT count(*), count(*) FILTER (WHERE $key $op old.m), min($key), min(old.m),
-			   extract(epoch FROM min(${type}_timestamp(id)) - min(old.ts))
+			   extract(epoch FROM min(${type}_timestamp(id)) - $from)
 		FROM t_$type, old WHERE ph = $phase});
 	return \%r;
 }
@@ -1384,8 +1385,11 @@ sub new_ids_behind
 # earlier one (uid60: dated no earlier than the latest).  Options: n, how
 # many of each type; old, which rows are the earlier ones (as for
 # new_ids_behind); gap, when given: the first new IDs continue from the
-# earlier ones, dated less than gap seconds after the latest (a fence moves
-# IDs at most a lease past the last one, not far ahead); old_words, true
+# earlier ones, dated less than gap seconds after the latest of the type, or
+# with since (a time), after that: the server's latest ID of any type (a
+# fence moves IDs at most a lease past the server's last one, whatever its
+# type, not far ahead; a type made seconds before the others is moved past
+# those too); old_words, true
 # when the test names call the earlier IDs old (those of a server upgraded
 # from) rather than the IDs there.
 sub check_new_ids
@@ -1396,6 +1400,7 @@ sub check_new_ids
 	  $o{old_words}
 	  ? ('every old one', 'the latest old one', 'the highest old')
 	  : ('every ID there', 'the latest one there', 'the highest before');
+	my $of = defined $o{since} ? "$o{since}, the latest ID of any type" : $latest;
 
 	for my $type (id_types())
 	{
@@ -1404,7 +1409,7 @@ sub check_new_ids
 		is($dups, '0', "$what: $type: no duplicate-key error among $n new IDs")
 		  or diag "$dups inserts failed with a duplicate key; the first duplicate: $first";
 
-		my $r = new_ids_behind($node, $type, $phase, $o{old});
+		my $r = new_ids_behind($node, $type, $phase, $o{old}, $o{since});
 		# A rejected duplicate does not sort after the earlier ones either.
 		my $behind = $r->{behind} + $dups;
 		is($behind, 0,
@@ -1416,8 +1421,8 @@ sub check_new_ids
 		next unless defined $o{gap};
 		cmp_ok($r->{gap}, '<', $o{gap},
 			"$what: $type: the new IDs continue from the old ones, not far ahead")
-		  or diag "the lowest new ID is dated $r->{gap} s after the latest old one";
-		note "$what: $type: the lowest new ID is dated $r->{gap} s after the latest old one";
+		  or diag "the lowest new ID is dated $r->{gap} s after $of";
+		note "$what: $type: the lowest new ID is dated $r->{gap} s after $of";
 	}
 	return;
 }
