@@ -154,17 +154,8 @@ DEALLOCATE since;
 -- A bound that a subquery computes is known only while the query runs: the
 -- partitions it excludes are never executed.
 SELECT line FROM uid_explain('SELECT count(*) FROM ev_sno WHERE id >= (SELECT sno_boundary(''2026-12-01Z''))') AS line;
-CREATE FUNCTION pg_temp.explain_analyze(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || query LOOP
-        line := regexp_replace(line, ' \(actual rows=[0-9.]+ loops=\d+\)', '');
-        line := regexp_replace(line, ' \(returns \$\d+(,\$\d+)*\)', '', 'g');
-        RETURN NEXT regexp_replace(line, '\(InitPlan \d+\)\.col\d+|\$\d+', '<initplan result>', 'g');
-    END LOOP;
-END $$;
-SELECT pg_temp.explain_analyze('SELECT count(*) FROM ev_sno WHERE id >= (SELECT sno_boundary(''2026-12-01Z''))');
+SELECT uid_explain('SELECT count(*) FROM ev_sno WHERE id >= (SELECT sno_boundary(''2026-12-01Z''))',
+                   ', ANALYZE, TIMING OFF, SUMMARY OFF, BUFFERS OFF');
 
 -- 3. uid_create_partitions(parent, count, start, width): whole months (or
 -- days, weeks, years) in UTC, named parent_pYYYYMM in the parent's schema.

@@ -27,16 +27,20 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
     RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
--- Helper: EXPLAIN (COSTS OFF) made the same on every major: the way a plan
--- names an InitPlan's result ("$0" before 17, "(InitPlan 1).col1" since), and
--- without the "Disabled: true" lines of 18.
-CREATE FUNCTION uid_explain(query text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+-- Helper: EXPLAIN (COSTS OFF, and any other options) made the same on every
+-- major: the way a plan names an InitPlan ("InitPlan 1" before 19, "InitPlan
+-- expr_1" or "minmax_1" since) and its result ("$0" before 17, "(InitPlan
+-- 1).col1" since), without 18's "Disabled: true" lines, 19's "Replaces:"
+-- lines, or the row counts of ANALYZE.
+CREATE FUNCTION uid_explain(query text, options text DEFAULT '') RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
     line text;
 BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
-        CONTINUE WHEN line ~ '^\s*Disabled: true$';
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF' || options || ') ' || query LOOP
+        CONTINUE WHEN line ~ '^\s*(Disabled: true|Replaces: .*)$';
+        line := regexp_replace(line, ' \(actual rows=[0-9.]+ loops=\d+\)', '');
         line := regexp_replace(line, ' \(returns \$\d+(,\$\d+)*\)', '', 'g');
-        RETURN NEXT regexp_replace(line, '\(InitPlan \d+\)\.col\d+|\$\d+', '<initplan result>', 'g');
+        line := regexp_replace(line, '\(InitPlan (\w+_)?\d+\)\.col\d+|\$\d+', '<initplan result>', 'g');
+        RETURN NEXT regexp_replace(line, 'InitPlan [a-z]+_(\d+)', 'InitPlan \1', 'g');
     END LOOP;
 END $$;

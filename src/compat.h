@@ -1,7 +1,7 @@
 /*
  * compat.h
  *		Every difference between the PostgreSQL majors uid builds on (15 to
- *		18), in one place: the rest of the code uses these names only, and
+ *		19), in one place: the rest of the code uses these names only, and
  *		has no version test of its own.
  */
 #ifndef UID_COMPAT_H
@@ -83,6 +83,30 @@ uid_find_setting(const char *name)
 	return NULL;
 #endif
 }
+
+/*
+ * A string setting's reset value: 19 moved each kind's fields into a union
+ * inside struct config_generic; before, struct config_string began with the
+ * generic part, so a cast reached them.
+ */
+static inline const char *
+uid_setting_reset_string(struct config_generic *g)
+{
+#if PG_VERSION_NUM >= 190000
+	return g->_string.reset_val;
+#else
+	return ((struct config_string *) g)->reset_val;
+#endif
+}
+
+/*
+ * A replication origin's id: 19 renamed RepOriginId and InvalidRepOriginId
+ * to ReplOriginId and InvalidReplOriginId; the new names, on older majors.
+ */
+#if PG_VERSION_NUM < 190000
+typedef RepOriginId ReplOriginId;
+#define InvalidReplOriginId InvalidRepOriginId
+#endif
 
 /*
  * How many replication origins can be active: 18 gave them their own

@@ -32,6 +32,7 @@
 #include "utils/guc_tables.h"
 #include "utils/acl.h"
 #include "catalog/pg_authid.h"
+#include "storage/fd.h"
 #include "utils/timestamp.h"
 #include "utils/varlena.h"
 
@@ -1164,7 +1165,7 @@ uid_preloaded(void)
 
 	return uid_list_names_uid(shared_preload_libraries_string) ||
 		(g != NULL && g->vartype == PGC_STRING &&
-		 uid_list_names_uid(((struct config_string *) g)->reset_val));
+		 uid_list_names_uid(uid_setting_reset_string(g)));
 }
 
 /* Errors, saying what to do, unless every session loads uid. */

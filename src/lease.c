@@ -78,12 +78,12 @@ uid_incarnation_key(void)
  * renewal): an id kept across a drop and re-creation of the origin could
  * name another origin later.
  */
-static RepOriginId
+static ReplOriginId
 uid_fence_origin(void)
 {
-	RepOriginId id = replorigin_by_name(UID_FENCE_ORIGIN, true);
+	ReplOriginId id = replorigin_by_name(UID_FENCE_ORIGIN, true);
 
-	if (id == InvalidRepOriginId)
+	if (id == InvalidReplOriginId)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("uid cannot generate IDs: its lease is kept in replication origin \"%s\", which does not exist",
@@ -162,7 +162,7 @@ uid_gen_prepare(const UidClockSpec *spec, bool unique)
 static void
 uid_lease_renew(uint64 end_us)
 {
-	RepOriginId origin = uid_fence_origin();
+	ReplOriginId origin = uid_fence_origin();
 	uint64		now = (uint64) Max(uid_clock_unix_us(), 0);
 	uint64		lease = Max(now, end_us) + UID_LEASE_US;
 
@@ -231,7 +231,7 @@ uid_lease(PG_FUNCTION_ARGS)
 	uint64		lease;
 	uint64		fence;
 	uint64		wal;
-	RepOriginId origin;
+	ReplOriginId origin;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -240,7 +240,7 @@ uid_lease(PG_FUNCTION_ARGS)
 	lease = pg_atomic_read_u64(&uid_state->lease_us);
 	fence = pg_atomic_read_u64(&uid_state->fence_us);
 	origin = replorigin_by_name(UID_FENCE_ORIGIN, true);
-	wal = origin == InvalidRepOriginId ? 0 :
+	wal = origin == InvalidReplOriginId ? 0 :
 		(uint64) replorigin_get_progress(origin, false);
 
 #define US_TO_TIMESTAMPTZ(us) TimestampTzGetDatum((TimestampTz) (us) - PG_EPOCH_UNIX_US)

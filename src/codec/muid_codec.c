@@ -30,7 +30,7 @@ muid_unpack(const uint8_t in[MUID_LEN], muid_fields *f)
 static char *
 muid_put_hex(char *out, uint64_t v, int digits)
 {
-	static const char hex[16] = "0123456789ABCDEF";
+	static const char hex[] = "0123456789ABCDEF";
 
 	for (int i = digits - 1; i >= 0; i--)
 	{

@@ -25,7 +25,7 @@ revts8_unpack(uint64_t canonical, revts8_fields *f)
 void
 revts8_encode(uint64_t canonical, char out[REVTS8_TEXT_LEN])
 {
-	static const char hex[16] = "0123456789abcdef";
+	static const char hex[] = "0123456789abcdef";
 
 	for (int i = REVTS8_TEXT_LEN - 1; i >= 0; i--)
 	{

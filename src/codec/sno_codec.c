@@ -4,7 +4,7 @@
  */
 #include "sno_codec.h"
 
-static const char sno_alphabet[32] = "23456789abcdefghijklmnopqrstuvwx";
+static const char sno_alphabet[] = "23456789abcdefghijklmnopqrstuvwx";
 
 /* 0xFF marks a character outside the alphabet; A-X fold to a-x. */
 static const uint8_t sno_decode_table[256] = {

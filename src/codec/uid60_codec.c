@@ -4,7 +4,7 @@
  */
 #include "uid60_codec.h"
 
-static const char uid60_alphabet[64] =
+static const char uid60_alphabet[] =
 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /* The value of a character of the alphabet, or -1. */

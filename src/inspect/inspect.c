@@ -412,7 +412,7 @@ int
 uid_inspect_fields(const uid_inspect_match *m, const uid_inspect_options *o,
 				   uid_inspect_field f[UID_INSPECT_MAX_FIELDS])
 {
-	static const char hex[16] = "0123456789abcdef";
+	static const char hex[] = "0123456789abcdef";
 	int			n = 0;
 	int			nbytes = types[m->type].nbytes;
 	uint64_t	v = uid_load_be(m->bytes, 8);
