@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets everything up like test/demo.sh, then runs every test on every major
-# of the matrix (UID_MATRIX, default "15 17 18"; PG_MAJOR=N for one major):
+# of the matrix (UID_MATRIX, default "15 17 18 19"; PG_MAJOR=N for one major):
 # per major pg_regress and TAP (concurrency, clock jumps, restart, crash,
-# replication, pg_upgrade), each against that major's server; once, in the
+# replication, pg_upgrade), each against that major's server (19's inside a
+# Debian sid root, test/root-check.sh); once, in the
 # first major's build copy, the codec unit tests and the decoder fuzzers,
 # which are plain C and use no server; once, on 18, pg_regress and the
 # concurrency TAP tests against uid.so built with sanitizers (test/sanitize.sh);
@@ -45,7 +46,18 @@ if [ ${#args[@]} -gt 0 ]; then majors="${args[*]}"; elif [ -n "${PG_MAJOR:-}" ];
 for m in $majors; do use_major "$m"; done # check them all before the long part
 
 install_packages $majors
-trap stop_cluster EXIT
+# On exit: the last major's cluster, and a rooted major still running beside
+# (test/root-check.sh releases its root on TERM).
+rooted_pids=()
+stop_all() {
+	stop_cluster
+	local p
+	for p in ${rooted_pids[@]+"${rooted_pids[@]}"}; do
+		[ -z "$p" ] || { pkill -TERM -P "$p" 2>/dev/null; kill "$p" 2>/dev/null; } || true
+	done
+	wait 2>/dev/null || true
+}
+trap stop_all EXIT
 
 passed=0
 failed=0
@@ -104,8 +116,56 @@ nosrv_build=
 nosrv_config=
 nosrv_major=
 
+# A major in a Debian sid root (19): its pg_regress and TAP run inside the
+# root (test/root-check.sh), side by side with the other majors' suites
+# (UID_SIDE_BY_SIDE=0: before them), its output in a log printed at the end.
+rooted_stages=
+for st in regress tap; do want $st && rooted_stages=${rooted_stages:+$rooted_stages,}$st; done
+rooted_runs=()
+run_rooted() {
+	"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" \
+		PROVE_TESTS="${PROVE_TESTS:-}" PROVE_FLAGS="${PROVE_FLAGS:-}" \
+		UID_SEAMS_RUNS="${UID_SEAMS_RUNS:-}" UID_SEAMS_SEEDS="${UID_SEAMS_SEEDS:-}" \
+		bash "$UID_SRC/test/root-check.sh" "$1" --only "$rooted_stages"
+}
 for m in $majors; do
 	use_major "$m"
+	rooted "$m" && [ -n "$rooted_stages" ] || continue
+	name="${rooted_stages/,/ and } on $m ($(pg_origin))"
+	if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
+		log=$(mktemp "${TMPDIR:-/tmp}/uid-root-$m.XXXXXX")
+		say "$name: started beside the other majors; its log: $log"
+		run_rooted "$m" >"$log" 2>&1 &
+		rooted_pids+=($!)
+		rooted_runs+=("$name|$log|$SECONDS")
+	else
+		suite "$name" run_rooted "$m" || true
+	fi
+done
+# Waits for the rooted majors started beside the others: each one's output,
+# and a suite in the summary.
+wait_rooted() {
+	local i name log t0 rc
+	for i in "${!rooted_pids[@]}"; do
+		IFS='|' read -r name log t0 <<<"${rooted_runs[$i]}"
+		rc=0
+		wait "${rooted_pids[$i]}" || rc=$?
+		say "$name (side by side): its output"
+		cat "$log"
+		rooted_pids[$i]=
+		if [ $rc -eq 0 ]; then
+			passed=$((passed + 1))
+			record ok "$name ($((SECONDS - t0)) s, side by side)"
+		else
+			failed=$((failed + 1))
+			record FAIL "$name ($((SECONDS - t0)) s, side by side)"
+		fi
+	done
+}
+
+for m in $majors; do
+	use_major "$m"
+	rooted "$m" && continue
 	want unit || want regress || want tap || want fuzz || continue
 	if ! step "PostgreSQL $m ($(pg_origin))" ensure_postgres; then
 		not_run "pg_regress on $m" "no server"
@@ -182,6 +242,8 @@ elif git -C "$UID_SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
 	record "-" "PGXN zip: skipped ($UID_SRC is not a git checkout)"
 fi
+
+wait_rooted
 
 say "summary (PostgreSQL majors: $majors)"
 printf '%s\n' "${results[@]}"

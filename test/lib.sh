@@ -4,7 +4,7 @@
 # Settings (environment):
 #   PG_MAJOR      one PostgreSQL major to use (check.sh: default all of UID_MATRIX;
 #                 demo.sh: default 15)
-#   UID_MATRIX    the majors check.sh tests (default "15 17 18")
+#   UID_MATRIX    the majors check.sh tests (default "15 17 18 19")
 #   UID_SCRATCH   scratch directory; major N builds the extension in a copy
 #                 under UID_SCRATCH/N and runs its cluster there
 #                 (default /tmp/uid-scratch)
@@ -13,18 +13,22 @@
 #   UID_PG_CACHE  where test/pg-build.sh keeps the PostgreSQL builds of the
 #                 majors Debian 12 has no packages of (default /var/cache/uid-pg)
 #
-# Majors in PG_PACKAGED (15) come from Debian 12's packages (postgresql-N,
-# postgresql-server-dev-N, in /usr/lib/postgresql/N); every other major from
-# test/pg-build.sh, which builds it from source once into UID_PG_CACHE/N.
+# Majors in PG_PACKAGED (15; UID_PG_PACKAGED) come from Debian's packages
+# (postgresql-N, postgresql-server-dev-N, in /usr/lib/postgresql/N); majors in
+# PG_ROOTED (19; UID_ROOTED) from Debian's packages in a Debian sid root, where
+# check.sh runs its suites through test/root-check.sh (which sets
+# UID_PG_PACKAGED=N inside); every other major from test/pg-build.sh, which
+# builds it from source once into UID_PG_CACHE/N.
 
 set -euo pipefail
 
-UID_MATRIX=${UID_MATRIX:-15 17 18}
+UID_MATRIX=${UID_MATRIX:-15 17 18 19}
 UID_SCRATCH=${UID_SCRATCH:-/tmp/uid-scratch}
 UID_PORT=${UID_PORT:-54329}
 UID_PG_CACHE=${UID_PG_CACHE:-/var/cache/uid-pg}
 UID_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-PG_PACKAGED="15"
+PG_PACKAGED=${UID_PG_PACKAGED:-15}
+PG_ROOTED=${UID_ROOTED-19}
 
 say() { printf '\n== %s\n' "$*"; }
 
@@ -38,6 +42,11 @@ else
 fi
 
 packaged() { case " $PG_PACKAGED " in *" $1 "*) return 0 ;; esac; return 1; }
+rooted() {
+	packaged "$1" && return 1
+	case " $PG_ROOTED " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 
 # use_major N: point PG_BIN, PG_CONFIG, SCRATCH, BUILD, PGDATA_DIR and PORT at major N.
 use_major() {
@@ -61,8 +70,9 @@ uid_packages() {
 	local m
 	for m in "$@"; do
 		if packaged "$m"; then echo "postgresql-$m postgresql-server-dev-$m"; fi
+		if rooted "$m"; then echo "debootstrap"; fi
 	done
-	echo "make gcc clang libclang-rt-14-dev libipc-run-perl faketime"
+	echo "make gcc clang libclang-rt-dev libipc-run-perl faketime procps"
 }
 
 # install_packages MAJOR...
@@ -98,7 +108,13 @@ ensure_postgres() {
 }
 
 pg_origin() {
-	if packaged "$PG_MAJOR"; then echo "Debian package"; else echo "built from source, cached in $UID_PG_CACHE/$PG_MAJOR"; fi
+	if packaged "$PG_MAJOR"; then
+		echo "Debian package"
+	elif rooted "$PG_MAJOR"; then
+		echo "Debian package in a Debian sid root, cached in $UID_PG_CACHE/debootstrap"
+	else
+		echo "built from source, cached in $UID_PG_CACHE/$PG_MAJOR"
+	fi
 }
 
 # "PostgreSQL 15.20", without Debian's "(Debian 15.20-0+deb12u1)".

@@ -45,59 +45,23 @@ ARCH=$(dpkg --print-architecture)
 PKG=postgresql-$MAJOR-uid
 ROOT=$WORK/root
 LOGS=$WORK/logs
+# root_tarball sets it too, but in a step's subshell
 TARBALL=$CACHE/debootstrap/$SUITE-minbase-$ARCH.tar.gz
 
 T0=$SECONDS
 say() { printf '\n== %s\n' "$*"; }
 source "$(dirname "$0")/steps.sh" # die, step, descendants
 
-# Inside the root: a clean environment, apt without questions.
-in_root() {
-	chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-		DEBIAN_FRONTEND=noninteractive ${http_proxy:+http_proxy="$http_proxy"} "$@"
-}
+source "$(dirname "$0")/root.sh" # in_root, release_root, root_tarball, unpack_root
 root_psql() {
 	in_root runuser -u postgres -- psql --cluster "$MAJOR/uidtest" -X -q -v ON_ERROR_STOP=1 -At "$@"
 }
 
 # ---------------------------------------------------------------- cleanup
 
-mounted_under() { # mount points at or below $1, deepest first
-	awk -v r="$1" '{ gsub(/\\040/, " ", $5); if ($5 == r || index($5, r "/") == 1) print $5 }' \
-		/proc/self/mountinfo | sort -r
-}
-
-# The processes whose root is the Debian root: the test's server, anything a
-# maintainer script left running.
-root_pids() {
-	local p
-	[ -d "$ROOT" ] || return 0
-	for p in /proc/[0-9]*; do
-		[ "$(readlink "$p/root" 2>/dev/null)" = "$ROOT" ] && echo "${p#/proc/}"
-	done
-	return 0
-}
-
-release_root() {
-	local pids m left
-	if [ -d "$ROOT/proc/self" ]; then
-		in_root pg_ctlcluster "$MAJOR" uidtest stop -m fast >/dev/null 2>&1 || true
-	fi
-	pids=$(root_pids)
-	if [ -n "$pids" ]; then
-		kill $pids 2>/dev/null || true
-		sleep 2
-		pids=$(root_pids)
-		[ -z "$pids" ] || kill -9 $pids 2>/dev/null || true
-	fi
-	for m in $(mounted_under "$ROOT"); do
-		umount "$m" 2>/dev/null || umount -l "$m" || true
-	done
-	left=$(mounted_under "$ROOT")
-	if [ -n "$left" ]; then
-		echo "package.sh: could not unmount: $left" >&2
-		return 1
-	fi
+# Before release_root kills what runs in the root: the test's cluster.
+root_stop() {
+	in_root pg_ctlcluster "$MAJOR" uidtest stop -m fast >/dev/null 2>&1
 }
 
 cleanup() {
@@ -130,43 +94,6 @@ host_packages() {
 	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 \
 		--no-install-recommends "${missing[@]}"
-}
-
-# The machine's Debian 12 apt entries as one-line "deb URI SUITE COMPONENTS",
-# from sources.list, *.list and deb822 *.sources (the files apt reads).
-host_sources() {
-	local f
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" | awk '$1 == "deb" && NF >= 4 { print }'
-	done
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk '
-			function flush(   i, j, u, s, nu, ns) {
-				if (types ~ /(^| )deb( |$)/ && enabled != "no") {
-					nu = split(uris, u, " "); ns = split(suites, s, " ")
-					for (i = 1; i <= nu; i++) for (j = 1; j <= ns; j++)
-						print "deb " u[i] " " s[j] " " comps
-				}
-				types = uris = suites = comps = enabled = ""; key = ""
-			}
-			/^#/ { next }
-			/^[ \t]*$/ { flush(); next }
-			/^[ \t]/ { val = $0; sub(/^[ \t]+/, "", val); add(key, val); next }
-			{
-				key = tolower($0); sub(/:.*/, "", key)
-				val = $0; sub(/^[^:]*:[ \t]*/, "", val); add(key, val)
-			}
-			function add(k, v) {
-				if (k == "types") types = types " " v
-				else if (k == "uris") uris = uris " " v
-				else if (k == "suites") suites = suites " " v
-				else if (k == "components") comps = comps " " v
-				else if (k == "enabled") enabled = tolower(v)
-			}
-			END { flush() }' "$f"
-	done | awk '$3 == "'$SUITE'" || index($3, "'$SUITE'-") == 1' | tr -s ' \t' ' ' | sort -u
 }
 
 # ---------------------------------------------------------------- build
@@ -242,66 +169,6 @@ check_deb() {
 }
 
 # ---------------------------------------------------------------- the root
-
-make_tarball() {
-	local mirror=$1 stamp=$TARBALL.stamp tmp
-	mkdir -p "$CACHE/debootstrap"
-	exec 8>"$CACHE/debootstrap/.lock"
-	flock 8
-	if [ -f "$TARBALL" ] && [ -f "$stamp" ] && grep -qxF "mirror: $mirror" "$stamp" &&
-		[ -z "$(find "$TARBALL" -mtime +30)" ]; then
-		echo "cached: $TARBALL ($(sed -n 's/^made: //p' "$stamp"))"
-		flock -u 8
-		return 0
-	fi
-	tmp=$CACHE/debootstrap/root.tmp
-	# a root left by an interrupted run: nothing is mounted in it (debootstrap
-	# unmounts on exit), and --one-file-system keeps rm on its file system
-	[ -z "$(mounted_under "$tmp")" ] || { echo "something is mounted under $tmp"; return 1; }
-	rm -rf --one-file-system "$tmp" "$TARBALL.tmp"
-	echo "debootstrap --variant=minbase $SUITE from $mirror"
-	debootstrap --variant=minbase --arch="$ARCH" "$SUITE" "$tmp" "$mirror" || {
-		tail -n 50 "$tmp/debootstrap/debootstrap.log" 2>/dev/null
-		return 1
-	}
-	rm -rf "$tmp"/var/cache/apt/archives/*.deb "$tmp"/var/lib/apt/lists/*_Packages
-	tar -C "$tmp" --numeric-owner -cf - . | gzip -1 >"$TARBALL.tmp"
-	mv "$TARBALL.tmp" "$TARBALL"
-	printf 'mirror: %s\nmade: %s\n' "$mirror" "$(date -u '+%Y-%m-%d %H:%M UTC')" >"$stamp"
-	rm -rf --one-file-system "$tmp"
-	ls -la "$TARBALL"
-	flock -u 8
-}
-
-unpack_root() {
-	local sources=$1
-	release_root
-	rm -rf --one-file-system "$ROOT"
-	mkdir -p "$ROOT"
-	tar -C "$ROOT" --numeric-owner -xzf "$TARBALL"
-	cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
-	cp /etc/hosts "$ROOT/etc/hosts"
-	printf '%s\n' "$sources" >"$ROOT/etc/apt/sources.list"
-	echo "$ROOT/etc/apt/sources.list:"
-	cat "$ROOT/etc/apt/sources.list"
-	# the host's apt proxy, if it has one
-	local proxy
-	proxy=$(apt-config dump Acquire::http::Proxy | sed -n 's/^Acquire::http::Proxy "\(.*\)";$/\1/p')
-	[ -z "$proxy" ] || echo "Acquire::http::Proxy \"$proxy\";" >"$ROOT/etc/apt/apt.conf.d/01proxy"
-	# Maintainer scripts must not start services in the root.
-	printf '#!/bin/sh\nexit 101\n' >"$ROOT/usr/sbin/policy-rc.d"
-	chmod 755 "$ROOT/usr/sbin/policy-rc.d"
-	mount -t proc proc "$ROOT/proc"
-	mkdir -p "$ROOT/dev/shm"
-	mount -t tmpfs -o mode=1777 shm "$ROOT/dev/shm"
-	# a private instance of devpts (apt and dpkg log through a pty)
-	mkdir -p "$ROOT/dev/pts"
-	mount -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts "$ROOT/dev/pts"
-	rm -f "$ROOT/dev/ptmx"
-	ln -s pts/ptmx "$ROOT/dev/ptmx"
-	[ -c "$ROOT/dev/null" ] || { echo "the root has no /dev/null"; return 1; }
-	in_root apt-get update
-}
 
 install_deb() {
 	local deb=$1 out
@@ -430,7 +297,7 @@ trap 'exit 130' INT TERM
 
 say "Debian package $PKG: build, install into a fresh Debian 12 root, use, purge"
 step "host packages (debhelper, pg_buildext, debootstrap)" host_packages
-SOURCES=$(host_sources)
+SOURCES=$(host_sources "$SUITE")
 MIRROR=$(awk '$3 == "'$SUITE'" { print $2; exit }' <<<"$SOURCES")
 [ -n "$MIRROR" ] || die "no '$SUITE' entry in this machine's apt sources (/etc/apt/sources.list{,.d})"
 echo "mirror: $MIRROR"
@@ -441,7 +308,7 @@ DEB=$(ls "$WORK/build/${PKG}_"*"_$ARCH.deb" 2>/dev/null | head -n 1)
 echo "built: $DEB"
 step "make install into a directory (to compare)" make_install
 step "package: version and contents" check_deb "$DEB"
-step "Debian $SUITE root (debootstrap, cached)" make_tarball "$MIRROR"
+step "Debian $SUITE root (debootstrap, cached)" root_tarball "$SUITE-minbase" "$SUITE" "$MIRROR"
 step "unpack a fresh root, mount /proc etc., apt-get update" unpack_root "$SOURCES"
 step "dpkg -i (fails on dependencies), apt-get -f install" install_deb "$DEB"
 step "cluster $MAJOR/uidtest in the root" start_cluster

@@ -7,7 +7,9 @@
 # Source: the Debian source package postgresql-MAJOR (its upstream tarball,
 # without Debian's patches), from deb.debian.org's trixie and sid suites
 # through a private apt configuration under the cache: the machine's own apt
-# sources and lists are neither read for this nor changed.
+# sources and lists are neither read for this nor changed.  When the mirror's
+# Release file of a suite is past its validity date, the update goes on
+# without the date check, signatures checked, and says so (test/apt.sh).
 #
 # Settings (environment):
 #   UID_PG_CACHE      the cache (default /var/cache/uid-pg); MAJOR installs into
@@ -38,6 +40,7 @@ KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 CONFIGURE_ARGS="--without-icu --without-readline --enable-tap-tests --with-zlib${UID_PG_CONFIGURE:+ $UID_PG_CONFIGURE}"
 
 say() { printf '\n== %s\n' "$*" >&2; }
+source "$(dirname "${BASH_SOURCE[0]}")/apt.sh" # apt_update
 die() { printf 'pg-build.sh: %s\n' "$*" >&2; exit 1; }
 
 [ $# -gt 0 ] || die "usage: pg-build.sh MAJOR..."
@@ -64,12 +67,13 @@ build_packages() {
 	fi
 }
 
-# apt-get with a private sources list, lists and caches under $CACHE/apt.
+# apt-get with a private sources list, lists and caches under $CACHE/apt;
+# after an update (apt_update), with the options it found necessary.
 private_apt() {
 	apt-get -q -o Dir::Etc::SourceList="$CACHE/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null \
 		-o Dir::State::Lists="$CACHE/apt/lists" -o Dir::Cache="$CACHE/apt/cache" \
 		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null \
-		-o APT::Sandbox::User=root "$@"
+		-o APT::Sandbox::User=root ${APT_DATE_OPTS[@]+"${APT_DATE_OPTS[@]}"} "$@"
 }
 
 private_apt_cache() {
@@ -87,7 +91,7 @@ fetch_source() {
 			echo "deb-src [signed-by=$KEYRING] $MIRROR $s main" >>"$CACHE/apt/sources.list"
 		done
 		say "apt-get update (private: deb-src $SUITES)"
-		private_apt update >&2
+		apt_update private_apt || die "apt-get update failed (private: deb-src $SUITES)"
 		apt_updated=1
 	fi
 	rm -rf "$dir"

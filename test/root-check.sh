@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# test/root-check.sh MAJOR [CHECK-ARGUMENTS...]: test/check.sh's suites on a
+# PostgreSQL major that Debian 12 cannot run, from Debian's own packages in a
+# Debian sid root: 19 (postgresql-19 is in Debian's experimental suite, and
+# its packages need sid's C library).  That is also how Debian users meet
+# 19.  test/check.sh runs this for every major in UID_ROOTED (default 19).
+#
+# The root: `debootstrap --variant=minbase sid` from the mirror this
+# machine's apt uses, then postgresql-MAJOR, its client and server headers and
+# libpq from experimental, and what the tests need (make, gcc, clang and its
+# sanitizer runtime, IPC::Run, libfaketime), installed with apt-get.  Kept as
+# a tarball under UID_PG_CACHE/debootstrap (made again after 30 days, or when
+# the mirror or the package list changes; about 6 minutes on 2 cores); each
+# run unpacks a fresh root from it.  The mirror's Release files may be past
+# their validity date: apt goes on without the date check, signatures
+# checked, and says so (test/apt.sh).
+#
+# Then it copies this checkout into the root and runs, inside it, as root:
+# UID_PG_PACKAGED=MAJOR test/check.sh CHECK-ARGUMENTS MAJOR (default
+# arguments: --only regress,tap), which treats MAJOR as a Debian package, as
+# it does 15 on Debian 12.  PROVE_TESTS, PROVE_FLAGS, UID_SEAMS_RUNS,
+# UID_SEAMS_SEEDS and UID_FUZZ_TIME pass through.  Exits with check.sh's
+# status.  /proc, /dev/shm and a private devpts are mounted in the root
+# while it is used and unmounted on every exit.
+#
+# Needs root (chroot, mounts); run as another user it re-runs itself with sudo.
+# Settings (environment):
+#   UID_SCRATCH   the root is unpacked in UID_SCRATCH/root-MAJOR (default
+#                 /tmp/uid-scratch)
+#   UID_PG_CACHE  where the tarball is kept (default /var/cache/uid-pg)
+#   UID_KEEP=1    keep the root after the run (unmounted) to look into
+set -euo pipefail
+umask 022
+
+PASS_ENV="UID_SCRATCH UID_PG_CACHE UID_KEEP PROVE_TESTS PROVE_FLAGS UID_SEAMS_RUNS UID_SEAMS_SEEDS UID_FUZZ_TIME"
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || { echo "root-check.sh: run as root or install sudo" >&2; exit 1; }
+	envs=()
+	for v in $PASS_ENV; do [ -z "${!v:-}" ] || envs+=("$v=${!v}"); done
+	exec sudo env ${envs[@]+"${envs[@]}"} bash "$0" "$@"
+fi
+
+[ $# -ge 1 ] || { echo "usage: $0 MAJOR [CHECK-ARGUMENTS...]" >&2; exit 2; }
+MAJOR=$1
+shift
+case $MAJOR in *[!0-9]* | "") echo "not a PostgreSQL major version: '$MAJOR'" >&2; exit 2 ;; esac
+[ $# -gt 0 ] || set -- --only regress,tap
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${UID_PG_CACHE:-/var/cache/uid-pg}
+ARCH=$(dpkg --print-architecture)
+mkdir -p "${UID_SCRATCH:-/tmp/uid-scratch}"
+# the real path: a chrooted process's /proc/PID/root names it so
+WORK=$(realpath "${UID_SCRATCH:-/tmp/uid-scratch}")/root-$MAJOR
+ROOT=$WORK/root
+T0=$SECONDS
+
+say() { printf '\n== %s\n' "$*"; }
+source "$(dirname "$0")/root.sh" # in_root, release_root, root_tarball, unpack_root, host_sources
+
+# From experimental: the server and its headers, and the libpq they were
+# built with.  From sid: the rest (test/lib.sh's uid_packages, for a packaged
+# major).
+PACKAGES="postgresql-$MAJOR/experimental postgresql-client-$MAJOR/experimental"
+PACKAGES="$PACKAGES postgresql-server-dev-$MAJOR/experimental libpq-dev/experimental libpq5/experimental"
+PACKAGES="$PACKAGES make gcc clang libclang-rt-dev libipc-run-perl faketime"
+
+cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	release_root || rc=1
+	if [ "${UID_KEEP:-0}" != 1 ] && [ -z "$(mounted_under "$ROOT")" ]; then
+		rm -rf --one-file-system "$ROOT"
+	fi
+	printf '\nroot-check.sh %s: %s in %d s\n' "$MAJOR" "$([ $rc -eq 0 ] && echo passed || echo failed)" \
+		$((SECONDS - T0))
+	exit $rc
+}
+
+# Run by root_tarball in the new root: the packages.
+prepare() {
+	set_sources "$(printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+		"$MIRROR" sid "$MIRROR" experimental)" || return 1
+	# shellcheck disable=SC2086 # a list of packages
+	in_root apt-get install -y -q --no-install-recommends $PACKAGES || return 1
+	in_root "/usr/lib/postgresql/$MAJOR/bin/postgres" --version
+}
+
+MIRROR=$(host_sources bookworm | awk '{ print $2; exit }')
+[ -n "$MIRROR" ] || { echo "no bookworm entry in this machine's apt sources (/etc/apt/sources.list{,.d})" >&2; exit 1; }
+
+mkdir -p "$WORK"
+# one run at a time in WORK (a second waits)
+exec 9>"$WORK.lock"
+flock 9
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say "Debian sid root with PostgreSQL $MAJOR from experimental (cached in $CACHE/debootstrap)"
+root_tarball "sid-pg$MAJOR" sid "$MIRROR" prepare "$PACKAGES"
+say "unpacking a fresh root in $ROOT"
+unpack_root
+echo "PostgreSQL in the root: $(in_root "/usr/lib/postgresql/$MAJOR/bin/postgres" --version)"
+
+# What the checkout holds (tracked files and new ones not ignored), or the
+# tree without build products when it is no git checkout.
+mkdir -p "$ROOT/uid"
+if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	(cd "$SRC" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -C "$ROOT/uid" -xf -
+else
+	tar -C "$SRC" --exclude=.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
+		--exclude=./results --exclude=./tmp_check -cf - . | tar -C "$ROOT/uid" -xf -
+fi
+
+envs=(UID_PG_PACKAGED="$MAJOR" UID_MATRIX="$MAJOR")
+for v in PROVE_TESTS PROVE_FLAGS UID_SEAMS_RUNS UID_SEAMS_SEEDS UID_FUZZ_TIME; do
+	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
+done
+say "test/check.sh $* $MAJOR, in the root"
+in_root env "${envs[@]}" bash /uid/test/check.sh "$@" "$MAJOR"
