@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# test/root-check.sh MAJOR [CHECK-ARGUMENTS...]: test/check.sh's suites on a
+# test/root-check.sh MAJOR [CHECK-ARGUMENTS...]
+# test/root-check.sh MAJOR stress [ROUNDS]
+# test/check.sh's suites (or test/stress.sh's rounds) on a
 # PostgreSQL major that Debian 12 cannot run, from Debian's own packages in a
 # Debian sid root: 19 (postgresql-19 is in Debian's experimental suite, and
 # its packages need sid's C library).  That is also how Debian users meet
@@ -18,9 +20,10 @@
 # Then it copies this checkout into the root and runs, inside it, as root:
 # UID_PG_PACKAGED=MAJOR test/check.sh CHECK-ARGUMENTS MAJOR (default
 # arguments: --only regress,tap), which treats MAJOR as a Debian package, as
-# it does 15 on Debian 12.  PROVE_TESTS, PROVE_FLAGS, UID_SEAMS_RUNS,
-# UID_SEAMS_SEEDS and UID_FUZZ_TIME pass through.  Exits with check.sh's
-# status.  /proc, /dev/shm and a private devpts are mounted in the root
+# it does 15 on Debian 12; with "stress", test/stress.sh ROUNDS on MAJOR
+# (test/stress.sh runs this for PG_MAJOR=19).  PROVE_TESTS, PROVE_FLAGS,
+# UID_SEAMS_RUNS, UID_SEAMS_SEEDS, UID_FUZZ_TIME, UID_STRESS_ROUNDS and
+# UID_STRESS_HOGS pass through.  Exits with the script's status.  /proc, /dev/shm and a private devpts are mounted in the root
 # while it is used and unmounted on every exit.
 #
 # Needs root (chroot, mounts); run as another user it re-runs itself with sudo.
@@ -32,7 +35,8 @@
 set -euo pipefail
 umask 022
 
-PASS_ENV="UID_SCRATCH UID_PG_CACHE UID_KEEP PROVE_TESTS PROVE_FLAGS UID_SEAMS_RUNS UID_SEAMS_SEEDS UID_FUZZ_TIME"
+INNER_ENV="PROVE_TESTS PROVE_FLAGS UID_SEAMS_RUNS UID_SEAMS_SEEDS UID_FUZZ_TIME UID_STRESS_ROUNDS UID_STRESS_HOGS"
+PASS_ENV="UID_SCRATCH UID_PG_CACHE UID_KEEP $INNER_ENV"
 if [ "$(id -u)" -ne 0 ]; then
 	command -v sudo >/dev/null || { echo "root-check.sh: run as root or install sudo" >&2; exit 1; }
 	envs=()
@@ -45,6 +49,11 @@ MAJOR=$1
 shift
 case $MAJOR in *[!0-9]* | "") echo "not a PostgreSQL major version: '$MAJOR'" >&2; exit 2 ;; esac
 [ $# -gt 0 ] || set -- --only regress,tap
+SCRIPT=check.sh
+if [ "$1" = stress ]; then
+	SCRIPT=stress.sh
+	shift
+fi
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${UID_PG_CACHE:-/var/cache/uid-pg}
@@ -112,9 +121,14 @@ else
 		--exclude=./results --exclude=./tmp_check -cf - . | tar -C "$ROOT/uid" -xf -
 fi
 
-envs=(UID_PG_PACKAGED="$MAJOR" UID_MATRIX="$MAJOR")
-for v in PROVE_TESTS PROVE_FLAGS UID_SEAMS_RUNS UID_SEAMS_SEEDS UID_FUZZ_TIME; do
+envs=(UID_PG_PACKAGED="$MAJOR" UID_MATRIX="$MAJOR" PG_MAJOR="$MAJOR")
+for v in $INNER_ENV; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done
-say "test/check.sh $* $MAJOR, in the root"
-in_root env "${envs[@]}" bash /uid/test/check.sh "$@" "$MAJOR"
+if [ $SCRIPT = stress.sh ]; then
+	say "test/stress.sh $*, in the root"
+	in_root env "${envs[@]}" bash /uid/test/stress.sh "$@"
+else
+	say "test/check.sh $* $MAJOR, in the root"
+	in_root env "${envs[@]}" bash /uid/test/check.sh "$@" "$MAJOR"
+fi

@@ -15,6 +15,8 @@
 # while each server, which pg_ctl starts in a session of its own, is
 # scheduled as a group apart.
 #
+# PG_MAJOR=19 does the same inside a Debian sid root (test/root-check.sh).
+#
 # Environment: PG_MAJOR (default 15), UID_STRESS_ROUNDS (default 3),
 # UID_STRESS_HOGS (default: the number of cores), PROVE_FLAGS (e.g. -v),
 # UID_SCRATCH as for check.sh, UID_SEAMS_RUNS (seeds of the seams test per
@@ -30,6 +32,13 @@ case $HOG_COUNT in *[!0-9]* | "") echo "UID_STRESS_HOGS is not a number: '$HOG_C
 SEAMS_RUNS=${UID_SEAMS_RUNS:-8}
 
 use_major "${PG_MAJOR:-15}"
+# 19: the same, inside a Debian sid root (test/root-check.sh)
+if rooted "$PG_MAJOR"; then
+	exec "${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" \
+		UID_STRESS_ROUNDS="$ROUNDS" UID_STRESS_HOGS="$HOG_COUNT" UID_SEAMS_RUNS="$SEAMS_RUNS" \
+		${UID_SEAMS_SEEDS:+UID_SEAMS_SEEDS="$UID_SEAMS_SEEDS"} ${PROVE_FLAGS:+PROVE_FLAGS="$PROVE_FLAGS"} \
+		bash "$UID_SRC/test/root-check.sh" "$PG_MAJOR" stress "$ROUNDS"
+fi
 install_packages "$PG_MAJOR"
 ensure_postgres
 copy_sources
