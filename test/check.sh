@@ -119,8 +119,14 @@ nosrv_major=
 # A major in a Debian sid root (19): its pg_regress and TAP run inside the
 # root (test/root-check.sh), side by side with the other majors' suites
 # (UID_SIDE_BY_SIDE=0: before them), its output in a log printed at the end.
+# With no other major to build them in, the server-independent suites (unit,
+# fuzz) run in the root too.
+rooted_only=1
+for m in $majors; do rooted "$m" || rooted_only=0; done
 rooted_stages=
-for st in regress tap; do want $st && rooted_stages=${rooted_stages:+$rooted_stages,}$st; done
+for st in regress tap $([ $rooted_only = 0 ] || echo unit fuzz); do
+	want $st && rooted_stages=${rooted_stages:+$rooted_stages,}$st
+done
 rooted_runs=()
 run_rooted() {
 	"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" \
@@ -131,7 +137,7 @@ run_rooted() {
 for m in $majors; do
 	use_major "$m"
 	rooted "$m" && [ -n "$rooted_stages" ] || continue
-	name="${rooted_stages/,/ and } on $m ($(pg_origin))"
+	name="${rooted_stages//,/, } on $m ($(pg_origin))"
 	if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
 		log=$(mktemp "${TMPDIR:-/tmp}/uid-root-$m.XXXXXX")
 		say "$name: started beside the other majors; its log: $log"
@@ -224,6 +230,8 @@ fi
 
 if ! want unit && ! want fuzz; then
 	:
+elif [ $rooted_only = 1 ]; then
+	: # in the root, with its major's suites
 elif [ -n "$nosrv_build" ]; then
 	if want fuzz; then
 		suite "fuzz (no server; in $nosrv_major's copy)" \

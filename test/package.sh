@@ -100,16 +100,7 @@ host_packages() {
 
 copy_tree() {
 	rm -rf "$WORK/tree" "$WORK/build" "$WORK/plain"
-	mkdir -p "$WORK/tree"
-	# What the checkout holds, as it is in the work tree (tracked files and
-	# new ones not ignored), without build products.
-	if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-		(cd "$SRC" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) |
-			tar -C "$WORK/tree" -xf -
-	else
-		tar -C "$SRC" --exclude=.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
-			--exclude=./results --exclude=./tmp_check -cf - . | tar -C "$WORK/tree" -xf -
-	fi
+	copy_checkout "$SRC" "$WORK/tree"
 	mkdir -p "$WORK/build" "$WORK/plain"
 	cp -a "$WORK/tree" "$WORK/build/src"
 	cp -a "$WORK/tree/." "$WORK/plain"

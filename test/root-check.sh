@@ -12,7 +12,7 @@
 # libpq from experimental, and what the tests need (make, gcc, clang and its
 # sanitizer runtime, IPC::Run, libfaketime), installed with apt-get.  Kept as
 # a tarball under UID_PG_CACHE/debootstrap (made again after 30 days, or when
-# the mirror or the package list changes; about 6 minutes on 2 cores); each
+# the mirror or the package list changes; about 7 minutes on 2 cores); each
 # run unpacks a fresh root from it.  The mirror's Release files may be past
 # their validity date: apt goes on without the date check, signatures
 # checked, and says so (test/apt.sh).
@@ -23,8 +23,9 @@
 # it does 15 on Debian 12; with "stress", test/stress.sh ROUNDS on MAJOR
 # (test/stress.sh runs this for PG_MAJOR=19).  PROVE_TESTS, PROVE_FLAGS,
 # UID_SEAMS_RUNS, UID_SEAMS_SEEDS, UID_FUZZ_TIME, UID_STRESS_ROUNDS and
-# UID_STRESS_HOGS pass through.  Exits with the script's status.  /proc, /dev/shm and a private devpts are mounted in the root
-# while it is used and unmounted on every exit.
+# UID_STRESS_HOGS pass through.  Exits with the script's status.  /proc,
+# /dev/shm and a private devpts are mounted in the root while it is used and
+# unmounted on every exit.
 #
 # Needs root (chroot, mounts); run as another user it re-runs itself with sudo.
 # Settings (environment):
@@ -64,15 +65,14 @@ WORK=$(realpath "${UID_SCRATCH:-/tmp/uid-scratch}")/root-$MAJOR
 ROOT=$WORK/root
 T0=$SECONDS
 
-say() { printf '\n== %s\n' "$*"; }
-source "$(dirname "$0")/root.sh" # in_root, release_root, root_tarball, unpack_root, host_sources
+source "$(dirname "$0")/lib.sh"  # say, uid_packages
+source "$(dirname "$0")/root.sh" # in_root, release_root, root_tarball, unpack_root, host_sources, copy_checkout
 
 # From experimental: the server and its headers, and the libpq they were
-# built with.  From sid: the rest (test/lib.sh's uid_packages, for a packaged
-# major).
+# built with.  From sid: what the tests need (lib.sh's uid_packages).
 PACKAGES="postgresql-$MAJOR/experimental postgresql-client-$MAJOR/experimental"
 PACKAGES="$PACKAGES postgresql-server-dev-$MAJOR/experimental libpq-dev/experimental libpq5/experimental"
-PACKAGES="$PACKAGES make gcc clang libclang-rt-dev libipc-run-perl faketime"
+PACKAGES="$PACKAGES $(uid_packages)"
 
 cleanup() {
 	local rc=$?
@@ -111,15 +111,7 @@ say "unpacking a fresh root in $ROOT"
 unpack_root
 echo "PostgreSQL in the root: $(in_root "/usr/lib/postgresql/$MAJOR/bin/postgres" --version)"
 
-# What the checkout holds (tracked files and new ones not ignored), or the
-# tree without build products when it is no git checkout.
-mkdir -p "$ROOT/uid"
-if git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	(cd "$SRC" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) | tar -C "$ROOT/uid" -xf -
-else
-	tar -C "$SRC" --exclude=.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
-		--exclude=./results --exclude=./tmp_check -cf - . | tar -C "$ROOT/uid" -xf -
-fi
+copy_checkout "$SRC" "$ROOT/uid"
 
 envs=(UID_PG_PACKAGED="$MAJOR" UID_MATRIX="$MAJOR" PG_MAJOR="$MAJOR")
 for v in $INNER_ENV; do

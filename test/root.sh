@@ -48,6 +48,21 @@ host_sources() {
 	done | awk -v s="$suite" '$3 == s || index($3, s "-") == 1' | tr -s ' \t' ' ' | sort -u
 }
 
+# copy_checkout SRC DEST: what the checkout SRC holds, as it is in the work
+# tree (tracked files and new ones not ignored), into DEST; a tree without
+# git, without build products.
+copy_checkout() {
+	local src=$1 dest=$2
+	mkdir -p "$dest"
+	if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		(cd "$src" && git ls-files -z -co --exclude-standard | tar --null -T - -cf -) |
+			tar -C "$dest" -xf -
+	else
+		tar -C "$src" --exclude=.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
+			--exclude=./results --exclude=./tmp_check -cf - . | tar -C "$dest" -xf -
+	fi
+}
+
 # Inside the root: a clean environment, apt without questions.
 in_root() {
 	chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
