@@ -5,8 +5,9 @@
 # replication, pg_upgrade), each against that major's server (19's inside a
 # Debian sid root, test/root-check.sh); once, in the
 # first major's build copy, the codec unit tests and the decoder fuzzers,
-# which are plain C and use no server; once, on 18, pg_regress and the
-# concurrency TAP tests against uid.so built with sanitizers (test/sanitize.sh);
+# which are plain C and use no server; once, on the newest major (19, in its
+# root), pg_regress and the concurrency TAP tests against uid.so built with
+# sanitizers (test/sanitize.sh; UID_SAN_MAJOR picks another);
 # once, the Debian package (test/package.sh) and the PGXN zip (test/dist.sh).
 # Exits non-zero if any suite fails.
 #
@@ -45,7 +46,7 @@ source "$(dirname "$0")/lib.sh"
 if [ ${#args[@]} -gt 0 ]; then majors="${args[*]}"; elif [ -n "${PG_MAJOR:-}" ]; then majors=$PG_MAJOR; else majors=$UID_MATRIX; fi
 for m in $majors; do use_major "$m"; done # check them all before the long part
 
-install_packages $majors
+install_packages $majors ${UID_UPGRADE_FROM_MAJOR:-}
 # On exit: the last major's cluster, and a rooted major still running beside
 # (test/root-check.sh releases its root on TERM).
 rooted_pids=()
@@ -102,12 +103,46 @@ run_regress() {
 	return 1
 }
 
+# TAP 021 runs pg_upgrade from the major before this one in the matrix
+# (upgrade_from, that installation's prefix) when this run installed uid
+# there; UID_UPGRADE_FROM_MAJOR names a major outside the matrix to install
+# uid on first, for that (test/root-check.sh: 18 in 19's root).
+# Only where PostgreSQL's own pg_upgrade of a cluster without uid works
+# between the two installations (upgrade_probe): Debian 12's 15.20
+# writes a column option into its catalogs (pg_attver, from its November 2026
+# security release) that the 17.11 built here does not know, so pg_upgrade
+# from 15.20 to 17.11 fails before uid is involved.
+upgrade_from=
+tap_from=
 run_tap() {
 	as_pg env PATH="$PG_BIN:$PATH" UID_FAKETIME_LIB="$(faketime_lib)" UID_REQUIRE_FAKETIME=1 \
+		${tap_from:+UID_UPGRADE_FROM="$tap_from"} \
 		UID_SEAMS_RUNS="${UID_SEAMS_RUNS:-1}" ${UID_SEAMS_SEEDS:+UID_SEAMS_SEEDS="$UID_SEAMS_SEEDS"} \
 		make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_CONFIG" PROVE_FLAGS="${PROVE_FLAGS:-}" \
 		${PROVE_TESTS:+PROVE_TESTS="$PROVE_TESTS"} && return 0
 	tail -n 50 "$BUILD"/tmp_check/log/regress_log_* 2>/dev/null || true
+	return 1
+}
+
+# upgrade_probe OLD-PREFIX: pg_upgrade of a cluster with one table (made in
+# single-user mode) from OLD-PREFIX's installation to the current major's,
+# in SCRATCH/upgrade-probe (log in PROBE_LOG); on failure PROBE_REASON holds
+# the first error it printed.
+upgrade_probe() {
+	local old=$1 dir=$SCRATCH/upgrade-probe
+	PROBE_LOG=$dir/log PROBE_REASON=
+	"${SUDO[@]}" rm -rf "$dir"
+	as_pg mkdir -p "$dir"
+	if (cd "$dir" && as_pg "$old/bin/initdb" -D "$dir/old" -A trust -U postgres --no-sync -k &&
+		echo 'CREATE TABLE probe (id bigint PRIMARY KEY, note text)' |
+		as_pg "$old/bin/postgres" --single -D "$dir/old" postgres &&
+		as_pg "$PG_BIN/initdb" -D "$dir/new" -A trust -U postgres --no-sync -k &&
+		as_pg "$PG_BIN/pg_upgrade" --no-sync -d "$dir/old" -D "$dir/new" -b "$old/bin" -B "$PG_BIN" \
+			-s "$dir" -p $((PORT + 200)) -P $((PORT + 201))) >"$PROBE_LOG" 2>&1; then
+		return 0
+	fi
+	PROBE_REASON=$( (grep -rh 'ERROR:' "$dir/new/pg_upgrade_output.d" 2>/dev/null || true) | head -n 1)
+	PROBE_REASON="${PROBE_REASON:-$(tail -n 1 "$PROBE_LOG")}; see $PROBE_LOG"
 	return 1
 }
 
@@ -123,6 +158,9 @@ nosrv_major=
 # fuzz) run in the root too.
 rooted_only=1
 for m in $majors; do rooted "$m" || rooted_only=0; done
+# The sanitizer run is on the newest major of the matrix (UID_SAN_MAJOR):
+# in its root when that major is rooted.
+san_major=${UID_SAN_MAJOR:-$(newest_major $majors)}
 rooted_stages=
 for st in regress tap $([ $rooted_only = 0 ] || echo unit fuzz); do
 	want $st && rooted_stages=${rooted_stages:+$rooted_stages,}$st
@@ -132,26 +170,29 @@ run_rooted() {
 	"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" \
 		PROVE_TESTS="${PROVE_TESTS:-}" PROVE_FLAGS="${PROVE_FLAGS:-}" \
 		UID_SEAMS_RUNS="${UID_SEAMS_RUNS:-}" UID_SEAMS_SEEDS="${UID_SEAMS_SEEDS:-}" \
-		bash "$UID_SRC/test/root-check.sh" "$1" --only "$rooted_stages"
+		UID_SAN_TAP="${UID_SAN_TAP:-}" bash "$UID_SRC/test/root-check.sh" "$1" --only "$2"
 }
 for m in $majors; do
 	use_major "$m"
-	rooted "$m" && [ -n "$rooted_stages" ] || continue
-	name="${rooted_stages//,/, } on $m ($(pg_origin))"
+	rooted "$m" || continue
+	stages=$rooted_stages
+	if want sanitize && [ "$m" = "$san_major" ]; then stages=${stages:+$stages,}sanitize; fi
+	[ -n "$stages" ] || continue
+	name="${stages//,/, } on $m ($(pg_origin))"
 	if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
 		log=$(mktemp "${TMPDIR:-/tmp}/uid-root-$m.XXXXXX")
 		say "$name: started beside the other majors; its log: $log"
 		# its own time, in LOG.time: the wait for it comes after the others
 		(
 			t0=$SECONDS rc=0
-			run_rooted "$m" || rc=$?
+			run_rooted "$m" "$stages" || rc=$?
 			echo $((SECONDS - t0)) >"$log.time"
 			exit $rc
 		) >"$log" 2>&1 &
 		rooted_pids+=($!)
 		rooted_runs+=("$name|$log")
 	else
-		suite "$name" run_rooted "$m" || true
+		suite "$name" run_rooted "$m" "$stages" || true
 	fi
 done
 # Waits for the rooted majors started beside the others: each one's output,
@@ -176,6 +217,13 @@ wait_rooted() {
 	done
 }
 
+install_old_major() { ensure_postgres && copy_sources && build_and_install; }
+if [ -n "${UID_UPGRADE_FROM_MAJOR:-}" ] && want tap; then
+	use_major "$UID_UPGRADE_FROM_MAJOR"
+	if step "uid on PostgreSQL $PG_MAJOR ($(pg_origin)), to pg_upgrade from" install_old_major; then
+		upgrade_from=$(dirname "$PG_BIN")
+	fi
+fi
 for m in $majors; do
 	use_major "$m"
 	rooted "$m" && continue
@@ -212,14 +260,27 @@ for m in $majors; do
 		suite "pg_regress on $ver" run_regress || true
 	fi
 	stop_cluster
-	if want tap; then suite "TAP on $ver" run_tap || true; fi
+	tap_from=
+	if want tap && [ -n "$upgrade_from" ]; then
+		if upgrade_probe "$upgrade_from"; then
+			tap_from=$upgrade_from
+		else
+			record "-" "pg_upgrade from $upgrade_from to $ver: not tested, TAP 021 upgrades within $ver (PostgreSQL's own pg_upgrade of a cluster without uid fails between them: $PROBE_REASON)"
+		fi
+	fi
+	if want tap; then
+		suite "TAP on $ver${tap_from:+ (pg_upgrade from $tap_from)}" run_tap || true
+	fi
+	upgrade_from=$(dirname "$PG_BIN")
 done
 
-# uid.so built with AddressSanitizer and UBSan, in a private copy of one
-# built major's installation (test/sanitize.sh says why not 15).
-san_major=${UID_SAN_MAJOR:-18}
+# uid.so built with AddressSanitizer and UBSan, in a private copy of the
+# newest major's installation (test/sanitize.sh says why not 15); a rooted
+# major's runs in its root, above.
 if ! want sanitize; then
 	:
+elif rooted "$san_major" && [[ " $majors " == *" $san_major "* ]]; then
+	: # in the root, with its major's suites
 elif [[ " $majors " == *" $san_major "* ]]; then
 	suite "sanitizers (ASan, UBSan) on $san_major: pg_regress, concurrency TAP" \
 		env UID_SAN_MAJOR="$san_major" UID_SCRATCH="$UID_SCRATCH" UID_PORT="$UID_PORT" \

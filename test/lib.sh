@@ -41,6 +41,9 @@ else
 	as_pg() { sudo -u postgres -- "$@"; }
 fi
 
+# newest_major N...: the highest of the majors given.
+newest_major() { printf '%s\n' "$@" | sort -n | tail -n 1; }
+
 packaged() { case " $PG_PACKAGED " in *" $1 "*) return 0 ;; esac; return 1; }
 rooted() {
 	packaged "$1" && return 1

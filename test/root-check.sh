@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test/root-check.sh MAJOR [CHECK-ARGUMENTS...]
 # test/root-check.sh MAJOR stress [ROUNDS]
+# test/root-check.sh MAJOR bench [bench/majors.sh options]
 # test/check.sh's suites (or test/stress.sh's rounds) on a
 # PostgreSQL major that Debian 12 cannot run, from Debian's own packages in a
 # Debian sid root: 19 (postgresql-19 is in Debian's experimental suite, and
@@ -9,7 +10,8 @@
 #
 # The root: `debootstrap --variant=minbase sid` from the mirror this
 # machine's apt uses, then postgresql-MAJOR, its client and server headers and
-# libpq from experimental, and what the tests need (make, gcc, clang and its
+# libpq from experimental, sid's server and headers of the major before it
+# (for pg_upgrade from it), and what the tests need (make, gcc, clang and its
 # sanitizer runtime, IPC::Run, libfaketime), installed with apt-get.  Kept as
 # a tarball under UID_PG_CACHE/debootstrap (made again after 30 days, or when
 # the mirror or the package list changes; about 7 minutes on 2 cores); each
@@ -18,11 +20,14 @@
 # checked, and says so (test/apt.sh).
 #
 # Then it copies this checkout into the root and runs, inside it, as root:
-# UID_PG_PACKAGED=MAJOR test/check.sh CHECK-ARGUMENTS MAJOR (default
-# arguments: --only regress,tap), which treats MAJOR as a Debian package, as
-# it does 15 on Debian 12; with "stress", test/stress.sh ROUNDS on MAJOR
-# (test/stress.sh runs this for PG_MAJOR=19).  PROVE_TESTS, PROVE_FLAGS,
-# UID_SEAMS_RUNS, UID_SEAMS_SEEDS, UID_FUZZ_TIME, UID_STRESS_ROUNDS and
+# UID_PG_PACKAGED="MAJOR MAJOR-1" UID_UPGRADE_FROM_MAJOR=MAJOR-1
+# test/check.sh CHECK-ARGUMENTS MAJOR (default arguments: --only regress,tap),
+# which treats both as Debian packages, as it does 15 on Debian 12, and
+# installs uid on MAJOR-1 too, for TAP 021's pg_upgrade from it.  With
+# "stress": test/stress.sh ROUNDS on MAJOR (test/stress.sh runs this for
+# PG_MAJOR=19).  With "bench": bench/majors-run.sh on MAJOR-1 and MAJOR side
+# by side, its report copied back to this checkout's
+# bench/results-majors.md.  PROVE_TESTS, PROVE_FLAGS, UID_SAN_TAP, UID_SEAMS_RUNS, UID_SEAMS_SEEDS, UID_FUZZ_TIME, UID_STRESS_ROUNDS and
 # UID_STRESS_HOGS pass through.  Exits with the script's status.  /proc,
 # /dev/shm and a private devpts are mounted in the root while it is used and
 # unmounted on every exit.
@@ -36,7 +41,7 @@
 set -euo pipefail
 umask 022
 
-INNER_ENV="PROVE_TESTS PROVE_FLAGS UID_SEAMS_RUNS UID_SEAMS_SEEDS UID_FUZZ_TIME UID_STRESS_ROUNDS UID_STRESS_HOGS"
+INNER_ENV="PROVE_TESTS PROVE_FLAGS UID_SAN_TAP UID_SEAMS_RUNS UID_SEAMS_SEEDS UID_FUZZ_TIME UID_STRESS_ROUNDS UID_STRESS_HOGS"
 PASS_ENV="UID_SCRATCH UID_PG_CACHE UID_KEEP $INNER_ENV"
 if [ "$(id -u)" -ne 0 ]; then
 	command -v sudo >/dev/null || { echo "root-check.sh: run as root or install sudo" >&2; exit 1; }
@@ -51,10 +56,10 @@ shift
 case $MAJOR in *[!0-9]* | "") echo "not a PostgreSQL major version: '$MAJOR'" >&2; exit 2 ;; esac
 [ $# -gt 0 ] || set -- --only regress,tap
 SCRIPT=check.sh
-if [ "$1" = stress ]; then
-	SCRIPT=stress.sh
-	shift
-fi
+case $1 in
+stress) SCRIPT=stress.sh; shift ;;
+bench) SCRIPT=majors-run.sh; shift ;;
+esac
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${UID_PG_CACHE:-/var/cache/uid-pg}
@@ -69,10 +74,12 @@ source "$(dirname "$0")/lib.sh"  # say, uid_packages
 source "$(dirname "$0")/root.sh" # in_root, release_root, root_tarball, unpack_root, host_sources, copy_checkout
 
 # From experimental: the server and its headers, and the libpq they were
-# built with.  From sid: what the tests need (lib.sh's uid_packages).
+# built with.  From sid: the major before it with its headers (TAP 021 runs
+# pg_upgrade from it) and what the tests need (lib.sh's uid_packages).
+OLD=$((MAJOR - 1))
 PACKAGES="postgresql-$MAJOR/experimental postgresql-client-$MAJOR/experimental"
 PACKAGES="$PACKAGES postgresql-server-dev-$MAJOR/experimental libpq-dev/experimental libpq5/experimental"
-PACKAGES="$PACKAGES $(uid_packages)"
+PACKAGES="$PACKAGES postgresql-$OLD postgresql-server-dev-$OLD $(uid_packages)"
 
 cleanup() {
 	local rc=$?
@@ -113,13 +120,20 @@ echo "PostgreSQL in the root: $(in_root "/usr/lib/postgresql/$MAJOR/bin/postgres
 
 copy_checkout "$SRC" "$ROOT/uid"
 
-envs=(UID_PG_PACKAGED="$MAJOR" UID_MATRIX="$MAJOR" PG_MAJOR="$MAJOR")
+envs=(UID_PG_PACKAGED="$MAJOR $OLD" UID_MATRIX="$MAJOR" PG_MAJOR="$MAJOR" UID_UPGRADE_FROM_MAJOR="$OLD")
 for v in $INNER_ENV; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done
 if [ $SCRIPT = stress.sh ]; then
 	say "test/stress.sh $*, in the root"
 	in_root env "${envs[@]}" bash /uid/test/stress.sh "$@"
+elif [ $SCRIPT = majors-run.sh ]; then
+	say "bench/majors-run.sh $*, in the root: $OLD and $MAJOR side by side"
+	rev=$(git -C "$SRC" rev-parse --short HEAD 2>/dev/null || echo '?')
+	[ -z "$(git -C "$SRC" status --porcelain --untracked-files=no 2>/dev/null)" ] || rev="$rev (working tree modified)"
+	in_root env "${envs[@]}" UID_BENCH_MAJORS="$OLD $MAJOR" UID_GIT_REV="$rev" bash /uid/bench/majors-run.sh "$@"
+	cp "$ROOT/uid/bench/results-majors.md" "$SRC/bench/results-majors.md"
+	say "wrote $SRC/bench/results-majors.md"
 else
 	say "test/check.sh $* $MAJOR, in the root"
 	in_root env "${envs[@]}" bash /uid/test/check.sh "$@" "$MAJOR"

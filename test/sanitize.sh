@@ -4,10 +4,11 @@
 # generators from many sessions and the coordinator's client code, then a
 # count of the sanitizers' reports (it must be 0).
 #
-# Sets up like test/check.sh, on UID_SAN_MAJOR (default 18, built from
-# source like every major Debian 12 has no package of), then works in a
-# private copy of that major's installation under UID_SCRATCH/san-N, so the
-# instrumented uid.so never reaches the real one.  In the copy, bin/postgres
+# Sets up like test/check.sh, on UID_SAN_MAJOR (default: the newest major of
+# UID_MATRIX; test/check.sh runs it for 19 inside 19's Debian sid root, and
+# 18 would be built from source), then works in a private copy of that
+# major's installation under UID_SCRATCH/san-N, so the instrumented uid.so
+# never reaches the real one.  In the copy, bin/postgres
 # is a small script that preloads gcc's ASan runtime (which must be the first
 # library of an uninstrumented program) and runs the real binary, so only the
 # server's processes carry the runtime, whoever starts them (pg_ctl, initdb,
@@ -19,7 +20,8 @@
 # preloaded runtime's; the runtime then initialises inside that call (its
 # first malloc), reads a translated message under the lock bindtextdomain
 # holds, and leaves the lock broken: every start hangs.  The majors built from
-# source link no such library.
+# source link no such library, and sid's libsystemd (under Debian's 19) no
+# longer links libgcrypt: 19's package runs under the runtime.
 # The TAP tests that step the clock are not among them: a server started
 # with libfaketime preloaded beside the runtime hangs at start (seen with
 # PostgreSQL 18's postgres -V), so these run on the real clock.
@@ -35,7 +37,12 @@ test/t/009_revts8_concurrency.pl test/t/012_muid_concurrency.pl test/t/014_uid60
 test/t/022_pool.pl test/t/023_fleet.pl test/t/024_coordinator_down.pl test/t/026_fair_share.pl
 test/t/029_sno_backfill.pl test/t/030_secrets.pl test/t/032_sno_reload.pl}
 
-use_major "${UID_SAN_MAJOR:-18}"
+use_major "${UID_SAN_MAJOR:-$(newest_major $UID_MATRIX)}"
+# 19: the same, inside its Debian sid root (test/root-check.sh)
+if rooted "$PG_MAJOR"; then
+	exec "${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" UID_SAN_TAP="$UID_SAN_TAP" \
+		bash "$UID_SRC/test/root-check.sh" "$PG_MAJOR" --only sanitize
+fi
 install_packages "$PG_MAJOR"
 ensure_postgres
 

@@ -8,6 +8,12 @@
 # IDs that sort below, or repeat, the ones in its own tables (issue 12: no ID
 # is issued twice by a server or by anything made from its data directory).
 #
+# With UID_UPGRADE_FROM (an installation's prefix, such as
+# /usr/lib/postgresql/18, with uid installed: test/check.sh sets it to the
+# major before this one in its matrix) the old cluster runs that major and
+# pg_upgrade goes from it to this one, as an upgrade between majors does;
+# without it, both are this major.
+#
 # Here the old server's clock runs ahead of real time (IDs borrowed ahead, or
 # a clock corrected later) and the upgraded one starts at real time.  Every
 # generator must refuse (SQLSTATE 55000, naming the origin, the detail
@@ -68,8 +74,11 @@ uid.medallion = '1f3c'
 #
 # Step 1: the old server, its clock ahead, makes IDs of every type.
 #
-my $old = PostgreSQL::Test::Cluster->new('old');
-$old->init;
+my $from = $ENV{UID_UPGRADE_FROM};
+my $old = PostgreSQL::Test::Cluster->new('old', $from ? (install_path => $from) : ());
+# Data checksums on both sides: pg_upgrade needs the same setting, and 18's
+# initdb turns them on by default where 17's and 15's leave them off.
+$old->init(extra => ['--data-checksums']);
 $old->append_conf('postgresql.conf', $settings);
 set_clock($old, "+$ahead");
 start_faked($old);
@@ -102,6 +111,12 @@ ok(-f $old_state, 'old: the data directory has its state file');
 # Step 2: pg_upgrade into a new data directory with the same settings.
 #
 my $new = upgrade('new');
+note 'pg_upgrade from ' . $old->pg_version . ' to ' . $new->pg_version;
+if ($from)
+{
+	isnt($old->pg_version->major, $new->pg_version->major,
+		"the old cluster runs another major ($from)");
+}
 set_clock($new, '+0');
 start_faked($new);
 check_clock_behind($new, 'upgraded', 0, $old_latest, "the old server's latest ID");
@@ -189,9 +204,8 @@ sub upgrade
 {
 	my ($name) = @_;
 	my $node = PostgreSQL::Test::Cluster->new($name);
-	my $bindir = $old->config_data('--bindir');
 
-	$node->init;
+	$node->init(extra => ['--data-checksums']);
 	$node->append_conf('postgresql.conf', $settings);
 	# pg_upgrade writes its logs and scripts in the current directory.
 	chdir $node->basedir or die 'could not chdir to ' . $node->basedir . ": $!";
@@ -200,8 +214,8 @@ sub upgrade
 			'pg_upgrade', '--no-sync',
 			'-d', $old->data_dir,
 			'-D', $node->data_dir,
-			'-b', $bindir,
-			'-B', $bindir,
+			'-b', $old->config_data('--bindir'),
+			'-B', $node->config_data('--bindir'),
 			'-s', $node->host,
 			'-p', $old->port,
 			'-P', $node->port
