@@ -43,6 +43,7 @@ ONLY=all
 OUT=
 SCHEMA=uid_bench
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$SCRIPT_DIR/lib.sh" # GEN_LABEL, GEN_SQL, check_rows_rounds, median, minmax, fmt, div, rotate, bench_machine
 COMMAND=$(printf '%q ' "$0" "$@")
 COMMAND=${COMMAND% }
 
@@ -76,10 +77,7 @@ while [ $# -gt 0 ]; do
 		*) echo "unknown argument: $1" >&2; usage >&2; exit 2 ;;
 	esac
 done
-case $N in ''|*[!0-9]*) echo "rows must be a positive integer" >&2; exit 2 ;; esac
-case $ROUNDS in ''|*[!0-9]*) echo "rounds must be a positive integer" >&2; exit 2 ;; esac
-[ "$N" -ge 1000 ] || { echo "rows must be at least 1000" >&2; exit 2; }
-[ "$ROUNDS" -ge 1 ] || { echo "rounds must be at least 1" >&2; exit 2; }
+check_rows_rounds "$N" "$ROUNDS"
 case $ONLY in all|gen|sort) ;; *) echo "--only takes gen or sort" >&2; exit 2 ;; esac
 case $WORK_MEM in *[!0-9A-Za-z]*) echo "bad work_mem: $WORK_MEM" >&2; exit 2 ;; esac
 OUT=${OUT:-$SCRIPT_DIR/results.md}
@@ -107,14 +105,6 @@ RAW=$TMP/raw			# lines: section round candidate ms
 log() { printf '%s\n' "$*" >&2; }
 sql() { "${PSQL[@]}" -c "SET client_min_messages = warning" -c "$1"; }
 
-# median of the numbers on stdin (mean of the middle two for an even count)
-median() {
-	sort -g | awk '{ a[NR] = $1 } END {
-		if (NR == 0) { print "nan"; exit }
-		if (NR % 2) printf "%.6f\n", a[(NR + 1) / 2];
-		else printf "%.6f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
-minmax() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.0f–%.0f\n", lo, hi }'; }
 # times of one candidate: ctimes SECTION CANDIDATE
 ctimes() { awk -v s="$1" -v c="$2" '$1 == s && $3 == c { print $4 }' "$RAW"; }
 # per-round differences a - b: diffs SECTION A B
@@ -130,18 +120,6 @@ netdiffs() {
 		$1 == s && $3 == w { z[$2] = $4 }
 		END { for (r in x) if ((r in y) && (r in z)) print x[r] - y[r] - z[r] }' "$RAW"
 }
-fmt() { awk -v x="$1" -v p="${2:-1}" 'BEGIN { if (x == "nan" || x == "") print "–"; else printf "%.*f\n", p, x }'; }
-div() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0 || a == "nan" || b == "nan") print "–"; else printf "%.2f\n", a / b }'; }
-
-# the candidates of ROUND in round-robin order: rotate ROUND ITEM...
-rotate() {
-	local r=$1; shift
-	local items=("$@") k=$# i
-	for ((i = 0; i < k; i++)); do
-		printf '%s\n' "${items[$(((i + r) % k))]}"
-	done
-}
-
 # Runs a psql script from stdin and appends its "@@ name" / "Time:" pairs to RAW as
 # "SECTION ROUND name ms".  Keeps the session output in $TMP/session.out.
 run_session() {
@@ -254,22 +232,6 @@ fi
 
 GEN_CANDS=(floor uuid seq sno muid)
 [ "$UUIDV7" = 1 ] && GEN_CANDS=(floor uuid uuidv7 seq sno muid)
-declare -A GEN_LABEL=(
-	[floor]="floor: count(g)"
-	[uuid]="count(gen_random_uuid())"
-	[uuidv7]="count(uuidv7())"
-	[seq]="count(nextval('bench_seq'))"
-	[sno]="count(sno_new())"
-	[muid]="count(muid_new()) (one transaction)"
-)
-declare -A GEN_SQL=(
-	[floor]="SELECT count(g) FROM generate_series(1, :n) g;"
-	[uuid]="SELECT count(gen_random_uuid()) FROM generate_series(1, :n) g;"
-	[uuidv7]="SELECT count(uuidv7()) FROM generate_series(1, :n) g;"
-	[seq]="SELECT count(nextval('bench_seq')) FROM generate_series(1, :n) g;"
-	[sno]="SELECT count(sno_new()) FROM generate_series(1, :n) g;"
-	[muid]="SELECT count(muid_new()) FROM generate_series(1, :n) g;"
-)
 SNO_WAITS=()
 SNO_ISSUED_BAD=0
 
@@ -480,29 +442,14 @@ LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
 # ------------------------------------------------------------------ report
 
 machine_info() {
-	local cpu cores ram kernel git_rev
-	cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head -n 1)
-	[ -n "$cpu" ] || cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n 1)
-	cores="$(nproc 2>/dev/null || echo '?') online"
-	if command -v lscpu >/dev/null; then
-		cores="$cores ($(lscpu | awk -F: '/^Socket\(s\)/ { s = $2 } /^Core\(s\) per socket/ { c = $2 } /^Thread\(s\) per core/ { t = $2 }
-			END { gsub(/ /, "", s); gsub(/ /, "", c); gsub(/ /, "", t); printf "%s socket(s) x %s core(s) x %s thread(s)", s, c, t }'))"
-	fi
-	ram=$(awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
-	kernel=$(uname -srm)
-	git_rev=${UID_GIT_REV:-$(git -C "$SCRIPT_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')}
-	if [ "$git_rev" != '?' ] && [ -n "$(git -C "$SCRIPT_DIR/.." status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-		git_rev="$git_rev (working tree modified)"
-	fi
 	cat <<EOF
 - date: $START_DATE
 - command: \`$COMMAND\` (PGHOST=${PGHOST:-default} PGPORT=${PGPORT:-default}, database $DATABASE)
-- CPU: ${cpu:-?}; cores: $cores
-- RAM: ${ram:-?}; kernel: $kernel
+$(bench_machine "$SCRIPT_DIR/..")
 - load average (1/5/15 min) at start: $LOAD_START; at end: $LOAD_END
 - PostgreSQL: $PGVERSION; shared_buffers $SHARED_BUFFERS
 - random bytes of gen_random_uuid()$([ "$UUIDV7" = 1 ] && echo " and uuidv7()"): $(if [ "$SSL_LIBRARY" = none ]; then echo "/dev/urandom (server built without OpenSSL: an open, a read and a close per call)"; else echo "$SSL_LIBRARY (ssl_library)"; fi)$([ "$ONLY" != gen ] && printf '\n%s' "- sort tables pre-warmed: $PREWARM")
-- uid extension $EXTVERSION, git $git_rev
+- uid extension $EXTVERSION
 - sessions: work_mem $WORK_MEM, max_parallel_workers_per_gather 0, jit off
 - N = $N rows per query, $ROUNDS timed rounds per section (after one warm-up round), candidates interleaved round-robin; wall time ${ELAPSED} s
 EOF
