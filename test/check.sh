@@ -177,6 +177,8 @@ for m in $majors; do
 	rooted "$m" || continue
 	stages=$rooted_stages
 	if want sanitize && [ "$m" = "$san_major" ]; then stages=${stages:+$stages,}sanitize; fi
+	# the Debian packages of uid for the root's majors (test/package.sh)
+	if want package; then stages=${stages:+$stages,}package; fi
 	[ -n "$stages" ] || continue
 	name="${stages//,/, } on $m ($(pg_origin))"
 	if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
@@ -306,7 +308,12 @@ fi
 # Once: the Debian package of 15 (pg_buildext; installed into a fresh Debian
 # 12 root, used, purged) and the PGXN zip of `make dist` (from a git clone of
 # this checkout, so not in a tree without git, such as an unpacked zip).
-if want package; then
+if ! want package; then
+	:
+elif [ "${UID_PACKAGE_HERE:-0}" = 1 ]; then
+	suite "Debian packages of $(PG_SUPPORTED_VERSIONS=installed /usr/share/postgresql-common/supported-versions | sort -n | tr '\n' ' ')(PG_SUPPORTED_VERSIONS=installed): build, install here, use, purge" \
+		env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh" || true
+else
 	suite "Debian package: build, install into a fresh Debian 12 root, use, purge" \
 		"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh" || true
 fi

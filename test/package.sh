@@ -22,6 +22,14 @@
 # /dev/shm and a private devpts are mounted in the root while it is used and
 # unmounted on every exit.  Any failing step stops the test with its output.
 #
+# With UID_PACKAGE_HERE=1 it works on this system instead, which must be a
+# throwaway one (test/root-check.sh sets it inside 19's Debian sid root, which
+# has 18 and 19 with their headers): dpkg-buildpackage builds
+# postgresql-N-uid for every major whose headers are installed
+# (PG_SUPPORTED_VERSIONS=installed; here 18 and 19), and for each: the same
+# checks of version and contents, then `apt-get install` of the .deb here, a
+# cluster, the same use, purge and checks.
+#
 # Settings (environment):
 #   UID_SCRATCH   scratch directory; this test works in UID_SCRATCH/package
 #                 (default /tmp/uid-scratch)
@@ -33,8 +41,11 @@ umask 022
 if [ "$(id -u)" -ne 0 ]; then
 	command -v sudo >/dev/null || { echo "package.sh: run as root or install sudo" >&2; exit 1; }
 	exec sudo env UID_SCRATCH="${UID_SCRATCH:-}" UID_PG_CACHE="${UID_PG_CACHE:-}" UID_KEEP="${UID_KEEP:-}" \
-		bash "$0" "$@"
+		UID_PACKAGE_HERE="${UID_PACKAGE_HERE:-}" bash "$0" "$@"
 fi
+HERE=${UID_PACKAGE_HERE:-0}
+# Every major whose server headers are installed (debian/pgversions: all).
+export PG_SUPPORTED_VERSIONS=installed
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${UID_SCRATCH:-/tmp/uid-scratch}/package
@@ -53,6 +64,11 @@ say() { printf '\n== %s\n' "$*"; }
 source "$(dirname "$0")/steps.sh" # die, step, descendants
 
 source "$(dirname "$0")/root.sh" # in_root, release_root, root_tarball, unpack_root
+if [ "$HERE" = 1 ]; then
+	# This system is the root.
+	ROOT=
+	in_root() { env DEBIAN_FRONTEND=noninteractive "$@"; }
+fi
 root_psql() {
 	in_root runuser -u postgres -- psql --cluster "$MAJOR/uidtest" -X -q -v ON_ERROR_STOP=1 -At "$@"
 }
@@ -72,9 +88,13 @@ cleanup() {
 		wait "$STEP_PID" 2>/dev/null || true
 	fi
 	trap - EXIT INT TERM
-	release_root || rc=1
+	if [ "$HERE" = 1 ]; then
+		root_stop || true
+	else
+		release_root || rc=1
+	fi
 	# --one-file-system: never into a mount that survived
-	if [ "${UID_KEEP:-0}" != 1 ] && [ -z "$(mounted_under "$ROOT")" ]; then
+	if [ "$HERE" != 1 ] && [ "${UID_KEEP:-0}" != 1 ] && [ -z "$(mounted_under "$ROOT")" ]; then
 		rm -rf --one-file-system "$ROOT"
 	fi
 	printf '\npackage.sh: %s in %d s (logs: %s)\n' "$([ $rc -eq 0 ] && echo passed || echo failed)" \
@@ -86,7 +106,9 @@ cleanup() {
 
 host_packages() {
 	local p missing=()
-	for p in git build-essential debhelper dpkg-dev postgresql-server-dev-all postgresql-server-dev-$MAJOR debootstrap; do
+	local want="git build-essential debhelper dpkg-dev postgresql-server-dev-all postgresql-server-dev-$MAJOR debootstrap"
+	[ "$HERE" = 0 ] || want="build-essential debhelper dpkg-dev postgresql-server-dev-all"
+	for p in $want; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 	done
 	[ ${#missing[@]} -gt 0 ] || return 0
@@ -116,7 +138,8 @@ build_deb() {
 make_install() {
 	rm -rf "$WORK/install"
 	mkdir -p "$WORK/install"
-	make -C "$WORK/plain" -s PG_CONFIG=/usr/lib/postgresql/$MAJOR/bin/pg_config all &&
+	# clean first: the tree may hold another major's build
+	make -C "$WORK/plain" -s PG_CONFIG=/usr/lib/postgresql/$MAJOR/bin/pg_config clean all &&
 		make -C "$WORK/plain" -s PG_CONFIG=/usr/lib/postgresql/$MAJOR/bin/pg_config \
 			install DESTDIR="$WORK/install" &&
 		(cd "$WORK/install" && find . ! -type d | sed 's|^\./|/|' | sort) >"$WORK/make-install.files"
@@ -178,6 +201,17 @@ install_deb() {
 	echo "$PKG: $out"
 	[[ $out == "install ok installed "* ]] || { echo "$PKG is not installed"; return 1; }
 	in_root dpkg-query -W -f='${Package} ${Version}\n' "postgresql-$MAJOR"
+}
+
+# Here: the server is installed, so apt-get installs the .deb at once.
+install_here() {
+	local deb=$1 out
+	cp "$deb" /tmp/
+	apt-get install -y --no-install-recommends "/tmp/$(basename "$deb")"
+	out=$(dpkg-query -W -f='${Status} ${Version}' "$PKG")
+	echo "$PKG: $out"
+	[[ $out == "install ok installed "* ]] || { echo "$PKG is not installed"; return 1; }
+	dpkg-query -W -f='${Package} ${Version}\n' "postgresql-$MAJOR"
 }
 
 start_cluster() {
@@ -277,7 +311,8 @@ purge_deb() {
 
 mkdir -p "$WORK"
 # the real path: a chrooted process's /proc/PID/root names it so
-WORK=$(realpath "$WORK") ROOT=$WORK/root LOGS=$WORK/logs
+WORK=$(realpath "$WORK") LOGS=$WORK/logs
+[ "$HERE" = 1 ] || ROOT=$WORK/root
 # one run at a time in WORK (a second waits)
 exec 9>"$WORK.lock"
 flock 9
@@ -285,6 +320,34 @@ rm -rf "$LOGS"
 mkdir -p "$LOGS"
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+if [ "$HERE" = 1 ]; then
+	say "Debian packages of every installed major: build, install here, use, purge"
+	step "packages (debhelper, pg_buildext)" host_packages
+	step "copy the checkout to $WORK/build/src" copy_tree
+	# debian/control is made for Debian 12's 15: for other majors, again.
+	step "pg_buildext updatecontrol (debian/control for these majors)" \
+		sh -c "cd '$WORK/build/src' && pg_buildext updatecontrol && grep '^Package:' debian/control"
+	step "dpkg-buildpackage -us -uc -b (PG_SUPPORTED_VERSIONS=installed)" build_deb
+	built=$(cd "$WORK/build" && ls postgresql-*-uid_*_"$ARCH".deb 2>/dev/null | sed 's/^postgresql-\([0-9]*\)-uid_.*/\1/' | sort -n)
+	want=$(/usr/share/postgresql-common/supported-versions | sort -n) # PG_SUPPORTED_VERSIONS=installed
+	echo "built for: $(echo $built); server headers installed for: $(echo $want)"
+	[ "$(echo $built)" = "$(echo $want)" ] || die "dpkg-buildpackage built for '$(echo $built)', not for every installed major ('$(echo $want)')"
+	for MAJOR in $built; do
+		PKG=postgresql-$MAJOR-uid
+		DEB=$(ls "$WORK/build/${PKG}_"*"_$ARCH.deb" | head -n 1)
+		say "$PKG"
+		step "$MAJOR: make install into a directory (to compare)" make_install
+		step "$MAJOR: package: version and contents" check_deb "$DEB"
+		step "$MAJOR: apt-get install the .deb" install_here "$DEB"
+		step "$MAJOR: cluster $MAJOR/uidtest" start_cluster
+		step "$MAJOR: CREATE EXTENSION, one ID of each type, update, DROP" use_extension
+		step "$MAJOR: programs of the package run" run_programs
+		step "$MAJOR: apt-get purge: no file left, uid no longer available" purge_deb
+		step "$MAJOR: drop the cluster" pg_dropcluster --stop "$MAJOR" uidtest
+	done
+	exit 0
+fi
 
 say "Debian package $PKG: build, install into a fresh Debian 12 root, use, purge"
 step "host packages (debhelper, pg_buildext, debootstrap)" host_packages

@@ -23,7 +23,9 @@
 # UID_PG_PACKAGED="MAJOR MAJOR-1" UID_UPGRADE_FROM_MAJOR=MAJOR-1
 # test/check.sh CHECK-ARGUMENTS MAJOR (default arguments: --only regress,tap),
 # which treats both as Debian packages, as it does 15 on Debian 12, and
-# installs uid on MAJOR-1 too, for TAP 021's pg_upgrade from it.  With
+# installs uid on MAJOR-1 too, for TAP 021's pg_upgrade from it; its
+# package stage builds and tests the Debian packages of both in the root
+# (UID_PACKAGE_HERE=1, test/package.sh).  With
 # "stress": test/stress.sh ROUNDS on MAJOR (test/stress.sh runs this for
 # PG_MAJOR=19).  With "bench": bench/majors-run.sh on MAJOR-1 and MAJOR side
 # by side, its report copied back to this checkout's
@@ -80,6 +82,8 @@ OLD=$((MAJOR - 1))
 PACKAGES="postgresql-$MAJOR/experimental postgresql-client-$MAJOR/experimental"
 PACKAGES="$PACKAGES postgresql-server-dev-$MAJOR/experimental libpq-dev/experimental libpq5/experimental"
 PACKAGES="$PACKAGES postgresql-$OLD postgresql-server-dev-$OLD $(uid_packages)"
+# test/package.sh here: Debian's packaging tools
+PACKAGES="$PACKAGES build-essential debhelper dpkg-dev postgresql-server-dev-all"
 
 cleanup() {
 	local rc=$?
@@ -120,7 +124,8 @@ echo "PostgreSQL in the root: $(in_root "/usr/lib/postgresql/$MAJOR/bin/postgres
 
 copy_checkout "$SRC" "$ROOT/uid"
 
-envs=(UID_PG_PACKAGED="$MAJOR $OLD" UID_MATRIX="$MAJOR" PG_MAJOR="$MAJOR" UID_UPGRADE_FROM_MAJOR="$OLD")
+envs=(UID_PG_PACKAGED="$MAJOR $OLD" UID_MATRIX="$MAJOR" PG_MAJOR="$MAJOR" UID_UPGRADE_FROM_MAJOR="$OLD"
+	UID_PACKAGE_HERE=1)
 for v in $INNER_ENV; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done
