@@ -136,7 +136,10 @@ copy_sources() {
 		"${SUDO[@]}" mkdir -p "$BUILD" &&
 		tar -C "$UID_SRC" --exclude=.git --exclude='*.o' --exclude='*.so' \
 			--exclude=./results --exclude=./tmp_check -cf - . | "${SUDO[@]}" tar -C "$BUILD" -xf - &&
-		"${SUDO[@]}" chown -R postgres: "$UID_SCRATCH"
+		"${SUDO[@]}" chown postgres: "$UID_SCRATCH" &&
+		# this major's directory only: UID_SCRATCH also holds other majors'
+		# and the Debian roots of root-check.sh and package.sh
+		"${SUDO[@]}" chown -R postgres: "$SCRATCH"
 }
 
 # Build the copy against the current major and install into its server.
