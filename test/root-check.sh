@@ -85,17 +85,7 @@ PACKAGES="$PACKAGES postgresql-$OLD postgresql-server-dev-$OLD $(uid_packages)"
 # test/package.sh here: Debian's packaging tools
 PACKAGES="$PACKAGES build-essential debhelper dpkg-dev postgresql-server-dev-all"
 
-cleanup() {
-	local rc=$?
-	trap - EXIT INT TERM
-	release_root || rc=1
-	if [ "${UID_KEEP:-0}" != 1 ] && [ -z "$(mounted_under "$ROOT")" ]; then
-		rm -rf --one-file-system "$ROOT"
-	fi
-	printf '\nroot-check.sh %s: %s in %d s\n' "$MAJOR" "$([ $rc -eq 0 ] && echo passed || echo failed)" \
-		$((SECONDS - T0))
-	exit $rc
-}
+cleanup() { discard_root $? "root-check.sh $MAJOR"; }
 
 # Run by root_tarball in the new root: the packages.
 prepare() {

@@ -108,6 +108,21 @@ release_root() {
 	fi
 }
 
+# discard_root RC LABEL (in an exit trap): stops and unmounts the root,
+# removes it (unless UID_KEEP=1), prints "LABEL: passed|failed in N s"
+# (from T0) and exits with RC, or 1 if the root could not be released.
+discard_root() {
+	local rc=$1
+	trap - EXIT INT TERM
+	release_root || rc=1
+	# --one-file-system: never into a mount that survived
+	if [ "${UID_KEEP:-0}" != 1 ] && [ -z "$(mounted_under "$ROOT")" ]; then
+		rm -rf --one-file-system "$ROOT"
+	fi
+	printf '\n%s: %s in %d s\n' "$2" "$([ "$rc" -eq 0 ] && echo passed || echo failed)" $((SECONDS - T0))
+	exit "$rc"
+}
+
 # Mounts /proc, /dev/shm and a private devpts in the root, gives it this
 # machine's resolver and hosts, and stops maintainer scripts from starting
 # services.
