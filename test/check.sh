@@ -124,18 +124,22 @@ run_tap() {
 	return 1
 }
 
-# upgrade_probe OLD-PREFIX: pg_upgrade of a cluster with one table (made in
-# single-user mode) from OLD-PREFIX's installation to the current major's,
-# in SCRATCH/upgrade-probe (log in PROBE_LOG); on failure PROBE_REASON holds
-# the first error it printed.
+# upgrade_probe OLD-PREFIX: pg_upgrade of a cluster with one table from
+# OLD-PREFIX's installation to the current major's, in SCRATCH/upgrade-probe
+# (log in PROBE_LOG); on failure PROBE_REASON holds the first error it printed.
 upgrade_probe() {
 	local old=$1 dir=$SCRATCH/upgrade-probe
 	PROBE_LOG=$dir/log PROBE_REASON=
 	"${SUDO[@]}" rm -rf "$dir"
 	as_pg mkdir -p "$dir"
+	# The table is made by a running server: in single-user mode right after
+	# initdb it would take an OID of the range initdb uses, which the new
+	# cluster's own objects hold (pg_upgrade then fails on pg_type_oid_index).
 	if (cd "$dir" && as_pg "$old/bin/initdb" -D "$dir/old" -A trust -U postgres --no-sync -k &&
-		echo 'CREATE TABLE probe (id bigint PRIMARY KEY, note text)' |
-		as_pg "$old/bin/postgres" --single -D "$dir/old" postgres &&
+		start_server "$old/bin" "$dir/old" "$dir" $((PORT + 200)) "$dir/old.log" &&
+		as_pg "$old/bin/psql" -X -q -h "$dir" -p $((PORT + 200)) -U postgres -d postgres \
+			-c 'CREATE TABLE probe (id bigint PRIMARY KEY, note text)' &&
+		stop_server "$old/bin" "$dir/old" &&
 		as_pg "$PG_BIN/initdb" -D "$dir/new" -A trust -U postgres --no-sync -k &&
 		as_pg "$PG_BIN/pg_upgrade" --no-sync -d "$dir/old" -D "$dir/new" -b "$old/bin" -B "$PG_BIN" \
 			-s "$dir" -p $((PORT + 200)) -P $((PORT + 201))) >"$PROBE_LOG" 2>&1; then

@@ -67,7 +67,8 @@ source "$(dirname "$0")/root.sh" # in_root, release_root, root_tarball, unpack_r
 if [ "$HERE" = 1 ]; then
 	# This system is the root.
 	ROOT=
-	in_root() { env DEBIAN_FRONTEND=noninteractive "$@"; }
+	# psql --cluster, not a cluster of the caller's environment
+	in_root() { env -u PGHOST -u PGPORT -u PGUSER -u PGDATABASE DEBIAN_FRONTEND=noninteractive "$@"; }
 fi
 root_psql() {
 	in_root runuser -u postgres -- psql --cluster "$MAJOR/uidtest" -X -q -v ON_ERROR_STOP=1 -At "$@"
