@@ -41,8 +41,14 @@ else
 	as_pg() { sudo -u postgres -- "$@"; }
 fi
 
-# newest_major N...: the highest of the majors given.
-newest_major() { printf '%s\n' "$@" | sort -n | tail -n 1; }
+# san_major N...: the major the sanitizer run uses by default: the newest of
+# those given that is not a Debian 12 package (Debian 12's postgres hangs at
+# start under the ASan runtime, test/sanitize.sh); empty if there is none.
+# Inside 19's root, root-check.sh names 19 with UID_SAN_MAJOR.
+san_major() {
+	local m
+	for m in "$@"; do packaged "$m" || echo "$m"; done | sort -n | tail -n 1
+}
 
 packaged() { case " $PG_PACKAGED " in *" $1 "*) return 0 ;; esac; return 1; }
 rooted() {
@@ -175,10 +181,10 @@ private_installation() {
 	"${SUDO[@]}" chown -R postgres: "$dir"
 }
 
-# init_cluster BIN DATA: a new cluster in DATA (a directory the postgres OS
+# init_cluster BIN DATA [INITDB-OPTION...]: a new cluster in DATA (a directory the postgres OS
 # user may make), with BIN's initdb, trusting local connections.
 init_cluster() {
-	as_pg "$1/initdb" -D "$2" -A trust -U postgres --no-sync >/dev/null
+	as_pg "$1/initdb" -D "$2" -A trust -U postgres --no-sync "${@:3}" >/dev/null
 }
 
 # start_server BIN DATA SOCKDIR PORT LOG [NAME=VALUE...]: starts DATA's server

@@ -115,7 +115,7 @@ echo "PostgreSQL in the root: $(in_root "/usr/lib/postgresql/$MAJOR/bin/postgres
 copy_checkout "$SRC" "$ROOT/uid"
 
 envs=(UID_PG_PACKAGED="$MAJOR $OLD" UID_MATRIX="$MAJOR" PG_MAJOR="$MAJOR" UID_UPGRADE_FROM_MAJOR="$OLD"
-	UID_PACKAGE_HERE=1)
+	UID_PACKAGE_HERE=1 UID_SAN_MAJOR="$MAJOR")
 for v in $INNER_ENV; do
 	[ -z "${!v:-}" ] || envs+=("$v=${!v}")
 done

@@ -5,7 +5,8 @@
 # count of the sanitizers' reports (it must be 0).
 #
 # Sets up like test/check.sh, on UID_SAN_MAJOR (default: the newest major of
-# UID_MATRIX; test/check.sh runs it for 19 inside 19's Debian sid root, and
+# UID_MATRIX that is not a Debian 12 package; test/check.sh runs it for 19
+# inside 19's Debian sid root, and
 # 18 would be built from source), then works in a private copy of that
 # major's installation under UID_SCRATCH/san-N, so the instrumented uid.so
 # never reaches the real one.  In the copy, bin/postgres
@@ -37,7 +38,9 @@ test/t/009_revts8_concurrency.pl test/t/012_muid_concurrency.pl test/t/014_uid60
 test/t/022_pool.pl test/t/023_fleet.pl test/t/024_coordinator_down.pl test/t/026_fair_share.pl
 test/t/029_sno_backfill.pl test/t/030_secrets.pl test/t/032_sno_reload.pl}
 
-use_major "${UID_SAN_MAJOR:-$(newest_major $UID_MATRIX)}"
+major=${UID_SAN_MAJOR:-$(san_major $UID_MATRIX)}
+[ -n "$major" ] || { echo "no major of UID_MATRIX ($UID_MATRIX) can run the sanitizers: Debian 12's postgres hangs under ASan" >&2; exit 2; }
+use_major "$major"
 # 19: the same, inside its Debian sid root (test/root-check.sh)
 if rooted "$PG_MAJOR"; then
 	exec "${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" UID_SAN_TAP="$UID_SAN_TAP" \
