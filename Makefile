@@ -8,7 +8,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 TYPES = sno muid snowflake_si revts8 uid60
 
 MODULE_big = uid
-OBJS = src/uid.o src/clock.o src/lease.o src/identity.o src/remote.o src/reload.o src/guc.o src/glue.o \
+OBJS = src/uid.o src/state.o src/generate.o src/core/alloc.o src/lease.o src/identity.o src/remote.o src/reload.o src/guc.o src/glue.o \
 	$(patsubst %,src/%.o,$(TYPES)) \
 	$(patsubst %,src/codec/%_codec.o,$(TYPES))
 
@@ -23,7 +23,7 @@ DATA = $(wildcard src/upgrade/$(EXTENSION)--*.sql)
 # name but uninstalls $(bindir)/<the path given>, so the path must have no
 # directory part.
 SCRIPTS_built = uid-inspect
-EXTRA_CLEAN = $(DATA_built) tmp_check test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log \
+EXTRA_CLEAN = $(DATA_built) tmp_check test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log test/sim/sim \
 	uid-inspect test/unit/inspect_test
 
 PG_CONFIG ?= pg_config
@@ -57,7 +57,7 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # PGXS tracks no header dependencies: rebuild every object when a header changes.
-$(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/codec/*.h)
+$(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/codec/*.h $(srcdir)/src/core/*.h)
 
 # Each type's SQL, with its copy of the shared comparisons at "-- @comparisons@".
 $(EXTENSION)--$(EXTVERSION).sql: src/uid.sql src/pool.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql
@@ -102,7 +102,18 @@ test/fuzz/%_fuzz: test/fuzz/%_fuzz.c src/codec/%_codec.c src/codec/*.h test/unit
 test/fuzz/inspect_fuzz: test/fuzz/inspect_fuzz.c $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h test/unit/*.h
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$(srcdir)/src -o $@ $< $(INSPECT_SRCS)
 
-.PHONY: unitcheck fuzzcheck
+# The generator core's deterministic simulator (test/sim/sim.c over
+# src/core/alloc.c): plain C, no server.  SIM_SEEDS picks the seeds; then
+# the planted bugs, each of which it must find (test/sim/plant.sh).
+SIM_SEEDS ?= 1-2000
+test/sim/sim: test/sim/sim.c test/sim/*.h src/core/alloc.c src/core/*.h src/codec/*.h
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -DUID_SIM -I$(srcdir)/test/sim -I$(srcdir)/src -o $@ test/sim/sim.c src/core/alloc.c
+
+simcheck: test/sim/sim
+	test/sim/sim --seeds $(SIM_SEEDS) --quiet
+	SIM_SEEDS=$(SIM_SEEDS) sh test/sim/plant.sh "$(CC)"
+
+.PHONY: unitcheck fuzzcheck simcheck
 
 # The TAP tests, against the installed server (test/check.sh --only tap runs
 # them as the postgres user, with libfaketime).

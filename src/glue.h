@@ -16,7 +16,7 @@
 #include "utils/sortsupport.h"
 #include "utils/timestamp.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "codec/bits.h"
 
 /*

@@ -38,7 +38,7 @@
 
 #include "libpq-fe.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "codec/bits.h"
 #include "codec/sno_codec.h"
 #include "codec/snowflake_si_codec.h"

@@ -37,7 +37,7 @@
  *   allocation is made again.
  *
  * Both are checked against the tick being issued, in the allocator
- * (clock.c calls uid_ident_cover), not against the wall clock: IDs dated
+ * (generate.c calls uid_ident_cover), not against the wall clock: IDs dated
  * ahead of the clock (borrowed, or a fence after a start) never pass the
  * expiry, so only the clocks matter.
  *
@@ -89,7 +89,7 @@
 #include "utils/guc_tables.h"
 #include "utils/timestamp.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "codec/revts8_codec.h"
 #include "codec/snowflake_si_codec.h"
 #include "codec/uid60_codec.h"

@@ -41,13 +41,10 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "glue.h"
 
 #define UID_FENCE_ORIGIN "uid_fence"
-
-/* A renewal that has taken longer than this is taken over by another backend. */
-#define UID_RENEW_STALE_US INT64CONST(5000000)
 
 uint64		uid_incarnation = PG_UINT64_MAX;
 
@@ -101,29 +98,17 @@ uid_wal_lease(void)
 }
 
 /*
- * The fence of this incarnation: the lease in WAL (as recovery replayed it)
- * or the file's own, the larger; every ID handed out before the incarnation
- * began ends before it.  It is taken once, before any lease of this
- * incarnation (a renewal needs a fenced slot), so that a type first used
- * later in the incarnation is not moved past leases that cover only IDs
- * whose marks the file has.
+ * The fence of this incarnation (uid_fence_take, core/alloc.c): the lease in
+ * WAL as recovery replayed it, or the file's own, the larger.
  */
 static uint64
 uid_incarnation_fence(void)
 {
 	uint64		fence;
 
-	if (pg_atomic_read_u64(&uid_state->fence_key) == uid_incarnation)
-	{
-		pg_read_barrier();
-		return pg_atomic_read_u64(&uid_state->fence_us);
-	}
-	fence = Max(uid_wal_lease(), pg_atomic_read_u64(&uid_state->lease_us));
-	uid_raise_u64(&uid_state->lease_us, fence);
-	pg_atomic_write_u64(&uid_state->fence_us, fence);
-	pg_write_barrier();
-	pg_atomic_write_u64(&uid_state->fence_key, uid_incarnation);
-	return fence;
+	if (uid_fence_known(&uid_state->lease, uid_incarnation, &fence))
+		return fence;
+	return uid_fence_take(&uid_state->lease, uid_incarnation, uid_wal_lease());
 }
 
 UidSlot *
@@ -145,12 +130,8 @@ uid_gen_prepare(const UidClockSpec *spec, bool unique)
 
 	slot = &uid_state->slots[spec->slot];
 	if (pg_atomic_read_u64(&slot->fenced) != uid_incarnation)
-	{
-		uid_fence_marks(slot, spec, unique, uid_incarnation_fence());
-		pg_atomic_fetch_add_u64(&uid_state->fences, 1);
-		pg_write_barrier();
-		pg_atomic_write_u64(&slot->fenced, uid_incarnation);
-	}
+		uid_slot_fence(&uid_state->lease, slot, spec, unique, uid_incarnation,
+					   uid_incarnation_fence());
 	return slot;
 }
 
@@ -163,8 +144,7 @@ static void
 uid_lease_renew(uint64 end_us)
 {
 	ReplOriginId origin = uid_fence_origin();
-	uint64		now = (uint64) Max(uid_clock_unix_us(), 0);
-	uint64		lease = Max(now, end_us) + UID_LEASE_US;
+	uint64		lease = uid_lease_next((uint64) Max(uid_clock_unix_us(), 0), end_us);
 
 	if (uid_max_origins() < 1)
 		ereport(ERROR,
@@ -178,46 +158,36 @@ uid_lease_renew(uint64 end_us)
 	XLogFlush(XactLastRecEnd);
 	uid_state_check_same();
 	uid_state_sync();
-	uid_raise_u64(&uid_state->lease_us, lease);
-	pg_atomic_fetch_add_u64(&uid_state->renewals, 1);
+	uid_lease_renewed(&uid_state->lease, lease);
 }
 
+/* Who renews is the core's decision (uid_lease_renewal); the WAL is ours. */
 void
 uid_lease_extend(uint64 end_us)
 {
 	for (;;)
 	{
-		uint64		lease = pg_atomic_read_u64(&uid_state->lease_us);
-		uint64		began = pg_atomic_read_u64(&uid_state->renewing);
-		int64		now = uid_clock_mono_us();
-
-		if (end_us + UID_LEASE_US / 2 <= lease)
-			return;
-
-		/*
-		 * One backend renews; a renewal that began long ago, or on another
-		 * boot (the monotonic clock restarts), died with its backend.
-		 */
-		if ((began == 0 || (int64) began > now || now - (int64) began > UID_RENEW_STALE_US) &&
-			pg_atomic_compare_exchange_u64(&uid_state->renewing, &began, (uint64) now))
+		switch (uid_lease_renewal(&uid_state->lease, end_us, uid_clock_mono_us()))
 		{
-			PG_TRY();
-			{
-				uid_lease_renew(end_us);
-			}
-			PG_FINALLY();
-			{
-				pg_atomic_write_u64(&uid_state->renewing, 0);
-			}
-			PG_END_TRY();
-			return;
+			case UID_RENEWAL_COVERED:
+				return;
+			case UID_RENEWAL_MINE:
+				PG_TRY();
+				{
+					uid_lease_renew(end_us);
+				}
+				PG_CATCH();
+				{
+					uid_lease_abandoned(&uid_state->lease);
+					PG_RE_THROW();
+				}
+				PG_END_TRY();
+				return;
+			case UID_RENEWAL_WAIT:
+				pg_usleep(50);
+				CHECK_FOR_INTERRUPTS();
+				break;
 		}
-
-		/* covered: the renewal under way is for the IDs after this one */
-		if (end_us <= lease)
-			return;
-		pg_usleep(50);
-		CHECK_FOR_INTERRUPTS();
 	}
 }
 
@@ -237,8 +207,8 @@ uid_lease(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type");
 	if (uid_state == NULL)
 		uid_state_attach();
-	lease = pg_atomic_read_u64(&uid_state->lease_us);
-	fence = pg_atomic_read_u64(&uid_state->fence_us);
+	lease = pg_atomic_read_u64(&uid_state->lease.lease_us);
+	fence = pg_atomic_read_u64(&uid_state->lease.fence_us);
 	origin = replorigin_by_name(UID_FENCE_ORIGIN, true);
 	wal = origin == InvalidReplOriginId ? 0 :
 		(uint64) replorigin_get_progress(origin, false);
@@ -250,7 +220,7 @@ uid_lease(PG_FUNCTION_ARGS)
 	nulls[1] = wal == 0;
 	values[2] = US_TO_TIMESTAMPTZ(fence);
 	nulls[2] = fence == 0;
-	values[3] = Int64GetDatum((int64) pg_atomic_read_u64(&uid_state->renewals));
-	values[4] = Int64GetDatum((int64) pg_atomic_read_u64(&uid_state->fences));
+	values[3] = Int64GetDatum((int64) pg_atomic_read_u64(&uid_state->lease.renewals));
+	values[4] = Int64GetDatum((int64) pg_atomic_read_u64(&uid_state->lease.fences));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

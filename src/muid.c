@@ -8,7 +8,7 @@
 #include "fmgr.h"
 #include "utils/builtins.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "glue.h"
 #include "guc.h"
 #include "muid.h"

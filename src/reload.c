@@ -52,7 +52,7 @@
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "compat.h"
 #include "guc.h"
 #include "reload.h"

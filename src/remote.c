@@ -27,7 +27,7 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "remote.h"
 
 /* Milliseconds left before the deadline, or -1 when it has passed. */

@@ -9,7 +9,7 @@
 #include "utils/fmgrprotos.h"
 #include "utils/sortsupport.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "glue.h"
 #include "guc.h"
 #include "revts8.h"

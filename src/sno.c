@@ -15,7 +15,7 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "glue.h"
 #include "guc.h"
 #include "reload.h"
@@ -24,24 +24,24 @@
 #define SNO_EXPECTED "16 characters of 2-9 and a-x"
 
 /*
- * The sno slot's words beyond the generator core's (word[0..3], see
- * clock.h).  Each reads zero in a state file of uid 0.4.0 or older, where
+ * The sno slot's own words, tt.type[] beyond the generator core's (the
+ * slot's words 4 to 7; see core/alloc.h).  Each reads zero in a state file of uid 0.4.0 or older, where
  * zero means "not in use", so the file's layout and version stay as they
  * were.
  *
- * word[4], word[5]: the back-fill lanes (see sno_backfill_alloc): 0 while
+ * type[0], type[1]: the back-fill lanes (see sno_backfill_alloc): 0 while
  *   unused, else tick << 20 | (sequence + 1) of the lane's last ID.
- * word[6]: the back-fill ranges: the range in use << 32 | the smallest range
+ * type[2]: the back-fill ranges: the range in use << 32 | the smallest range
  *   that holds every back-fill range used since the file was made, each
  *   min << 16 | max; 0 before the first back-fill.
- * word[7]: overflow notifications: the last tick notified << 24 | for how
+ * type[3]: overflow notifications: the last tick notified << 24 | for how
  *   many ticks in a row one was (capped at 2^24 - 1).
  * spare[0]: overflow_waits as the last notification found it.
  */
 #define SNO_BF_LANES		2
-#define SNO_BF_LANE0		4
-#define SNO_BF_RANGE		6
-#define SNO_OVERFLOW		7
+#define SNO_BF_LANE0		0	/* in tt.type[], the slot's words 4 to 7 */
+#define SNO_BF_RANGE		2
+#define SNO_OVERFLOW		3
 #define SNO_OVF_RUN_BITS	24
 #define SNO_OVF_RUN_MAX		((UINT64CONST(1) << SNO_OVF_RUN_BITS) - 1)
 
@@ -204,7 +204,7 @@ sno_range_hi(uint32 enc)
 
 /*
  * The live range lo..hi without the sequences that back-fill has used
- * (hull, from word[6]): the larger part of it below or above them.  They
+ * (hull, from type[2]): the larger part of it below or above them.  They
  * are disjoint whenever every session has the settings that the back-fill
  * was made with (sno_new_at() checks that); a session that has not taken a
  * reload yet, or settings changed back later, could otherwise issue a
@@ -336,8 +336,8 @@ sno_marks_tick(void)
 {
 	UidSlot    *slot = &uid_state->slots[UID_SLOT_SNO];
 
-	return Max(uid_word_tick(pg_atomic_read_u64(&slot->word[0])),
-			   uid_word_tick(pg_atomic_read_u64(&slot->word[1])));
+	return Max(uid_word_tick(pg_atomic_read_u64(&slot->tt.mark[0])),
+			   uid_word_tick(pg_atomic_read_u64(&slot->tt.mark[1])));
 }
 
 static const char *
@@ -564,7 +564,7 @@ sno_new(PG_FUNCTION_ARGS)
 	for (;;)
 	{
 		uint64		w = sno_ranges_word();
-		uint64		bf = pg_atomic_read_u64(&slot->word[SNO_BF_RANGE]);
+		uint64		bf = pg_atomic_read_u64(&slot->tt.type[SNO_BF_RANGE]);
 		UidSnoRanges r;
 		uint32		lo;
 		uint32		hi;
@@ -587,7 +587,7 @@ sno_new(PG_FUNCTION_ARGS)
 		 * recorded the sequence if it was new, are full barriers.
 		 */
 		if (likely(pg_atomic_read_u64(&uid_state->sno_cfg.ranges) == w &&
-				   pg_atomic_read_u64(&slot->word[SNO_BF_RANGE]) == bf))
+				   pg_atomic_read_u64(&slot->tt.type[SNO_BF_RANGE]) == bf))
 			break;
 	}
 	f.units = ts.tick;
@@ -626,7 +626,7 @@ sno_new(PG_FUNCTION_ARGS)
  *
  * A new back-fill range (settings changed) begins a new pass: lanes that
  * hold a sequence of an earlier range count as unused.  That is safe only if
- * the new range shares no sequence with any earlier one, so word[6] keeps
+ * the new range shares no sequence with any earlier one, so type[2] keeps
  * the smallest range holding all of them, and a range that overlaps it but
  * is not the one in use is refused.  A lane's word holding a sequence
  * outside both is a later pass's: the range word moved on since it was
@@ -775,7 +775,7 @@ sno_backfill_check_used(uint64 tick, uint32 lo, uint32 hi)
 static uint32
 sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 {
-	pg_atomic_uint64 *rangew = &slot->word[SNO_BF_RANGE];
+	pg_atomic_uint64 *rangew = &slot->tt.type[SNO_BF_RANGE];
 	uint32		lo = (uint32) r->backfill_min;
 	uint32		hi = (uint32) r->backfill_max;
 
@@ -810,7 +810,7 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 		sno_backfill_check_used(tick, lo, hi);
 		for (i = 0; i < SNO_BF_LANES; i++)
 		{
-			uint64		w = pg_atomic_read_u64(&slot->word[SNO_BF_LANE0 + i]);
+			uint64		w = pg_atomic_read_u64(&slot->tt.type[SNO_BF_LANE0 + i]);
 			uint32		s = (uint32) (w & ((UINT64CONST(1) << UID_SEQ_BITS) - 1)) - 1;
 
 			word[i] = w;
@@ -853,7 +853,7 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 					full = true;
 					continue;
 				}
-				if (pg_atomic_compare_exchange_u64(&slot->word[SNO_BF_LANE0 + i], &word[i],
+				if (pg_atomic_compare_exchange_u64(&slot->tt.type[SNO_BF_LANE0 + i], &word[i],
 												   sno_lane_word(tick, next)))
 					return next;
 				break;
@@ -875,7 +875,7 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 		{
 			uint32		first = sno_lane_first(best, lo, hi);
 
-			if (pg_atomic_compare_exchange_u64(&slot->word[SNO_BF_LANE0 + best], &word[best],
+			if (pg_atomic_compare_exchange_u64(&slot->tt.type[SNO_BF_LANE0 + best], &word[best],
 											   sno_lane_word(tick, first)))
 				return first;
 			continue;
@@ -954,7 +954,7 @@ sno_new_at(PG_FUNCTION_ARGS)
  * Overflow notifications (the seed's SequenceOverflowNotification): when
  * uid.sno_overflow_channel names a channel, the first call that waits for
  * the clock to pass a tick whose sequence range is used up NOTIFYs it, at
- * most once per tick per server (word[7] decides which call).  A wait for
+ * most once per tick per server (type[3] decides which call).  A wait for
  * the next tick after a call's fair share of one (the tick not used up) is
  * no overflow: others still take IDs in it.  The payload is JSON: the
  * tick's time, count (the calls that waited for a next tick, of either kind,
@@ -973,7 +973,7 @@ static void
 sno_on_wait(const UidClockSpec *spec, UidSlot *slot, uint64 tick, bool used_up)
 {
 	const char *channel = uid_sno_overflow_channel;
-	pg_atomic_uint64 *word = &slot->word[SNO_OVERFLOW];
+	pg_atomic_uint64 *word = &slot->tt.type[SNO_OVERFLOW];
 	uint64		old;
 	uint64		run;
 	uint64		waits;
@@ -1050,7 +1050,10 @@ sno_snapshot(PG_FUNCTION_ARGS)
 	bool		nulls[SNO_SNAPSHOT_COLS] = {0};
 	UidSlot    *slot;
 	UidSnoRanges r;
-	uint64		w[8];
+	uint64		mark[2];
+	uint64		flips;
+	uint64		seen;
+	uint64		type[4];
 	uint64		ranges;
 	int			n = 0;
 
@@ -1060,21 +1063,25 @@ sno_snapshot(PG_FUNCTION_ARGS)
 		uid_state_attach();
 	uid_flush_counts();
 	slot = &uid_state->slots[UID_SLOT_SNO];
-	for (int i = 0; i < 8; i++)
-		w[i] = pg_atomic_read_u64(&slot->word[i]);
-	ranges = w[SNO_BF_RANGE];
+	mark[0] = pg_atomic_read_u64(&slot->tt.mark[0]);
+	mark[1] = pg_atomic_read_u64(&slot->tt.mark[1]);
+	flips = pg_atomic_read_u64(&slot->tt.flips);
+	seen = pg_atomic_read_u64(&slot->tt.seen);
+	for (size_t i = 0; i < lengthof(type); i++)
+		type[i] = pg_atomic_read_u64(&slot->tt.type[i]);
+	ranges = type[SNO_BF_RANGE];
 
 	/* the tick-tock timelines: the active one, the flips, each one's mark */
-	values[n++] = Int32GetDatum((int32) (w[2] & 1));
-	values[n++] = Int64GetDatum((int64) w[2]);
-	sno_snapshot_mark(w[0], values, nulls, n);
+	values[n++] = Int32GetDatum((int32) (flips & 1));
+	values[n++] = Int64GetDatum((int64) flips);
+	sno_snapshot_mark(mark[0], values, nulls, n);
 	n += 2;
-	sno_snapshot_mark(w[1], values, nulls, n);
+	sno_snapshot_mark(mark[1], values, nulls, n);
 	n += 2;
-	if (w[3] == 0)
+	if (seen == 0)
 		nulls[n] = true;
 	else
-		values[n] = TimestampTzGetDatum(uid_tick_to_time(&sno_clock, w[3]));
+		values[n] = TimestampTzGetDatum(uid_tick_to_time(&sno_clock, seen));
 	n++;
 
 	/* the live range this session generates in, and its capacity */
@@ -1120,7 +1127,7 @@ sno_snapshot(PG_FUNCTION_ARGS)
 	}
 	for (int i = 0; i < SNO_BF_LANES; i++)
 	{
-		uint64		lw = w[SNO_BF_LANE0 + i];
+		uint64		lw = type[SNO_BF_LANE0 + i];
 
 		if (lw == 0)
 			nulls[n] = nulls[n + 1] = true;
@@ -1133,13 +1140,13 @@ sno_snapshot(PG_FUNCTION_ARGS)
 	}
 
 	/* overflow notifications, and the counters */
-	if (w[SNO_OVERFLOW] == 0)
+	if (type[SNO_OVERFLOW] == 0)
 		nulls[n] = nulls[n + 1] = true;
 	else
 	{
 		values[n] = TimestampTzGetDatum(uid_tick_to_time(&sno_clock,
-														 w[SNO_OVERFLOW] >> SNO_OVF_RUN_BITS));
-		values[n + 1] = Int32GetDatum((int32) (w[SNO_OVERFLOW] & SNO_OVF_RUN_MAX));
+														 type[SNO_OVERFLOW] >> SNO_OVF_RUN_BITS));
+		values[n + 1] = Int32GetDatum((int32) (type[SNO_OVERFLOW] & SNO_OVF_RUN_MAX));
 	}
 	n += 2;
 	values[n++] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->issued));

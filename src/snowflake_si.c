@@ -13,7 +13,7 @@
 #include "utils/fmgrprotos.h"
 #include "utils/sortsupport.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "glue.h"
 #include "guc.h"
 #include "snowflake_si.h"

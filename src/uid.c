@@ -7,7 +7,7 @@
 #include "access/xact.h"
 #include "fmgr.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "compat.h"
 #include "guc.h"
 #include "muid.h"

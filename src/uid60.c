@@ -11,7 +11,7 @@
 #include "fmgr.h"
 #include "utils/builtins.h"
 
-#include "clock.h"
+#include "generate.h"
 #include "glue.h"
 #include "guc.h"
 #include "uid60.h"
@@ -22,7 +22,7 @@ static uint64 uid60_now(const UidClockSpec *spec);
 
 /*
  * Seconds since 2018-03-01, 32 bits (until 2154-04-07), 1024 IDs each; the
- * sequence is not reset each second (the original's rule, see clock.h).
+ * sequence is not reset each second (the original's rule, see core/alloc.h).
  */
 static const UidClockSpec uid60_clock = {
 	.type_name = "uid60",

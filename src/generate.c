@@ -1,0 +1,184 @@
+/*
+ * generate.c
+ *		Generating in the server: the generator core (core/alloc.c) on the
+ *		state file's slots, under a leased identity (identity.c) and the
+ *		lease in WAL (lease.c); waits on the process latch; per-type
+ *		counters and uid_stats().
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/latch.h"
+#include "utils/builtins.h"
+#include "utils/wait_event.h"
+
+#include "generate.h"
+
+/* IDs issued by this backend and not yet added to the shared counters. */
+static uint64 pending_issued[UID_NSLOTS];
+static bool pending_any = false;
+
+/* This backend's cursor of each slot (its share of a tick; core/alloc.h). */
+static UidCursor cursors[UID_NSLOTS];
+static bool cursors_ready = false;
+
+static inline UidCursor *
+uid_cursor(const UidClockSpec *spec)
+{
+	if (unlikely(!cursors_ready))
+	{
+		for (int i = 0; i < UID_NSLOTS; i++)
+			cursors[i].seq_origin = uid_state_seq_origin(i);
+		cursors_ready = true;
+	}
+	return &cursors[spec->slot];
+}
+
+void
+uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("the system clock is outside the time range of type %s",
+					spec->type_name),
+			 errdetail("The clock reads " INT64_FORMAT " microseconds since 1970-01-01 00:00:00+00.",
+					   now_us)));
+}
+
+/* The next ID of a type would be past the end of its time range. */
+UID_NORETURN static void uid_out_of_time(const UidClockSpec *spec) UID_NORETURN_AFTER;
+
+static void
+uid_out_of_time(const UidClockSpec *spec)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("type %s has run out of time", spec->type_name),
+			 errdetail("The next ID would be past the end of the format's time range.")));
+}
+
+/*
+ * The core's sleep (core/platform_pg.h): about us microseconds.  Long sleeps
+ * (uid60 waits up to a second) wait on the process latch, so that a cancel
+ * or a dying postmaster ends them at once; short ones use pg_usleep, whose
+ * resolution a 1 ms tick needs.  A signal may end either early.  Returns
+ * false when the latch ended the sleep before its time.
+ */
+bool
+uid_plat_sleep_us(int64 us)
+{
+	if (us >= 1000)
+	{
+		int			rc = WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+								   (long) (us / 1000), uid_wait_UidNextTick());
+
+		ResetLatch(MyLatch);
+		return (rc & WL_TIMEOUT) != 0;
+	}
+	pg_usleep((long) us);
+	return true;
+}
+
+UidTickSeq
+uid_next_tick_in(const UidClockSpec *spec, uint32 seq_lo, uint32 seq_hi)
+{
+	UidSlot    *slot = uid_gen_slot(spec, false);
+	UidCursor  *cur = uid_cursor(spec);
+	UidTickSeq	ts;
+
+	for (;;)
+	{
+		if (unlikely(uid_alloc_tick(slot, spec, cur, seq_lo, seq_hi, &ts) != UID_ALLOC_ISSUED))
+			uid_out_of_time(spec);
+		ts.ident = uid_ident_cover(slot, spec, false, ts.tick);
+		if (likely(ts.ident != UID_IDENT_AGAIN))
+			break;
+	}
+	uid_lease_cover(spec, ts.tick);
+	return ts;
+}
+
+uint64
+uid_unique_tick(const UidClockSpec *spec, int32 *ident)
+{
+	UidSlot    *slot = uid_gen_slot(spec, true);
+	uint64		tick;
+
+	for (;;)
+	{
+		if (unlikely(uid_alloc_unique(slot, spec, &tick) != UID_ALLOC_ISSUED))
+			uid_out_of_time(spec);
+		*ident = uid_ident_cover(slot, spec, true, tick);
+		if (likely(*ident != UID_IDENT_AGAIN))
+			break;
+	}
+	uid_lease_cover(spec, tick);
+	return tick;
+}
+
+void
+uid_count_issued(UidSlotId id)
+{
+	pending_issued[id]++;
+	pending_any = true;
+}
+
+void
+uid_flush_counts(void)
+{
+	if (!pending_any || uid_state == NULL)
+		return;
+	for (int i = 0; i < UID_NSLOTS; i++)
+	{
+		if (pending_issued[i] != 0)
+		{
+			pg_atomic_fetch_add_u64(&uid_state->slots[i].issued, pending_issued[i]);
+			pending_issued[i] = 0;
+		}
+	}
+	pending_any = false;
+}
+
+/* The types uid_stats() reports, in slot order. */
+static const struct
+{
+	UidSlotId	slot;
+	const char *name;
+}			uid_stat_types[] =
+{
+	{UID_SLOT_SNO, "sno"},
+	{UID_SLOT_MUID, "muid"},
+	{UID_SLOT_SNOWFLAKE_SI, "snowflake_si"},
+	{UID_SLOT_REVTS8, "revts8"},
+	{UID_SLOT_UID60, "uid60"},
+};
+
+PG_FUNCTION_INFO_V1(uid_stats);
+Datum
+uid_stats(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (uid_state == NULL)
+		uid_state_attach();
+	uid_flush_counts();
+
+	for (size_t i = 0; i < lengthof(uid_stat_types); i++)
+	{
+		UidSlot    *slot = &uid_state->slots[uid_stat_types[i].slot];
+		Datum		values[6];
+		bool		nulls[6] = {0};
+
+		values[0] = CStringGetTextDatum(uid_stat_types[i].name);
+		values[1] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->issued));
+		values[2] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->overflow_waits));
+		values[3] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->overflow_wait_us));
+		values[4] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->clock_regressions));
+		values[5] = Int64GetDatum((int64) pg_atomic_read_u64(&slot->tick_flips));
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}

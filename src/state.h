@@ -1,0 +1,161 @@
+/*
+ * state.h
+ *		The state file: the generator core's shared words, in a file of the
+ *		data directory that every backend maps.
+ *
+ * Each type owns one slot of a small file in the data directory that every
+ * backend maps MAP_SHARED.  A slot holds the type's state words, updated
+ * only by compare-and-swap (no lock is ever held, so a backend that dies
+ * mid-call cannot wedge the others), and its counters.  Because the file
+ * outlives the server, the high-water marks survive restarts and crashes.
+ *
+ * The file is not WAL-logged, so copies of the data directory (a standby,
+ * a restored backup, a rewound node) and an operating-system crash can
+ * leave it behind the IDs the server's WAL holds.  The lease and the fence
+ * close that gap: before an ID is handed out, WAL holds a lease, a time
+ * that no ID issued so far reaches (kept in a replication origin, which
+ * core WAL-logs, replays on standbys and checkpoints, without
+ * shared_preload_libraries).  The first generation of a type in each server
+ * incarnation (a start, a promotion) moves the type's marks past the lease
+ * that recovery replayed.  See lease.c.
+ */
+#ifndef UID_STATE_H
+#define UID_STATE_H
+
+#include "core/alloc.h"
+
+#include "compat.h"
+
+/* Slot numbers are part of the file layout: never renumber, only append. */
+typedef enum UidSlotId
+{
+	UID_SLOT_SNO = 0,
+	UID_SLOT_MUID = 1,
+	UID_SLOT_SNOWFLAKE_SI = 2,
+	UID_SLOT_REVTS8 = 3,
+	UID_SLOT_UID60 = 4
+} UidSlotId;
+
+#define UID_NSLOTS 8
+
+/*
+ * The server's identity leased from a coordinator (identity.c).  gen is a
+ * sequence lock: odd while a backend rewrites the lease, so that a reader
+ * never pairs one lease's id with another's key or floor.
+ */
+typedef struct UidIdentState
+{
+	pg_atomic_uint64 gen;
+	pg_atomic_uint64 word;		/* expiry_ms << UID_IDENT_ID_BITS | (id + 1);
+								 * 0: no lease */
+	pg_atomic_uint64 floor_us;	/* IDs under the lease begin at or after it */
+	pg_atomic_uint64 key;		/* what the lease is for: coordinator, pool,
+								 * size, system, timeline, state file, host */
+	pg_atomic_uint64 token;		/* the coordinator's token of the claim */
+	pg_atomic_uint64 renew_at_us;	/* renew from this time on (Unix us) */
+	pg_atomic_uint64 busy;		/* when a backend began talking to the
+								 * coordinator (monotonic us), 0 when none */
+	pg_atomic_uint64 retry_at;	/* no renewal before this after a failure
+								 * (monotonic us) */
+	pg_atomic_uint64 unused[3];	/* zero */
+	pg_atomic_uint64 last_sqlstate;	/* of last_error: the coordinator's code, packed */
+	pg_atomic_uint64 last_key;	/* the key last_error was for */
+	pg_atomic_uint64 spare[3];
+	char		last_error[256];	/* of the last conversation, by its backend */
+
+	/*
+	 * This server's clock against the coordinator's, measured with the
+	 * lease's last claim or renewal (identity.c, uid_ident_measure): its
+	 * clock minus the coordinator's lies in offset_lo_us .. offset_hi_us
+	 * (int64).  Appended in 0.6.0: zeros (a file of an older library, or a
+	 * lease it claimed) read as not measured.
+	 */
+	pg_atomic_uint64 offset_lo_us;
+	pg_atomic_uint64 offset_hi_us;
+	pg_atomic_uint64 bound_us;	/* half the coordinator's uid.pool_grace */
+	pg_atomic_uint64 measured_us;	/* when (this server's clock, Unix us);
+									 * 0: not measured */
+	pg_atomic_uint64 measured_by;	/* 1: a claim, 2: a renewal */
+} UidIdentState;
+
+#define UID_IDENT_ID_BITS 17
+
+/*
+ * sno's sequence ranges as the server issues from them (sno.c), and which
+ * sequences sno_new() has issued.  Zeros in a file of uid 0.5.0 or older.
+ *
+ * ranges is the one word sno_new() reads on every ID: the live and the
+ * back-fill range that a backend took from a reload and published (see
+ * sno.c), 0 before any was.  The other words describe the switch for
+ * sno_range() and are written under lock by the publishing backend.
+ *
+ * live_used is UID_SNO_USED_VALID | lowest << 16 | highest sequence that
+ * sno_new() issued while it has been recorded, that is since the file was
+ * made (live_used_since 0), or for an older file since the sno mark was
+ * live_used_since: back-fill must keep clear of those sequences.
+ */
+typedef struct UidSnoConfig
+{
+	pg_atomic_uint64 ranges;
+	pg_atomic_uint64 pm_key;	/* the postmaster life that published them */
+	pg_atomic_uint64 lock;		/* a backend publishing (monotonic us), 0 if none */
+	pg_atomic_uint64 taken_us;	/* when they were published (Unix us) */
+	pg_atomic_uint64 previous;	/* the ranges word before, 0: none */
+	pg_atomic_uint64 previous_until;	/* the highest sno tick issued when they
+										 * were replaced, + 1; 0: none */
+	pg_atomic_uint64 live_used;
+	pg_atomic_uint64 live_used_since;
+	pg_atomic_uint64 stamp;		/* uid_reload_stamp() of the publisher */
+} UidSnoConfig;
+
+#define UID_SNO_USED_VALID	(UINT64CONST(1) << 63)
+/* recorded, and no sequence issued yet: lowest 0xFFFF, highest 0 */
+#define UID_SNO_USED_EMPTY	(UID_SNO_USED_VALID | UINT64CONST(0xFFFF) << 16)
+
+/*
+ * The layout of the mapped state file, version 3.  Version 1 (uid 0.1.0 and
+ * 0.2.0) had zeros where the header now has its lease and fence words, which
+ * is what a later file starts with, so a version 1 file is taken over in
+ * place.  Version 2 (0.3.0 to 0.5.0) had zeros where version 3 (0.6.0) keeps
+ * sno's ranges and the record of its live sequences; version 3 exists so
+ * that a 0.5.0 library, which would issue without recording, refuses it.
+ */
+typedef struct UidStateFile
+{
+	uint32		magic;
+	uint32		version;
+	uint64		secret;			/* random, drawn when the file is made */
+	UidLeaseWords lease;		/* the lease and the fence (core/alloc.h) */
+	UidSlot		slots[UID_NSLOTS];
+	UidIdentState ident;		/* zeros in a file of uid 0.3.0 or older */
+	UidSnoConfig sno_cfg;		/* zeros in a file of uid 0.5.0 or older */
+} UidStateFile;
+
+extern UidStateFile *uid_state;
+extern void uid_state_attach(void);
+
+/*
+ * Where a slot's run-on sequence starts: a value drawn when the state file
+ * was made, the same for every backend and across restarts.  It has to stay
+ * the same while the file does: the state word holds the sequence relative
+ * to it.
+ */
+extern uint32 uid_state_seq_origin(int slot);
+
+/* The device and inode of the mapped file, mixed. */
+extern uint64 uid_state_file_id(void);
+
+/* Errors if the state file at its path is no longer the one mapped. */
+extern void uid_state_check_same(void);
+
+/* Writes the mapped state to disk and waits for it. */
+extern void uid_state_sync(void);
+
+/*
+ * A 64-bit value drawn once per server start: every backend of one
+ * postmaster computes the same value for the same purpose, and it differs
+ * between server starts and between data directories.
+ */
+extern uint64 uid_boot_value(uint64 purpose);
+
+#endif							/* UID_STATE_H */
