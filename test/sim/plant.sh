@@ -1,0 +1,48 @@
+#!/bin/sh
+# Plants known bugs in copies of the generator core and checks that the
+# simulator finds each, within the seeds simcheck runs.  A plant whose text is
+# no longer in the core fails: the check must not pass by planting nothing.
+#
+#   cas    the state word is written without comparing (a CAS that drops its
+#          sequence check): two backends issue the same pair
+#   fence  the fence stops at the clock: IDs borrowed ahead of it are
+#          forgotten after a crash or a failover
+#   lease  the lease covers the clock, not the tick issued: borrowed IDs go
+#          out beyond what WAL holds
+#
+# Usage: test/sim/plant.sh [CC]   (run from the top of the source tree)
+set -eu
+CC=${1:-${CC:-cc}}
+SEEDS=${SIM_SEEDS:-1-2000}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+plant() {
+	name=$1 file=$2 perl=$3
+	mkdir -p "$work/$name/core"
+	cp src/core/*.c src/core/*.h "$work/$name/core/"
+	perl -0pi -e "$perl" "$work/$name/core/$file"
+	if cmp -s "src/core/$file" "$work/$name/core/$file"; then
+		echo "plant $name: its text is not in src/core/$file any more" >&2
+		exit 1
+	fi
+	$CC -std=gnu11 -O2 -DUID_SIM -Itest/sim -I"$work/$name" -Isrc \
+		-o "$work/$name/sim" test/sim/sim.c "$work/$name/core/alloc.c"
+	start=$(date +%s%N)
+	if "$work/$name/sim" --seeds "$SEEDS" --quiet >"$work/$name/out" 2>&1; then
+		echo "plant $name: NOT FOUND in seeds $SEEDS" >&2
+		exit 1
+	fi
+	secs=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+	printf 'plant %-6s found in %s s: %s\n' "$name" "$secs" \
+		"$(sed -n 's/^FAIL //p' "$work/$name/out" | head -1)"
+	sed -n 's/^shortest schedule found: /               shortest: /p' "$work/$name/out"
+}
+
+plant cas alloc.c \
+	's/if \(!uid_word_cas\(word, &old, (tick << UID_SEQ_BITS \| start << width \| next)\)\)\n\t\treturn UID_ATTEMPT_RETRY;/uid_word_write(word, $1);/'
+plant fence alloc.c \
+	's/(\ttick = \(fence_us - \(uint64\) spec->epoch_us\) \/ \(uint64\) spec->tick_us - 1;\n)/$1\ttick = Min(tick, spec->now(spec));\n/'
+plant lease alloc.h \
+	's/return uid_tick_end_us\(spec, tick\) \+ UID_LEASE_US/return uid_tick_end_us(spec, Min(tick, spec->now(spec))) + UID_LEASE_US/'
+echo "plants: all 3 found"
