@@ -4,22 +4,24 @@
 # per major pg_regress and TAP (concurrency, clock jumps, restart, crash,
 # replication, pg_upgrade), each against that major's server (19's inside a
 # Debian sid root, test/root-check.sh); once, in the
-# first major's build copy, the codec unit tests and the decoder fuzzers,
-# which are plain C and use no server; once, on the newest major (19, in its
+# first major's build copy, the codec unit tests, the generator core's
+# deterministic simulator (make simcheck) and the decoder fuzzers, which are
+# plain C and use no server; once, on the newest major (19, in its
 # root), pg_regress and the concurrency TAP tests against uid.so built with
 # sanitizers (test/sanitize.sh; UID_SAN_MAJOR picks another);
 # once, the Debian package (test/package.sh) and the PGXN zip (test/dist.sh).
 # Exits non-zero if any suite fails.
 #
 # Usage: test/check.sh [--only STAGE[,STAGE...]] [MAJOR...]
-#   STAGE  unit, regress, tap, sanitize, package, dist, fuzz (default: all)
+#   STAGE  unit, sim, regress, tap, sanitize, package, dist, fuzz (default: all)
 #   MAJOR  the majors to test (default: PG_MAJOR, else UID_MATRIX)
 # e.g. "test/check.sh --only tap 17" reruns the TAP suite on 17, and with
 # PROVE_TESTS=test/t/032_sno_reload.pl only that file.
 #   UID_FUZZ_TIME  seconds per fuzz target (default 15)
+#   UID_SIM_SEEDS  the simulator's seeds (default 1-2000)
 #   UID_SEAMS_RUNS seeds of the seams test (TAP 033) per major (default 1; each
 #                  prints its seed, UID_SEAMS_SEEDS=<seeds> replays them)
-STAGES="unit regress tap sanitize package dist fuzz"
+STAGES="unit sim regress tap sanitize package dist fuzz"
 ONLY=
 args=()
 while [ $# -gt 0 ]; do
@@ -166,7 +168,7 @@ for m in $majors; do rooted "$m" || rooted_only=0; done
 # 12 package (UID_SAN_MAJOR picks one): in its root when that major is rooted.
 san_major=${UID_SAN_MAJOR:-$(san_major $majors)}
 rooted_stages=
-for st in regress tap $([ $rooted_only = 0 ] || echo unit fuzz); do
+for st in regress tap $([ $rooted_only = 0 ] || echo unit sim fuzz); do
 	want $st && rooted_stages=${rooted_stages:+$rooted_stages,}$st
 done
 rooted_runs=()
@@ -233,7 +235,7 @@ fi
 for m in $majors; do
 	use_major "$m"
 	rooted "$m" && continue
-	want unit || want regress || want tap || want fuzz || continue
+	want unit || want sim || want regress || want tap || want fuzz || continue
 	if ! step "PostgreSQL $m ($(pg_origin))" ensure_postgres; then
 		not_run "pg_regress on $m" "no server"
 		not_run "TAP on $m" "no server"
@@ -250,6 +252,10 @@ for m in $majors; do
 		if want unit; then
 			suite "codec unit tests (no server; in $m's copy)" \
 				as_pg make -C "$BUILD" -s unitcheck PG_CONFIG="$PG_CONFIG" || true
+		fi
+		if want sim; then
+			suite "generator core simulator, seeds ${UID_SIM_SEEDS:-1-2000}, and its planted bugs (no server)" \
+				as_pg make -C "$BUILD" -s simcheck SIM_SEEDS="${UID_SIM_SEEDS:-1-2000}" PG_CONFIG="$PG_CONFIG" || true
 		fi
 	fi
 	want regress || want tap || continue
@@ -297,7 +303,7 @@ else
 	not_run "sanitizers" "$why"
 fi
 
-if ! want unit && ! want fuzz; then
+if ! want unit && ! want sim && ! want fuzz; then
 	:
 elif [ $rooted_only = 1 ]; then
 	: # in the root, with its major's suites
@@ -308,6 +314,7 @@ elif [ -n "$nosrv_build" ]; then
 	fi
 else
 	not_run "codec unit tests" "no server of any major to build with"
+	not_run "generator core simulator" "no server of any major to build with"
 	not_run "fuzz" "no server of any major to build with"
 fi
 

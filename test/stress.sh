@@ -20,7 +20,10 @@
 # Environment: PG_MAJOR (default 15), UID_STRESS_ROUNDS (default 3),
 # UID_STRESS_HOGS (default: the number of cores), PROVE_FLAGS (e.g. -v),
 # UID_SCRATCH as for check.sh, UID_SEAMS_RUNS (seeds of the seams test per
-# round, default 8) or UID_SEAMS_SEEDS (those seeds).
+# round, default 8) or UID_SEAMS_SEEDS (those seeds), UID_SIM_SECONDS
+# (default 120): after each round's TAP, the generator core's simulator
+# (test/sim) runs that long, under the same hogs, from a seed drawn for the
+# round (printed: test/sim/sim --seed N replays one).
 source "$(dirname "$0")/lib.sh"
 
 ROUNDS=${1:-${UID_STRESS_ROUNDS:-3}}
@@ -102,6 +105,19 @@ for round in $(seq 1 "$ROUNDS"); do
 		nice -n 10 make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_CONFIG" PROVE_FLAGS="${PROVE_FLAGS:-}" \
 		2>&1 | tee "$out" || rc=$?
 	secs=$((SECONDS - t0))
+	if [ "$rc" -eq 0 ]; then
+		# the simulator: fresh seeds each round, as long as it is given
+		sim_first=$(( (RANDOM << 15 | RANDOM) * 1000 + 1000000 ))
+		say "round $round: the generator core's simulator for ${UID_SIM_SECONDS:-120} s from seed $sim_first"
+		if ! as_pg make -C "$BUILD" -s test/sim/sim PG_CONFIG="$PG_CONFIG"; then
+			rc=1
+		elif ! as_pg nice -n 10 "$BUILD/test/sim/sim" --seeds "$sim_first-$sim_first" \
+			--seconds "${UID_SIM_SECONDS:-120}" --quiet >"$LOGS/sim$round.out" 2>&1; then
+			rc=1
+		fi
+		tee -a "$out" <"$LOGS/sim$round.out"
+		secs=$((SECONDS - t0))
+	fi
 	if [ "$rc" -eq 0 ]; then
 		results+=("$(printf 'round %d: ok    %4d s (%d min %02d s), load at the end %s' "$round" "$secs" $((secs / 60)) $((secs % 60)) "$(loadavg)")")
 	else
