@@ -10,9 +10,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
-#include "storage/latch.h"
 #include "utils/builtins.h"
-#include "utils/wait_event.h"
 
 #include "generate.h"
 
@@ -57,28 +55,6 @@ uid_out_of_time(const UidClockSpec *spec)
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("type %s has run out of time", spec->type_name),
 			 errdetail("The next ID would be past the end of the format's time range.")));
-}
-
-/*
- * The core's sleep (core/platform_pg.h): about us microseconds.  Long sleeps
- * (uid60 waits up to a second) wait on the process latch, so that a cancel
- * or a dying postmaster ends them at once; short ones use pg_usleep, whose
- * resolution a 1 ms tick needs.  A signal may end either early.  Returns
- * false when the latch ended the sleep before its time.
- */
-bool
-uid_plat_sleep_us(int64 us)
-{
-	if (us >= 1000)
-	{
-		int			rc = WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-								   (long) (us / 1000), uid_wait_UidNextTick());
-
-		ResetLatch(MyLatch);
-		return (rc & WL_TIMEOUT) != 0;
-	}
-	pg_usleep((long) us);
-	return true;
 }
 
 UidTickSeq

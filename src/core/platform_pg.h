@@ -59,7 +59,7 @@ uid_plat_mono_us(void)
 	return (int64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Sleeps about us microseconds (generate.c); false when woken early. */
+/* Sleeps about us microseconds (platform_pg.c); false when woken early. */
 extern bool uid_plat_sleep_us(int64 us);
 
 #define uid_plat_spin()			pg_spin_delay()
