@@ -9,6 +9,8 @@
 #          forgotten after a crash or a failover
 #   lease  the lease covers the clock, not the tick issued: borrowed IDs go
 #          out beyond what WAL holds
+#   pace   the pace never makes a backend wait: borrowing runs ahead of
+#          real time
 #
 # Usage: test/sim/plant.sh [CC]   (run from the top of the source tree)
 set -eu
@@ -45,4 +47,6 @@ plant fence alloc.c \
 	's/(\ttick = \(fence_us - \(uint64\) spec->epoch_us\) \/ \(uint64\) spec->tick_us - 1;\n)/$1\ttick = Min(tick, spec->now(spec));\n/'
 plant lease alloc.h \
 	's/return uid_tick_end_us\(spec, tick\) \+ UID_LEASE_US/return uid_tick_end_us(spec, Min(tick, spec->now(spec))) + UID_LEASE_US/'
-echo "plants: all 3 found"
+plant pace alloc.c \
+	's/if \(at > now && at <= now \+ spec->tick_us\)/if (0)/'
+echo "plants: all 4 found"

@@ -32,6 +32,10 @@
  *              sequence: its tick)
  *   lease      the tick of every ID handed out ends at or before the lease
  *              its server's WAL holds
+ *   pace       a single-timeline type borrows at the pace of real time: of
+ *              the IDs that move its highest tick past both the last one
+ *              and the server's clock, at most 4 + backends + 1 are handed
+ *              out in any 4 ticks of real time
  *   live       no call lasts longer than LIVE_LIMIT_US of simulated time
  *
  * On a failure it prints the seed, shrinks the set of faults to those the
@@ -62,6 +66,8 @@
 #define LIVE_LIMIT_US	INT64CONST(60000000)
 #define NFAULTS_MAX		4096
 #define START_UNIX_US	INT64CONST(1795651200000000)	/* 2026-11-26 */
+#define PACE_RING		64
+#define PACE_WINDOW		4		/* ticks */
 
 /* ---------------------------------------------------------------- random */
 
@@ -140,6 +146,10 @@ typedef struct Server
 	int			rate_num;
 	int			rate_den;
 	int			part;			/* the sno range its last reload delivered */
+	/* pace: the highest tick handed out, and when the last borrows were */
+	uint64		max_tick[NTYPES];
+	int64		borrows[NTYPES][PACE_RING];
+	int			nborrows[NTYPES];
 	SimFile		file;
 	SimFile		images[NIMAGES];	/* what the disk held, oldest first */
 	int			nimages;
@@ -471,6 +481,42 @@ gen_slot(Server *s, const UidClockSpec *spec)
 	return slot;
 }
 
+/*
+ * The pace: an ID whose tick is past the highest one handed out and past the
+ * server's clock moved the mark by borrowing (or right after a fence).  The
+ * core lets one backend borrow a tick per tick of monotonic (here, real)
+ * time; backends that took the right before being descheduled may hand
+ * theirs out together, hence the slack.
+ */
+static void
+check_pace(Backend *b, Server *s, int type, uint64 tick)
+{
+	const UidClockSpec *spec = &specs[type];
+	int64		clock_tick = (server_unix_us(s) - spec->epoch_us) / spec->tick_us;
+	int64		window = PACE_WINDOW * spec->tick_us;
+	int			limit = PACE_WINDOW + sim->nbackends + 1;
+	int			n = 0;
+
+	if (tick <= s->max_tick[type])
+		return;
+	s->max_tick[type] = tick;
+	if ((int64) tick <= clock_tick)
+		return;
+	s->borrows[type][s->nborrows[type]++ % PACE_RING] = sim->t;
+	for (int i = 0; i < PACE_RING && i < s->nborrows[type]; i++)
+		n += s->borrows[type][i] > sim->t - window;
+	if (n > limit)
+		fail("pace: server %d handed out %d %s IDs that borrowed a tick within %d ticks "
+			 "of real time (at most %d)", s->ident, n, spec->type_name, PACE_WINDOW, limit);
+}
+
+/* A crash or a failover may lose the pace word: borrowing starts afresh. */
+static void
+pace_forget(Server *s)
+{
+	memset(s->nborrows, 0, sizeof(s->nborrows));
+}
+
 /* The order key of a pair: what later calls must exceed. */
 static uint64
 order_key(int type, const UidTickSeq *ts)
@@ -543,6 +589,8 @@ generate(Backend *b, int type)
 			 (uint32) (type == T_MUID ? 0 : b->floor[ts.timeline] & UID_SEQ_MASK));
 	if (key > sim->done_max[b->server][type][ts.timeline])
 		sim->done_max[b->server][type][ts.timeline] = key;
+	if (!spec->ticktock && type != T_MUID)
+		check_pace(b, s, type, ts.tick);
 }
 
 static void
@@ -683,6 +731,7 @@ apply_fault(const Fault *f)
 					server_set_clock(s, server_unix_us(s) - (int64) ((f->b >> 33) % 2000000), 1, 1);
 				server_new_incarnation(s);
 				server_backends_restart(si);
+				pace_forget(s);
 				trace(NULL, si, "operating-system crash: state file back to image %d of %d",
 					  s->nimages ? (int) (f->b % (uint64) s->nimages) : -1, s->nimages);
 				break;
@@ -701,6 +750,7 @@ apply_fault(const Fault *f)
 				server_set_clock(s, true_unix_us() + skew, 1, 1);
 				server_new_incarnation(s);
 				server_backends_restart(si);
+				pace_forget(s);
 				trace(NULL, si, "failover to a standby %+" PRId64 " us off, %s state file",
 					  skew, s->file.lease.lease_us.value ? "an old" : "an empty");
 				break;
