@@ -90,6 +90,7 @@
 #include "utils/timestamp.h"
 
 #include "generate.h"
+#include "core/window.h"
 #include "codec/revts8_codec.h"
 #include "codec/snowflake_si_codec.h"
 #include "codec/uid60_codec.h"
@@ -199,9 +200,11 @@ uid_ident_key(void)
 static inline int64
 uid_ident_skew_us(const UidIdentSnap *s)
 {
+	UidClockOffset o = {s->offset_lo_us, s->offset_hi_us, s->bound_us};
+
 	if (s->measured_us == 0)
 		return 0;
-	return Max(Max(s->offset_lo_us, -s->offset_hi_us), 0);
+	return uid_window_skew_us(&o);
 }
 
 /*
@@ -364,7 +367,7 @@ uid_ident_make(UidIdentSnap *s, uint64 key, int32 id, uint64 token, uint64 floor
 	s->token = token;
 	s->floor_us = floor_us;
 	s->renew_at_us = t0 + ttl / 2;
-	s->word = (t0 + ttl) / 1000 << UID_IDENT_ID_BITS | (uint64) (id + 1);
+	s->word = uid_window_expiry((int64) t0, (int64) ttl) / 1000 << UID_IDENT_ID_BITS | (uint64) (id + 1);
 }
 
 /*
@@ -432,14 +435,15 @@ static void
 uid_ident_measure(UidIdentSnap *s, uint64 by, int64 t0, int64 t1, int64 expiry_us,
 				  int64 grace_us)
 {
-	int64		c = expiry_us - (int64) uid_pool_ttl_s * 1000000;
+	UidClockOffset o = uid_window_measure(t0, t1, expiry_us, (int64) uid_pool_ttl_s * 1000000,
+										  grace_us);
 
-	s->offset_lo_us = t0 - c;
-	s->offset_hi_us = t1 - c;
-	s->bound_us = (uint64) Max(grace_us, 0) / 2;
+	s->offset_lo_us = o.lo_us;
+	s->offset_hi_us = o.hi_us;
+	s->bound_us = o.bound_us;
 	s->measured_us = (uint64) Max(t1, 1);
 	s->measured_by = by;
-	s->skewed = uid_ident_skew_us(s) > (int64) s->bound_us;
+	s->skewed = uid_window_skewed(&o);
 }
 
 /* Microseconds as seconds with three decimals, unsigned. */
@@ -918,8 +922,6 @@ uid_ident_renew_early(const UidIdentSnap *seen, uint64 key)
 int32
 uid_ident_check(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tick)
 {
-	uint64		end = uid_tick_end_us(spec, tick);
-	uint64		start = end - (uint64) spec->tick_us;
 	uint64		key;
 	UidIdentSnap s;
 
@@ -927,21 +929,25 @@ uid_ident_check(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tic
 		uid_ident_check_settings();
 	key = likely(key_valid) ? key_cached : uid_ident_key();
 	uid_ident_read_cached(&s);
-	if (likely(uid_ident_covers(&s, key, end)))
+	switch (uid_window_check(spec, tick, s.word != 0 && s.key == key && !s.skewed,
+							 s.floor_us, SNAP_EXPIRY_US(&s), s.renew_at_us))
 	{
-		if (unlikely(start < s.floor_us))
-		{
+		case UID_WINDOW_ISSUE:
+			break;
+		case UID_WINDOW_RENEW:
+			/* look again after a renewal: it may have found the lease lost */
+			if (uid_ident_renew_early(&s, key))
+				return UID_IDENT_AGAIN;
+			break;
+		case UID_WINDOW_RAISE:
 			/* the next ticks begin at or after the floor */
-			uid_fence_marks(slot, spec, unique, s.floor_us + (uint64) spec->tick_us - 1);
+			uid_fence_marks(slot, spec, unique, uid_window_raise_to(spec, s.floor_us));
 			return UID_IDENT_AGAIN;
-		}
-		/* look again after a renewal: it may have found the lease lost */
-		if (unlikely(end > s.renew_at_us) && uid_ident_renew_early(&s, key))
+		case UID_WINDOW_ACQUIRE:
+			uid_ident_acquire(spec, key, uid_tick_end_us(spec, tick));
 			return UID_IDENT_AGAIN;
-		return SNAP_ID(&s);
 	}
-	uid_ident_acquire(spec, key, end);
-	return UID_IDENT_AGAIN;
+	return SNAP_ID(&s);
 }
 
 uint32

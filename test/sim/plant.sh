@@ -11,6 +11,8 @@
 #          out beyond what WAL holds
 #   pace   the pace never makes a backend wait: borrowing runs ahead of
 #          real time
+#   floor  a leased identity's floor is not checked: a new holder of an id
+#          issues before its claim returned
 #
 # Usage: test/sim/plant.sh [CC]   (run from the top of the source tree)
 set -eu
@@ -49,4 +51,6 @@ plant lease alloc.h \
 	's/return uid_tick_end_us\(spec, tick\) \+ UID_LEASE_US/return uid_tick_end_us(spec, Min(tick, spec->now(spec))) + UID_LEASE_US/'
 plant pace alloc.c \
 	's/if \(at > now && at <= now \+ spec->tick_us\)/if (0)/'
-echo "plants: all 4 found"
+plant floor window.h \
+	's/\tif \(end - \(uint64\) spec->tick_us < floor_us\)\n\t\treturn UID_WINDOW_RAISE;\n//'
+echo "plants: all 5 found"

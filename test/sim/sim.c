@@ -8,8 +8,8 @@
  * to a scheduler that, from a seed, picks which backend goes next, moves
  * simulated time on and injects faults:
  *
- *   clock      a server's clock steps back or forward, stops, runs at half
- *              or double speed
+ *   clock      a server's clock steps back or forward (or back to the true
+ *              time), stops, runs at half or double speed
  *   backend    a backend dies at any step, even mid-renewal of the lease
  *   restart    a server restarts (a new incarnation; file and WAL intact)
  *   crash      an operating-system crash: the state file goes back to an
@@ -20,6 +20,17 @@
  *              empty or an old copy (a base backup)
  *   reload     sno's sequence ranges change, and each backend takes the new
  *              ones at a different time
+ *   partition  (leased identities) a server cannot reach the coordinator for
+ *              a while: its lease runs out, and another server may claim
+ *              its id
+ *
+ * Half the seeds give each server a hand-set identity of its own; the
+ * other half lease ids from a coordinator (identity.c) from a pool with one
+ * id fewer or more than the servers, with a grace of 2 s and a TTL of 4 s:
+ * ids move between servers whose clocks the faults skew by up to 3 s, and
+ * a lease lives in the state file (a crash may set it back with the rest).
+ * The conversation with the coordinator is modelled here; which ticks a
+ * lease allows, and how its clock is measured, are core/window.h's.
  *
  * What sits above the core in the server (lease.c's fence and renewal,
  * generate.c's loop) is modelled here in a few lines each, calling the same
@@ -36,6 +47,7 @@
  *              the IDs that move its highest tick past both the last one
  *              and the server's clock, at most 4 + backends + 1 are handed
  *              out in any 4 ticks of real time
+ *   window     (leased) every ID lies in the window of the lease it embeds
  *   live       no call lasts longer than LIVE_LIMIT_US of simulated time
  *
  * On a failure it prints the seed, shrinks the set of faults to those the
@@ -53,6 +65,7 @@
 #include <ucontext.h>
 
 #include "core/alloc.h"
+#include "core/window.h"
 #include "codec/muid_codec.h"
 #include "codec/revts8_codec.h"
 #include "codec/sno_codec.h"
@@ -67,6 +80,10 @@
 #define NFAULTS_MAX		4096
 #define START_UNIX_US	INT64CONST(1795651200000000)	/* 2026-11-26 */
 #define PACE_RING		64
+#define POOL_MAX		(NSERVERS_MAX + 1)
+#define LEASE_TTL_US	INT64CONST(4000000)
+#define LEASE_GRACE_US	INT64CONST(2000000)
+#define RETRY_US		INT64CONST(1000000)
 #define PACE_WINDOW		4		/* ticks */
 
 /* ---------------------------------------------------------------- random */
@@ -127,11 +144,24 @@ static const uint32 sno_parts[][2] = {{0, 3}, {2, 5}, {4, 4}, {0, 1}, {6, 9}, {0
 /* ---------------------------------------------------------------- world */
 
 /* The state file, as far as the core uses it. */
+/* A leased identity as the state file keeps it (identity.c's UidIdentState). */
+typedef struct SimIdent
+{
+	int			id;				/* -1: none */
+	uint64		key;			/* the server (a failover's standby has another) */
+	uint64		token;
+	uint64		floor_us;
+	uint64		expiry_us;
+	uint64		renew_at_us;
+	bool		skewed;
+} SimIdent;
+
 typedef struct SimFile
 {
 	UidLeaseWords lease;
 	UidSlot		slots[NTYPES];
 	uint64		secret;
+	SimIdent	ident;
 } SimFile;
 
 typedef struct Server
@@ -146,6 +176,12 @@ typedef struct Server
 	int			rate_num;
 	int			rate_den;
 	int			part;			/* the sno range its last reload delivered */
+	/* leased identities: this server's key, its conversation, its link */
+	uint64		key;
+	bool		talking;
+	int64		retry_at;		/* no conversation before (real time) */
+	int64		cut_until;		/* cannot reach the coordinator until */
+	int64		talk_began;		/* a backend's conversation (real time), 0: none */
 	/* pace: the highest tick handed out, and when the last borrows were */
 	uint64		max_tick[NTYPES];
 	int64		borrows[NTYPES][PACE_RING];
@@ -185,13 +221,22 @@ typedef struct Fault
 enum
 {
 	F_CLOCK_STEP, F_CLOCK_RATE, F_BACKEND, F_RESTART, F_CRASH, F_FAILOVER, F_RELOAD,
-	F_WRITEBACK, NFAULTKINDS
+	F_WRITEBACK, F_PARTITION, NFAULTKINDS
 };
 
 static const char *fault_names[NFAULTKINDS] = {
 	"clock-step", "clock-rate", "backend-dies", "restart", "os-crash", "failover",
-	"reload", "writeback"
+	"reload", "writeback", "partition"
 };
+
+/* The coordinator's pool: who holds each id, until when (its clock). */
+typedef struct PoolEntry
+{
+	int			holder;			/* a server, -1: none */
+	uint64		holder_key;
+	uint64		token;
+	int64		expiry_us;
+} PoolEntry;
 
 /* An ID handed out: its value as the formats embed it. */
 typedef struct IdKey
@@ -222,6 +267,13 @@ typedef struct Sim
 	int			nbackends;		/* per server */
 	int			dt_scale;
 	uint64		fault_period;
+	bool		leased;
+	int			pool_size;
+	PoolEntry	pool[POOL_MAX];
+	uint64		next_token;
+	uint64		refused;		/* calls refused: no usable lease */
+	uint64		moves;			/* ids claimed that another server held before */
+	uint64		leased_ids;		/* IDs handed out under a leased id */
 	Rng			sched;
 	Rng			frng;
 	Server		servers[NSERVERS_MAX];
@@ -293,6 +345,13 @@ fail(const char *fmt, ...)
 }
 
 /* ---------------------------------------------------------------- clocks */
+
+/* The true time: what a server's clock reads when it is right. */
+static int64
+true_unix_us(void)
+{
+	return START_UNIX_US + sim->t;
+}
 
 static int64
 server_unix_us(Server *s)
@@ -517,6 +576,176 @@ pace_forget(Server *s)
 	memset(s->nborrows, 0, sizeof(s->nborrows));
 }
 
+/* ------------------------------------------------ leased identities */
+
+/* The coordinator's clock: true time. */
+static int64
+coord_now_us(void)
+{
+	return true_unix_us();
+}
+
+static int
+server_index(Server *s)
+{
+	return (int) (s - sim->servers);
+}
+
+/* A conversation under way, not one that died with its backend long ago. */
+static bool
+ident_busy(Server *s)
+{
+	return s->talk_began != 0 && sim->t - s->talk_began < 10 * RETRY_US;
+}
+
+/*
+ * One conversation with the coordinator, as identity.c's uid_ident_talk:
+ * renew the lease held, or claim an id; the answer measures the clock.  The
+ * backend may die at any step of it.
+ */
+static void
+ident_talk(Backend *b, Server *s)
+{
+	SimIdent   *li = &s->file.ident;
+	SimIdent	n = *li;
+	int			me = server_index(s);
+	bool		held = li->id >= 0 && li->key == s->key;
+	bool		claim = !held;
+	int64		t0;
+	int64		t1;
+	int64		c;
+	int64		expiry_c = 0;
+	UidClockOffset o;
+
+	s->talk_began = sim->t;
+	t0 = sim_unix_us();
+	sim_sleep_us((int64) rng_below(&sim->sched, 20000));	/* the query's way there */
+	if (sim->t < s->cut_until)
+	{
+		/* no answer: the conversation times out */
+		sim_sleep_us(100000);
+		trace(b, me, "coordinator unreachable");
+		s->retry_at = sim->t + RETRY_US;
+		s->talk_began = 0;
+		return;
+	}
+	c = coord_now_us();
+	if (held)
+	{
+		PoolEntry  *e = &sim->pool[li->id];
+
+		if (e->holder == me && e->holder_key == s->key && e->token == li->token)
+		{
+			e->expiry_us = c + LEASE_TTL_US;
+			expiry_c = e->expiry_us;
+		}
+		else
+		{
+			/* handed to another holder: not ours from now on; claim another */
+			n.id = -1;
+			claim = true;
+		}
+	}
+	if (claim)
+	{
+		int			id = -1;
+
+		for (int i = 0; i < sim->pool_size && id < 0; i++)
+		{
+			PoolEntry  *e = &sim->pool[i];
+
+			if (e->holder < 0 || e->expiry_us + LEASE_GRACE_US <= c)
+				id = i;
+		}
+		if (id < 0)
+		{
+			sim_sleep_us((int64) rng_below(&sim->sched, 20000));
+			trace(b, me, "no id free in the pool");
+			li->id = n.id;
+			s->retry_at = sim->t + RETRY_US;
+			s->talk_began = 0;
+			return;
+		}
+		if (sim->pool[id].holder >= 0 && sim->pool[id].holder != me)
+			sim->moves++;
+		sim->pool[id].holder = me;
+		sim->pool[id].holder_key = s->key;
+		sim->pool[id].token = ++sim->next_token;
+		sim->pool[id].expiry_us = c + LEASE_TTL_US;
+		expiry_c = sim->pool[id].expiry_us;
+		n.id = id;
+		n.key = s->key;
+		n.token = sim->pool[id].token;
+	}
+	sim_sleep_us((int64) rng_below(&sim->sched, 20000));	/* the answer's way back */
+	t1 = sim_unix_us();
+
+	o = uid_window_measure(t0, t1, expiry_c, LEASE_TTL_US, LEASE_GRACE_US);
+	if (claim)
+		n.floor_us = (uint64) t1;
+	else if (li->skewed && !uid_window_skewed(&o))
+		n.floor_us = Max(n.floor_us, (uint64) t1);
+	n.expiry_us = uid_window_expiry(t0, LEASE_TTL_US);
+	n.renew_at_us = (uint64) (t0 + LEASE_TTL_US / 2);
+	n.skewed = uid_window_skewed(&o);
+	*li = n;					/* published at once, as under identity.c's seqlock */
+	if (n.skewed)
+		s->retry_at = sim->t + RETRY_US;
+	trace(b, me, "%s id %d: floor %" PRIu64 ", expiry %" PRIu64 ", clock off by %" PRId64
+		  "..%" PRId64 " us%s", claim ? "claims" : "renews", n.id, n.floor_us, n.expiry_us,
+		  o.lo_us, o.hi_us, n.skewed ? ": skewed" : "");
+	s->talk_began = 0;
+}
+
+typedef enum
+{
+	LEASE_ISSUE, LEASE_AGAIN, LEASE_REFUSED
+} LeaseStep;
+
+/*
+ * identity.c's uid_ident_check on an allocated tick: issue it under the
+ * lease (*id, *used), or raise the marks to the floor, or talk to the
+ * coordinator first; refuse when no usable lease can be had.
+ */
+static LeaseStep
+ident_cover(Backend *b, Server *s, UidSlot *slot, const UidClockSpec *spec, uint64 tick,
+			int *talks, int *id, SimIdent *used)
+{
+	SimIdent	li = s->file.ident;
+	bool		usable = li.id >= 0 && li.key == s->key && !li.skewed;
+
+	switch (uid_window_check(spec, tick, usable, li.floor_us, li.expiry_us, li.renew_at_us))
+	{
+		case UID_WINDOW_ISSUE:
+			break;
+		case UID_WINDOW_RENEW:
+			if (!ident_busy(s) && sim->t >= s->retry_at)
+			{
+				ident_talk(b, s);
+				return LEASE_AGAIN;
+			}
+			break;
+		case UID_WINDOW_RAISE:
+			uid_fence_marks(slot, spec, spec->slot == T_MUID,
+							uid_window_raise_to(spec, li.floor_us));
+			return LEASE_AGAIN;
+		case UID_WINDOW_ACQUIRE:
+			if (*talks > 0 || (sim->t < s->retry_at && !ident_busy(s)))
+				return LEASE_REFUSED;
+			if (ident_busy(s))
+				sim_sleep_us(10000);
+			else
+			{
+				ident_talk(b, s);
+				(*talks)++;
+			}
+			return LEASE_AGAIN;
+	}
+	*id = li.id;
+	*used = li;
+	return LEASE_ISSUE;
+}
+
 /* The order key of a pair: what later calls must exceed. */
 static uint64
 order_key(int type, const UidTickSeq *ts)
@@ -538,6 +767,8 @@ generate(Backend *b, int type)
 	UidTickSeq	ts = {0};
 	UidAllocResult r;
 	IdKey		k;
+	int			ident = -1;
+	SimIdent	used = {0};
 	uint64		end;
 	uint64		key;
 
@@ -548,33 +779,61 @@ generate(Backend *b, int type)
 	b->floor[1] = sim->done_max[b->server][type][1];
 
 	slot = gen_slot(s, spec);
-	if (type == T_MUID)
-		r = uid_alloc_unique(slot, spec, &ts.tick);
-	else
-		r = uid_alloc_tick(slot, spec, &b->cur[type],
-						   type == T_SNO ? sno_parts[b->part][0] : 0,
-						   type == T_SNO ? sno_parts[b->part][1] : spec->seq_max, &ts);
-	if (r != UID_ALLOC_ISSUED)
+	for (int talks = 0;;)
 	{
-		fail("%s: out of time at tick %" PRIu64, spec->type_name, ts.tick);
-		return;
+		LeaseStep	st;
+
+		if (type == T_MUID)
+			r = uid_alloc_unique(slot, spec, &ts.tick);
+		else
+			r = uid_alloc_tick(slot, spec, &b->cur[type],
+							   type == T_SNO ? sno_parts[b->part][0] : 0,
+							   type == T_SNO ? sno_parts[b->part][1] : spec->seq_max, &ts);
+		if (r != UID_ALLOC_ISSUED)
+		{
+			fail("%s: out of time at tick %" PRIu64, spec->type_name, ts.tick);
+			return;
+		}
+		if (!sim->leased)
+		{
+			ident = s->ident;
+			break;
+		}
+		st = ident_cover(b, s, slot, spec, ts.tick, &talks, &ident, &used);
+		if (st == LEASE_ISSUE)
+			break;
+		if (st == LEASE_REFUSED)
+		{
+			/* the generator raises an error: no ID */
+			sim->refused++;
+			b->in_call = false;
+			return;
+		}
 	}
 	if (uid_lease_short(&s->file.lease, spec, ts.tick))
 		lease_extend(b, s, uid_tick_end_us(spec, ts.tick));
 
 	/* handed out */
 	b->in_call = false;
-	trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d", spec->type_name, ts.tick,
-		  ts.seq, ts.timeline);
+	trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d id %d", spec->type_name, ts.tick,
+		  ts.seq, ts.timeline, ident);
 	memset(&k, 0, sizeof(k));
-	k.server = (uint32) s->ident;
+	k.server = (uint32) ident;
+	sim->leased_ids += sim->leased;
 	k.type = (uint32) type;
 	k.timeline = (uint32) ts.timeline;
 	k.seq = ts.seq;
 	k.tick = ts.tick + 1;		/* 0 marks a free entry */
 	if (!ids_add(&k))
-		fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d twice",
-			 s->ident, spec->type_name, ts.tick, ts.seq, ts.timeline);
+		fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d "
+			 "of identity %d twice", s->ident, spec->type_name, ts.tick, ts.seq,
+			 ts.timeline, ident);
+	if (sim->leased &&
+		(uid_tick_end_us(spec, ts.tick) > used.expiry_us ||
+		 uid_tick_end_us(spec, ts.tick) - (uint64) spec->tick_us < used.floor_us))
+		fail("window: server %d handed out %s tick %" PRIu64 " of id %d outside its "
+			 "lease's window %" PRIu64 "..%" PRIu64, s->ident, spec->type_name, ts.tick,
+			 ident, used.floor_us, used.expiry_us);
 	end = uid_tick_end_us(spec, ts.tick);
 	if (end > s->wal_lease)
 		fail("lease: server %d handed out %s tick %" PRIu64 " ending at %" PRIu64
@@ -609,7 +868,10 @@ backend_main(void)
 			trace(b, b->server, "takes sno range %u..%u",
 				  sno_parts[b->part][0], sno_parts[b->part][1]);
 		}
-		generate(b, (int) rng_below(&sim->sched, NTYPES));
+		/* runs of one type, so that a type's ticks fill and borrowing is asked for */
+		if (rng_below(&sim->sched, 8) == 0)
+			b->type = (int) rng_below(&sim->sched, NTYPES);
+		generate(b, b->type);
 	}
 }
 
@@ -657,6 +919,7 @@ file_init(SimFile *f, uint64 secret)
 {
 	memset(f, 0, sizeof(*f));
 	f->secret = secret;
+	f->ident.id = -1;
 }
 
 /* A boot: the monotonic clock starts again, from an arbitrary value. */
@@ -667,12 +930,6 @@ server_boot(Server *s, uint64 r)
 	s->mono_base = (int64) (r % 1000000000);
 }
 
-/* The true time: what a server's clock reads when it is right. */
-static int64
-true_unix_us(void)
-{
-	return START_UNIX_US + sim->t;
-}
 
 /* ---------------------------------------------------------------- faults */
 
@@ -692,6 +949,9 @@ apply_fault(const Fault *f)
 
 				if ((f->b >> 40) % 3 == 0)
 					d /= 1000;
+				/* a third of the steps are NTP's, back to the true time */
+				if ((f->b >> 48) % 3 == 0)
+					d = true_unix_us() - server_unix_us(s);
 				server_set_clock(s, server_unix_us(s) + d, s->rate_num, s->rate_den);
 				trace(NULL, si, "clock steps %+" PRId64 " us", d);
 				break;
@@ -715,6 +975,7 @@ apply_fault(const Fault *f)
 				break;
 			}
 		case F_RESTART:
+			s->talk_began = 0;
 			server_new_incarnation(s);
 			server_backends_restart(si);
 			trace(NULL, si, "server restarts");
@@ -727,6 +988,7 @@ apply_fault(const Fault *f)
 				else
 					file_init(&s->file, s->file.secret);
 				server_boot(s, f->a >> 8);
+				s->talk_began = 0;
 				if ((f->b >> 32) % 2 == 0)
 					server_set_clock(s, server_unix_us(s) - (int64) ((f->b >> 33) % 2000000), 1, 1);
 				server_new_incarnation(s);
@@ -749,6 +1011,9 @@ apply_fault(const Fault *f)
 				server_boot(s, f->a >> 8);
 				server_set_clock(s, true_unix_us() + skew, 1, 1);
 				server_new_incarnation(s);
+				s->key = uid_mix64(f->a + f->b) | 1;	/* another system: another key */
+				s->talk_began = 0;
+				s->retry_at = 0;
 				server_backends_restart(si);
 				pace_forget(s);
 				trace(NULL, si, "failover to a standby %+" PRId64 " us off, %s state file",
@@ -762,6 +1027,11 @@ apply_fault(const Fault *f)
 			break;
 		case F_WRITEBACK:
 			disk_write(s);
+			break;
+		case F_PARTITION:
+			s->cut_until = sim->t + (int64) (f->b % 10000000);
+			trace(NULL, si, "cut off from the coordinator for %" PRId64 " us",
+				  s->cut_until - sim->t);
 			break;
 	}
 }
@@ -796,6 +1066,10 @@ typedef struct RunResult
 	uint64		fail_step;
 	uint64		steps;
 	uint64		ids;
+	uint64		refused;
+	uint64		moves;
+	uint64		leased_ids;
+	bool		leased;
 	int			nfaults;
 	uint64		fault_counts[NFAULTKINDS];
 	int64		sim_us;
@@ -819,6 +1093,10 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	sim->nbackends = 1 + (int) rng_below(&setup, NBACKENDS_MAX);
 	sim->dt_scale = dt_scales[rng_below(&setup, 3)];
 	sim->fault_period = 200 + rng_below(&setup, 4000);
+	sim->leased = rng_below(&setup, 2) == 1;
+	sim->pool_size = Max(1, sim->nservers + (rng_below(&setup, 2) ? 1 : -1));
+	for (int i = 0; i < POOL_MAX; i++)
+		sim->pool[i].holder = -1;
 	sim->t = 0;
 
 	for (int i = 0; i < sim->nservers; i++)
@@ -826,6 +1104,7 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 		Server	   *s = &sim->servers[i];
 
 		s->ident = i;
+		s->key = uid_mix64(seed * 8 + (uint64) i) | 1;
 		file_init(&s->file, rng_next(&setup));
 		server_boot(s, rng_next(&setup));
 		server_set_clock(s, true_unix_us() + (int64) rng_below(&setup, 2000000) - 1000000, 1, 1);
@@ -887,6 +1166,10 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	out->fail_step = sim->fail_step;
 	out->steps = sim->step;
 	out->ids = sim->nids;
+	out->refused = sim->refused;
+	out->moves = sim->moves;
+	out->leased_ids = sim->leased_ids;
+	out->leased = sim->leased;
 	out->nfaults = sim->nfaults;
 	out->sim_us = sim->t;
 	memcpy(out->fault_counts, sim->fault_counts, sizeof(out->fault_counts));
@@ -898,6 +1181,8 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 
 		printf("  %d servers, %d backends each, time steps of ~%d us, a fault every ~%" PRIu64 " steps\n",
 			   sim->nservers, sim->nbackends, sim->dt_scale, sim->fault_period);
+		if (sim->leased)
+			printf("  identities leased from a pool of %d ids\n", sim->pool_size);
 		printf("  faults applied:\n");
 		for (int i = 0; i < sim->nfaults; i++)
 			if (!(skip && skip[i]))
@@ -984,7 +1269,11 @@ main(int argc, char **argv)
 	bool		quiet = false;
 	uint64		runs = 0,
 				total_steps = 0,
-				total_ids = 0;
+				total_ids = 0,
+				total_refused = 0,
+				total_moves = 0,
+				total_leased_ids = 0,
+				leased_runs = 0;
 	uint64		fault_counts[NFAULTKINDS] = {0};
 	int64		total_sim_us = 0;
 	struct timespec t0,
@@ -1029,6 +1318,10 @@ main(int argc, char **argv)
 		runs++;
 		total_steps += r.steps;
 		total_ids += r.ids;
+		total_refused += r.refused;
+		total_moves += r.moves;
+		total_leased_ids += r.leased_ids;
+		leased_runs += r.leased;
 		total_sim_us += r.sim_us;
 		for (int k = 0; k < NFAULTKINDS; k++)
 			fault_counts[k] += r.fault_counts[k];
@@ -1049,8 +1342,11 @@ main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("simcheck: %" PRIu64 " schedules (seeds %" PRIu64 "-%" PRIu64 "), %" PRIu64
-		   " steps, %" PRIu64 " IDs, %.0f simulated s, faults:",
-		   runs, first, first + runs - 1, total_steps, total_ids, total_sim_us / 1e6);
+		   " steps, %" PRIu64 " IDs, %.0f simulated s; %" PRIu64 " schedules with leased "
+		   "identities: %" PRIu64 " IDs under them, %" PRIu64 " ids moved between servers, %"
+		   PRIu64 " calls refused (no usable lease); faults:",
+		   runs, first, first + runs - 1, total_steps, total_ids, total_sim_us / 1e6,
+		   leased_runs, total_leased_ids, total_moves, total_refused);
 	for (int k = 0; k < NFAULTKINDS; k++)
 		printf(" %s %" PRIu64, fault_names[k], fault_counts[k]);
 	printf("; all invariants held (%.1f s)\n",
