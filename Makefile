@@ -8,7 +8,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 TYPES = sno muid snowflake_si revts8 uid60
 
 MODULE_big = uid
-OBJS = src/uid.o src/state.o src/generate.o src/core/alloc.o src/core/platform_pg.o src/lease.o src/identity.o src/remote.o src/reload.o src/guc.o src/glue.o \
+OBJS = src/uid.o src/state.o src/generate.o src/core/platform_pg.o src/lease.o src/identity.o src/remote.o src/reload.o src/guc.o src/glue.o \
 	$(patsubst %,src/%.o,$(TYPES)) \
 	$(patsubst %,src/codec/%_codec.o,$(TYPES))
 
@@ -58,6 +58,8 @@ include $(PGXS)
 
 # PGXS tracks no header dependencies: rebuild every object when a header changes.
 $(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/codec/*.h $(srcdir)/src/core/*.h)
+# generate.c compiles the generator core into itself (see there).
+src/generate.o: $(srcdir)/src/core/alloc.c
 
 # Each type's SQL, with its copy of the shared comparisons at "-- @comparisons@".
 $(EXTENSION)--$(EXTVERSION).sql: src/uid.sql src/pool.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql

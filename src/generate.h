@@ -14,7 +14,7 @@
  * checked that the server is out of recovery; a slot whose fenced word
  * equals it has been fenced in this incarnation.
  */
-extern uint64 uid_incarnation;
+extern UID_HIDDEN uint64 uid_incarnation;
 
 extern UidSlot *uid_gen_prepare(const UidClockSpec *spec, bool unique);
 
@@ -92,7 +92,7 @@ extern uint64 uid_unique_tick(const UidClockSpec *spec, int32 *ident);
  * be had.
  */
 #define UID_IDENT_AGAIN (-2)
-extern bool uid_ident_leased;	/* uid.coordinator is set (or refused) */
+extern UID_HIDDEN bool uid_ident_leased;	/* uid.coordinator is set (or refused) */
 extern int32 uid_ident_check(UidSlot *slot, const UidClockSpec *spec, bool unique,
 							 uint64 tick);
 

@@ -131,7 +131,7 @@ typedef struct UidStateFile
 	UidSnoConfig sno_cfg;		/* zeros in a file of uid 0.5.0 or older */
 } UidStateFile;
 
-extern UidStateFile *uid_state;
+extern UID_HIDDEN UidStateFile *uid_state;
 extern void uid_state_attach(void);
 
 /*

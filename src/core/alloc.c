@@ -5,7 +5,9 @@
  *		tick, and the rules of the fence and the lease.  See alloc.h.
  *
  * Plain C over core/platform.h: the server and the simulator (test/sim)
- * compile this same file.
+ * compile this same file.  The server compiles it into generate.c, whose
+ * generators call the allocators' _inline forms, so that the per-ID path
+ * is one function as it was before the core was a module.
  */
 #include "core/alloc.h"
 
@@ -143,8 +145,8 @@ typedef enum UidAttempt
  * instructions per ID).
  */
 static UID_ALWAYS_INLINE UidAttempt
-uid_tick_attempt(UidSlot *slot, UidWord *word, const UidClockSpec *spec,
-				 uint32 lo, uint32 hi, uint32 origin,
+uid_tick_attempt(UidSlot *slot, int timeline, const UidClockSpec *spec,
+				 uint32 lo, uint32 hi, const UidCursor *cur,
 				 uint64 old, uint64 now, bool stalled, bool behind, bool paced,
 				 UidTickSeq *out, uint64 *full_tick)
 {
@@ -208,7 +210,7 @@ uid_tick_attempt(UidSlot *slot, UidWord *word, const UidClockSpec *spec,
 	if (spec->seq_runs_on && tick != mark)
 		start = (start + seq + 1) & spec->seq_max;
 
-	if (!uid_word_cas(word, &old, tick << UID_SEQ_BITS | start << width | next))
+	if (!uid_word_cas(&slot->word[timeline], &old, tick << UID_SEQ_BITS | start << width | next))
 		return UID_ATTEMPT_RETRY;
 
 	if (unlikely(behind))
@@ -216,10 +218,15 @@ uid_tick_attempt(UidSlot *slot, UidWord *word, const UidClockSpec *spec,
 	out->tick = tick;
 	out->seq = next;
 	if (spec->seq_runs_on)
-		out->seq = (origin + start + next) & spec->seq_max;
-	out->timeline = word == &slot->tt.mark[1];
+		out->seq = (cur->seq_origin + start + next) & spec->seq_max;
+	out->timeline = timeline;
 	return UID_ATTEMPT_DONE;
 }
+
+/* uid_tick_attempt's CAS addresses a timeline's mark as word[timeline]. */
+UID_STATIC_ASSERT(offsetof(UidSlot, one.mark) == offsetof(UidSlot, word[0]) &&
+				  offsetof(UidSlot, tt.mark[1]) == offsetof(UidSlot, word[1]),
+				  "a timeline's mark is word[timeline]");
 
 /*
  * Borrowing at the pace of real time.  A single-timeline type borrows the
@@ -264,9 +271,9 @@ uid_pace_claim(UidSlot *slot, const UidClockSpec *spec)
 	}
 }
 
-static UidAttempt
+static UID_ALWAYS_INLINE UidAttempt
 uid_one_alloc(UidSlot *slot, const UidClockSpec *spec, uint32 lo, uint32 hi,
-			  uint32 origin, bool stalled, UidTickSeq *out, uint64 *full_tick)
+			  const UidCursor *cur, bool stalled, UidTickSeq *out, uint64 *full_tick)
 {
 	bool		behind = false;
 	bool		may_borrow = false;
@@ -278,7 +285,7 @@ uid_one_alloc(UidSlot *slot, const UidClockSpec *spec, uint32 lo, uint32 hi,
 		UidAttempt	r;
 
 		behind |= now < uid_word_tick(old);
-		r = uid_tick_attempt(slot, &slot->one.mark, spec, lo, hi, origin, old, now,
+		r = uid_tick_attempt(slot, 0, spec, lo, hi, cur, old, now,
 							 stalled, behind, !may_borrow, out, full_tick);
 		if (r == UID_ATTEMPT_BORROW)
 			may_borrow = uid_pace_claim(slot, spec);
@@ -296,7 +303,7 @@ uid_one_alloc(UidSlot *slot, const UidClockSpec *spec, uint32 lo, uint32 hi,
  * Every timeline word only ever grows, so no pair is issued twice whatever
  * the races on the selector.
  */
-static UidAttempt
+static UID_ALWAYS_INLINE UidAttempt
 uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, uint32 lo, uint32 hi,
 				   bool stalled, UidTickSeq *out, uint64 *full_tick)
 {
@@ -333,7 +340,7 @@ uid_ticktock_alloc(UidSlot *slot, const UidClockSpec *spec, uint32 lo, uint32 hi
 				uid_word_add(&slot->tick_flips, 1);
 			continue;
 		}
-		r = uid_tick_attempt(slot, &slot->tt.mark[cur], spec, lo, hi, 0, old, now,
+		r = uid_tick_attempt(slot, cur, spec, lo, hi, NULL, old, now,
 							 stalled, behind, false, out, full_tick);
 		if (r != UID_ATTEMPT_RETRY)
 			return r;
@@ -362,7 +369,7 @@ UID_STATIC_ASSERT(UID_TICK_MAX >> (64 - 2 * UID_SHARE_N_BITS) == 0,
 				  "a tick and two counts of sharers fit one word");
 
 /* This backend took an ID in tick: count it, and itself among the tick's sharers. */
-static void
+static UID_ALWAYS_INLINE void
 uid_share_count(UidSlot *slot, UidCursor *cur, uint64 tick)
 {
 	uint64		old;
@@ -439,11 +446,11 @@ uid_share_used(UidSlot *slot, const UidClockSpec *spec, UidCursor *cur,
  * finds the tick used up when that is past its seq_hi.  A fence marks a tick
  * used up with seq_max, which is past every part's seq_hi.
  */
-UidAllocResult
-uid_alloc_tick(UidSlot *slot, const UidClockSpec *spec, UidCursor *cur,
-			   uint32 seq_lo, uint32 seq_hi, UidTickSeq *out)
+static UID_ALWAYS_INLINE UidAllocResult
+uid_alloc_tick_inline(UidSlot *slot, const UidClockSpec *spec, UidCursor *cur,
+					  uint32 seq_lo, uint32 seq_hi, UidTickSeq *out)
 {
-	uint64		full_tick = 0;
+	uint64		full_tick;
 	bool		stalled = false;
 
 	Assert(seq_lo <= seq_hi && seq_hi <= spec->seq_max);
@@ -461,7 +468,7 @@ uid_alloc_tick(UidSlot *slot, const UidClockSpec *spec, UidCursor *cur,
 		}
 		r = spec->ticktock ?
 			uid_ticktock_alloc(slot, spec, seq_lo, seq_hi, stalled, out, &full_tick) :
-			uid_one_alloc(slot, spec, seq_lo, seq_hi, cur->seq_origin, stalled, out,
+			uid_one_alloc(slot, spec, seq_lo, seq_hi, cur, stalled, out,
 						  &full_tick);
 		if (r == UID_ATTEMPT_DONE)
 			break;
@@ -476,7 +483,14 @@ uid_alloc_tick(UidSlot *slot, const UidClockSpec *spec, UidCursor *cur,
 }
 
 UidAllocResult
-uid_alloc_unique(UidSlot *slot, const UidClockSpec *spec, uint64 *tick)
+uid_alloc_tick(UidSlot *slot, const UidClockSpec *spec, UidCursor *cur,
+			   uint32 seq_lo, uint32 seq_hi, UidTickSeq *out)
+{
+	return uid_alloc_tick_inline(slot, spec, cur, seq_lo, seq_hi, out);
+}
+
+static UID_ALWAYS_INLINE UidAllocResult
+uid_alloc_unique_inline(UidSlot *slot, const UidClockSpec *spec, uint64 *tick)
 {
 	for (;;)
 	{
@@ -509,6 +523,12 @@ uid_alloc_unique(UidSlot *slot, const UidClockSpec *spec, uint64 *tick)
 		*tick = next;
 		return UID_ALLOC_ISSUED;
 	}
+}
+
+UidAllocResult
+uid_alloc_unique(UidSlot *slot, const UidClockSpec *spec, uint64 *tick)
+{
+	return uid_alloc_unique_inline(slot, spec, tick);
 }
 
 /*
