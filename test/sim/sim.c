@@ -176,9 +176,8 @@ typedef struct Server
 	int			rate_num;
 	int			rate_den;
 	int			part;			/* the sno range its last reload delivered */
-	/* leased identities: this server's key, its conversation, its link */
+	/* leased identities: this server's key, its retries, its link */
 	uint64		key;
-	bool		talking;
 	int64		retry_at;		/* no conversation before (real time) */
 	int64		cut_until;		/* cannot reach the coordinator until */
 	int64		talk_began;		/* a backend's conversation (real time), 0: none */
@@ -586,7 +585,7 @@ coord_now_us(void)
 }
 
 static int
-server_index(Server *s)
+server_index(const Server *s)
 {
 	return (int) (s - sim->servers);
 }
