@@ -86,6 +86,14 @@ SELECT uid60_timestamp(n) > uid60_timestamp(id) AS later_second,
        uid60_sequence(n) = (uid60_sequence(id) + 1) % 1024 AS sequence_goes_on
 FROM u60_gap, uid60_new() n;
 DROP TABLE u60_gap;
+-- and in a new session too, even one whose first ID is a sno: the uid60
+-- slot was fenced by another session, and the sequence's origin (drawn with
+-- the state file) is the same in every backend
+SELECT uid60_sequence(uid60_new()) AS last_sequence \gset
+\c
+SELECT sno_new() IS NOT NULL AS a_sno_first;
+SELECT uid60_sequence(uid60_new()) = (:last_sequence + 1) % 1024 AS sequence_goes_on_in_a_new_session;
+SET TimeZone = 'UTC';
 SELECT issued - :issued_before >= 2503 AS issued_counted, overflow_waits > :waits_before AS waits_counted,
        clock_regressions = :regressions_before AS no_regression, tick_flips = 0 AS no_flips
 FROM uid_stats() WHERE type = 'uid60';

@@ -30,35 +30,6 @@
 static uint64 pending_issued[UID_NSLOTS];
 static bool pending_any = false;
 
-/*
- * This backend's cursor of each slot (its share of a tick; core/alloc.h),
- * set up on the slow path of its first generation (gen_slot).
- */
-static UidCursor cursors[UID_NSLOTS];
-static bool cursors_ready = false;
-
-/* uid_gen_slot, and on its slow path (the first call, a new incarnation) the cursors. */
-static inline UidSlot *
-gen_slot(const UidClockSpec *spec, bool unique)
-{
-	UidSlot    *slot;
-
-	if (likely(uid_state != NULL))
-	{
-		slot = &uid_state->slots[spec->slot];
-		if (likely(pg_atomic_read_u64(&slot->fenced) == uid_incarnation))
-			return slot;
-	}
-	slot = uid_gen_prepare(spec, unique);
-	if (!cursors_ready)
-	{
-		for (int i = 0; i < UID_NSLOTS; i++)
-			cursors[i].seq_origin = uid_state_seq_origin(i);
-		cursors_ready = true;
-	}
-	return slot;
-}
-
 void
 uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us)
 {
@@ -102,8 +73,8 @@ uid_next_tick_again(UidSlot *slot, const UidClockSpec *spec, UidCursor *cur,
 UidTickSeq
 uid_next_tick_in(const UidClockSpec *spec, uint32 seq_lo, uint32 seq_hi)
 {
-	UidSlot    *slot = gen_slot(spec, false);
-	UidCursor  *cur = &cursors[spec->slot];
+	UidSlot    *slot = uid_gen_slot(spec, false);
+	UidCursor  *cur = &uid_cursors[spec->slot];
 	UidTickSeq	ts;
 
 	if (unlikely(uid_alloc_tick_inline(slot, spec, cur, seq_lo, seq_hi, &ts) != UID_ALLOC_ISSUED))
@@ -118,7 +89,7 @@ uid_next_tick_in(const UidClockSpec *spec, uint32 seq_lo, uint32 seq_hi)
 uint64
 uid_unique_tick(const UidClockSpec *spec, int32 *ident)
 {
-	UidSlot    *slot = gen_slot(spec, true);
+	UidSlot    *slot = uid_gen_slot(spec, true);
 	uint64		tick;
 
 	do

@@ -35,14 +35,7 @@ StaticAssertDecl(offsetof(UidStateFile, lease) == 16 &&
 				 "the lease words follow the secret; the slots start on a cache line");
 
 UidStateFile *uid_state = NULL;
-
-uint32
-uid_state_seq_origin(int slot)
-{
-	if (uid_state == NULL)
-		uid_state_attach();
-	return (uint32) uid_mix64(uid_state->secret ^ uid_mix64((uint64) slot + 1));
-}
+UidCursor	uid_cursors[UID_NSLOTS];
 
 /*
  * Makes the state file under a private name, fully initialized and with its
@@ -197,6 +190,8 @@ uid_state_attach(void)
 	}
 	mapped_dev = st.st_dev;
 	mapped_ino = st.st_ino;
+	for (int i = 0; i < UID_NSLOTS; i++)
+		uid_cursors[i].seq_origin = (uint32) uid_mix64(file->secret ^ uid_mix64((uint64) i + 1));
 	uid_state = file;
 }
 

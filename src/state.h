@@ -135,12 +135,13 @@ extern UID_HIDDEN UidStateFile *uid_state;
 extern void uid_state_attach(void);
 
 /*
- * Where a slot's run-on sequence starts: a value drawn when the state file
- * was made, the same for every backend and across restarts.  It has to stay
- * the same while the file does: the state word holds the sequence relative
- * to it.
+ * This backend's cursor of each slot (core/alloc.h): its share of a tick,
+ * and where the slot's run-on sequence starts, a value drawn when the state
+ * file was made, the same for every backend and across restarts (the state
+ * word holds the sequence relative to it).  Set when the file is mapped,
+ * before any backend can generate from it.
  */
-extern uint32 uid_state_seq_origin(int slot);
+extern UID_HIDDEN UidCursor uid_cursors[UID_NSLOTS];
 
 /* The device and inode of the mapped file, mixed. */
 extern uint64 uid_state_file_id(void);
