@@ -44,7 +44,7 @@ plant() {
 }
 
 plant cas alloc.c \
-	's/if \(!uid_word_cas\(word, &old, (tick << UID_SEQ_BITS \| start << width \| next)\)\)\n\t\treturn UID_ATTEMPT_RETRY;/uid_word_write(word, $1);/'
+	's/if \(!uid_word_cas\(&slot->word\[timeline\], &old, (tick << UID_SEQ_BITS \| start << width \| next)\)\)\n\t\treturn UID_ATTEMPT_RETRY;/uid_word_write(&slot->word[timeline], $1);/'
 plant fence alloc.c \
 	's/(\ttick = \(fence_us - \(uint64\) spec->epoch_us\) \/ \(uint64\) spec->tick_us - 1;\n)/$1\ttick = Min(tick, spec->now(spec));\n/'
 plant lease alloc.h \
