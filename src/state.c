@@ -191,7 +191,7 @@ uid_state_attach(void)
 	mapped_dev = st.st_dev;
 	mapped_ino = st.st_ino;
 	for (int i = 0; i < UID_NSLOTS; i++)
-		uid_cursors[i].seq_origin = (uint32) uid_mix64(file->secret ^ uid_mix64((uint64) i + 1));
+		uid_cursors[i].seq_origin = uid_seq_origin(file->secret, i);
 	uid_state = file;
 }
 

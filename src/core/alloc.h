@@ -280,6 +280,19 @@ uid_raise_u64(UidWord *word, uint64 value)
 }
 
 /* splitmix64's finalizer: a bijection that spreads every input bit. */
+static inline uint64 uid_mix64(uint64 x);
+
+/*
+ * Where a slot's run-on sequence starts (UidCursor.seq_origin): drawn from
+ * the state file's secret, the same in every backend while the file is.
+ */
+static inline uint32
+uid_seq_origin(uint64 secret, int slot)
+{
+	return (uint32) uid_mix64(secret ^ uid_mix64((uint64) slot + 1));
+}
+
+/* splitmix64's finalizer: a bijection that spreads every input bit. */
 static inline uint64
 uid_mix64(uint64 x)
 {

@@ -31,7 +31,6 @@ typedef pg_atomic_uint64 UidWord;
 #define uid_word_write(w, v)		pg_atomic_write_u64((w), (v))
 #define uid_word_cas(w, old, new)	pg_atomic_compare_exchange_u64((w), (old), (new))
 #define uid_word_add(w, v)			((void) pg_atomic_fetch_add_u64((w), (v)))
-#define uid_word_init(w, v)			pg_atomic_init_u64((w), (v))
 #define uid_read_barrier()			pg_read_barrier()
 #define uid_write_barrier()			pg_write_barrier()
 

@@ -193,7 +193,6 @@ typedef struct Server
 typedef struct Backend
 {
 	bool		alive;
-	bool		started;
 	int			server;
 	int			num;			/* for the trace: the n-th backend started */
 	ucontext_t	ctx;			/* to enter the coroutine the first time */
@@ -258,9 +257,7 @@ typedef struct Trace
 
 typedef struct Sim
 {
-	uint64		seed;
 	uint64		step;
-	uint64		max_steps;
 	int64		t;				/* real time, us */
 	int			nservers;
 	int			nbackends;		/* per server */
@@ -370,7 +367,7 @@ server_set_clock(Server *s, int64 unix_us, int num, int den)
 int64
 sim_unix_us(void)
 {
-	sim_step(SIM_OP_CLOCK, NULL);
+	sim_step();
 	return server_unix_us(&sim->servers[running->server]);
 }
 
@@ -379,7 +376,7 @@ sim_mono_us(void)
 {
 	Server	   *s = &sim->servers[running->server];
 
-	sim_step(SIM_OP_CLOCK, NULL);
+	sim_step();
 	return sim->t - s->boot_t + s->mono_base;
 }
 
@@ -395,7 +392,7 @@ bool
 sim_sleep_us(int64 us)
 {
 	running->wake_t = sim->t + (us > 0 ? us : 0);
-	sim_step(SIM_OP_SPIN, NULL);
+	sim_step();
 	return true;
 }
 
@@ -407,10 +404,8 @@ sim_sleep_us(int64 us)
  * mask with a system call on every switch, which cost half the run time.
  */
 void
-sim_step(int op, const void *addr)
+sim_step(void)
 {
-	(void) op;
-	(void) addr;
 	if (_setjmp(running->jb) == 0)
 		_longjmp(sched_jb, 1);
 }
@@ -880,7 +875,6 @@ backend_start(Backend *b, int server)
 	Server	   *s = &sim->servers[server];
 
 	b->alive = true;
-	b->started = true;
 	b->entered = false;
 	b->server = server;
 	b->num = sim->started++;
@@ -889,7 +883,7 @@ backend_start(Backend *b, int server)
 	b->part = (int) rng_below(&sim->sched, NPARTS);
 	memset(b->cur, 0, sizeof(b->cur));
 	for (int i = 0; i < NTYPES; i++)
-		b->cur[i].seq_origin = (uint32) uid_mix64(s->file.secret ^ uid_mix64((uint64) i + 1));
+		b->cur[i].seq_origin = uid_seq_origin(s->file.secret, i);
 	if (b->stack == NULL)
 		b->stack = malloc(STACK_SIZE);
 	getcontext(&b->ctx);
@@ -1082,8 +1076,6 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	static const int dt_scales[] = {2, 20, 200};
 
 	sim = calloc(1, sizeof(Sim));
-	sim->seed = seed;
-	sim->max_steps = max_steps;
 	sim->skip = skip;
 	sim->record_trace = show;
 	sim->sched.s = rng_next(&setup);
@@ -1241,7 +1233,6 @@ shrink(uint64 seed, uint64 max_steps, const RunResult *first)
 	run(seed, steps, skip, true, &r);
 	printf("  fails: %s\n", r.why);
 	printf("  replay: test/sim/sim --seed %" PRIu64 " --steps %" PRIu64 "\n", seed, max_steps);
-	(void) max_steps;
 	free(skip);
 }
 

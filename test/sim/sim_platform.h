@@ -41,31 +41,26 @@ typedef struct UidWord
 } UidWord;
 
 /* A point where the scheduler may run something else first. */
-extern void sim_step(int op, const void *addr);
-
-enum
-{
-	SIM_OP_READ, SIM_OP_WRITE, SIM_OP_CAS, SIM_OP_ADD, SIM_OP_CLOCK, SIM_OP_SPIN
-};
+extern void sim_step(void);
 
 static inline uint64
 uid_word_read(UidWord *w)
 {
-	sim_step(SIM_OP_READ, w);
+	sim_step();
 	return w->value;
 }
 
 static inline void
 uid_word_write(UidWord *w, uint64 v)
 {
-	sim_step(SIM_OP_WRITE, w);
+	sim_step();
 	w->value = v;
 }
 
 static inline bool
 uid_word_cas(UidWord *w, uint64 *old, uint64 v)
 {
-	sim_step(SIM_OP_CAS, w);
+	sim_step();
 	if (w->value == *old)
 	{
 		w->value = v;
@@ -78,11 +73,10 @@ uid_word_cas(UidWord *w, uint64 *old, uint64 v)
 static inline void
 uid_word_add(UidWord *w, uint64 v)
 {
-	sim_step(SIM_OP_ADD, w);
+	sim_step();
 	w->value += v;
 }
 
-#define uid_word_init(w, v)		((w)->value = (v))
 #define uid_read_barrier()		((void) 0)
 #define uid_write_barrier()		((void) 0)
 
@@ -94,7 +88,7 @@ extern bool sim_sleep_us(int64 us);
 #define uid_plat_unix_us()		sim_unix_us()
 #define uid_plat_mono_us()		sim_mono_us()
 #define uid_plat_sleep_us(us)	sim_sleep_us(us)
-#define uid_plat_spin()			sim_step(SIM_OP_SPIN, NULL)
+#define uid_plat_spin()			sim_step()
 #define uid_plat_interrupts()	((void) 0)
 
 #endif							/* UID_SIM_PLATFORM_H */
