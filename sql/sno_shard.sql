@@ -146,6 +146,10 @@ SELECT pg_temp.try($$SELECT sno_new_at(6, '2015-06-01 12:00:00.004+00')$$) AS ot
 SELECT sno_timestamp(sno_new_at(5, '2015-06-01 12:00:00.008+00')) AS later,
        sno_sequence(sno_new_at(5, '2015-06-01 12:00:00.012+00')) - :bf_lo AS lane0_again;
 SELECT sno_sequence(sno_new_at(5, '2015-06-01 12:00:00.012+00')) - :bf_lo AS lane0_second;
+-- A read-only transaction refuses back-fill as it does sno_new() (read_only).
+BEGIN READ ONLY;
+SELECT pg_temp.try($$SELECT sno_new_at(5, '2015-06-01 12:00:00.016+00')$$) AS read_only;
+COMMIT;
 SELECT pg_temp.try($$SELECT sno_new_at(5, '2015-06-01 12:00:00.000+00')$$) AS passed;
 SELECT pg_temp.try($$SELECT sno_new_at(5, '2015-06-01 11:00:00+00')$$) AS passed_long_ago;
 -- Two stretches of time at once: each lane goes forward on its own.

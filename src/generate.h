@@ -7,6 +7,8 @@
 #ifndef UID_GENERATE_H
 #define UID_GENERATE_H
 
+#include "access/xact.h"
+
 #include "state.h"
 
 /*
@@ -20,13 +22,13 @@ extern UidSlot *uid_gen_prepare(const UidClockSpec *spec, bool unique);
 
 /*
  * The slot of a type, for generating: maps the state file on first use,
- * refuses during recovery, and fences the slot once per incarnation.  One
- * comparison when all of that is done.
+ * refuses during recovery and in a read-only transaction, and fences the
+ * slot once per incarnation.  Two comparisons when all of that is done.
  */
 static inline UidSlot *
 uid_gen_slot(const UidClockSpec *spec, bool unique)
 {
-	if (likely(uid_state != NULL))
+	if (likely(uid_state != NULL && !XactReadOnly))
 	{
 		UidSlot    *slot = &uid_state->slots[spec->slot];
 

@@ -38,6 +38,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "replication/origin.h"
+#include "tcop/utility.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
@@ -121,6 +122,8 @@ uid_gen_prepare(const UidClockSpec *spec, bool unique)
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 				 errmsg("cannot execute %s during recovery", spec->func),
 				 errhint("IDs are made on the primary server; a standby's IDs would repeat the primary's.")));
+	/* as nextval() does: see doc/design.md, "Read-only transactions" */
+	PreventCommandIfReadOnly(spec->func);
 	/* before the state file is made: after pg_upgrade the old one goes there */
 	(void) uid_fence_origin();
 	if (uid_state == NULL)

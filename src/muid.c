@@ -66,7 +66,8 @@ muid_txn_begin(const char *func)
 	int32		ident;
 	UidClockSpec spec;
 
-	if (likely(muid_txn_state.active))
+	/* a transaction that turned read-only refuses (uid_gen_slot) */
+	if (likely(muid_txn_state.active && !XactReadOnly))
 		return;
 
 	/*
