@@ -111,3 +111,17 @@ SELECT proname, provolatile, proparallel, pg_get_function_arguments(oid)
 FROM pg_proc WHERE proname LIKE 'uid60\_%' AND proname NOT SIMILAR TO
   'uid60_(in|out|recv|send|eq|ne|lt|le|gt|ge)'
 ORDER BY proname, pronargs;
+
+-- The lease reaches a second past the later of the clock and the newest
+-- ID's tick start, not past uid60's whole second (doc/design.md, "The lease
+-- and the fence jump"): a uid60 made early in its second once pushed the
+-- lease, and with it every type's fence after a restart, up to two seconds
+-- past the clock.  Made in the first half of a second, the old lease was at
+-- least 1.5 s past the tick's start.
+DO $$BEGIN
+    WHILE extract(microseconds FROM clock_timestamp())::bigint % 1000000 > 400000 LOOP
+        PERFORM pg_sleep(0.01);
+    END LOOP;
+END$$;
+SELECT lease <= greatest(clock_timestamp(), uid60_timestamp(x.id)) + interval '1 s' AS lease_reach
+FROM (SELECT uid60_new() AS id) x, LATERAL uid_lease();

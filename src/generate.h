@@ -106,14 +106,14 @@ uid_ident_cover(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tic
 	return uid_ident_check(slot, spec, unique, tick);
 }
 
-/* WAL holds a lease past end_us when it returns (lease.c). */
-extern void uid_lease_extend(uint64 end_us);
+/* WAL holds a lease of at least need_us when it returns (lease.c). */
+extern void uid_lease_extend(uint64 need_us);
 
 static inline void
 uid_lease_cover(const UidClockSpec *spec, uint64 tick)
 {
 	if (unlikely(uid_lease_short(&uid_state->lease, spec, tick)))
-		uid_lease_extend(uid_tick_end_us(spec, tick));
+		uid_lease_extend(uid_tick_lease_us(spec, tick));
 }
 
 /* Counts one ID issued by this backend; flushed to the slot at transaction end. */

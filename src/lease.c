@@ -8,10 +8,10 @@
  * the file's last updates, and pg_upgrade starts without it.  WAL is what
  * all of those share with the server they came from, so:
  *
- * - The lease.  Before an ID is handed out, WAL holds a lease: a time that
- *   no ID issued so far reaches (lease_us).  It is kept in the replication
- *   origin "uid_fence" (its remote_lsn holds the lease, in Unix
- *   microseconds), which core WAL-logs, replays on standbys, checkpoints
+ * - The lease.  Before an ID is handed out, WAL holds a lease: a time
+ *   past the start of every tick issued so far (lease_us).  It is kept in
+ *   the replication origin "uid_fence" (its remote_lsn holds the lease, in
+ *   Unix microseconds), which core WAL-logs, replays on standbys, checkpoints
  *   and restores after a crash, with no shared_preload_libraries.  The lease
  *   runs UID_LEASE_US past the newest ID; an ID in its second half makes
  *   one backend renew it, with a WAL flush and a sync of the state file, so
@@ -26,7 +26,8 @@
  *   holds (as replayed by recovery) and past the file's own, before the
  *   first ID.  So IDs made after a promotion, a restore, a rewind or a crash
  *   sort after every ID that the WAL they replayed can hold, whatever the
- *   clock says.  A fence moves IDs at most a lease ahead of the last one.
+ *   clock says.  A fence moves a type's IDs at most a lease and one of its
+ *   ticks ahead of the newest ID or the clock.
  *
  * - During recovery (a hot standby) generators refuse, as nextval() does:
  *   the primary makes the IDs.
@@ -139,15 +140,15 @@ uid_gen_prepare(const UidClockSpec *spec, bool unique)
 }
 
 /*
- * WAL-logs a lease past end_us and flushes it, syncs the state file, then
+ * WAL-logs a lease of at least need_us and flushes it, syncs the state file, then
  * publishes the lease.  The file is checked to be the one mapped after the
  * lease is logged: a backend that maps a new file fences past this lease.
  */
 static void
-uid_lease_renew(uint64 end_us)
+uid_lease_renew(uint64 need_us)
 {
 	ReplOriginId origin = uid_fence_origin();
-	uint64		lease = uid_lease_next((uint64) Max(uid_clock_unix_us(), 0), end_us);
+	uint64		lease = uid_lease_next((uint64) Max(uid_clock_unix_us(), 0), need_us);
 
 	if (uid_max_origins() < 1)
 		ereport(ERROR,
@@ -166,18 +167,18 @@ uid_lease_renew(uint64 end_us)
 
 /* Who renews is the core's decision (uid_lease_renewal); the WAL is ours. */
 void
-uid_lease_extend(uint64 end_us)
+uid_lease_extend(uint64 need_us)
 {
 	for (;;)
 	{
-		switch (uid_lease_renewal(&uid_state->lease, end_us, uid_clock_mono_us()))
+		switch (uid_lease_renewal(&uid_state->lease, need_us, uid_clock_mono_us()))
 		{
 			case UID_RENEWAL_COVERED:
 				return;
 			case UID_RENEWAL_MINE:
 				PG_TRY();
 				{
-					uid_lease_renew(end_us);
+					uid_lease_renew(need_us);
 				}
 				PG_CATCH();
 				{

@@ -558,13 +558,12 @@ uid_fence_marks(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 fen
 	uint64		tick;
 
 	/*
-	 * Every ID issued so far ends at or before fence_us, so its tick is below
-	 * the first tick that ends after it: mark the tick before that one used
-	 * up.
+	 * Every ID issued so far starts before fence_us: mark the last tick that
+	 * starts before it used up.
 	 */
-	if (fence_us < (uint64) spec->epoch_us + (uint64) spec->tick_us)
+	if (fence_us <= (uint64) spec->epoch_us)
 		return;
-	tick = (fence_us - (uint64) spec->epoch_us) / (uint64) spec->tick_us - 1;
+	tick = (fence_us - 1 - (uint64) spec->epoch_us) / (uint64) spec->tick_us;
 
 	if (unique)
 	{
@@ -623,24 +622,24 @@ uid_slot_fence(UidLeaseWords *lw, UidSlot *slot, const UidClockSpec *spec,
 }
 
 /*
- * Who renews the lease for an ID whose tick ends at end_us.  One backend
+ * Who renews the lease for an ID that needs need_us.  One backend
  * renews; a renewal that began long ago, or on another boot (the monotonic
  * clock restarts), died with its backend, and is taken over.  While one is
  * under way, an ID the lease covers already goes out (the renewal is for
  * the IDs after it); one it does not cover waits.
  */
 UidRenewal
-uid_lease_renewal(UidLeaseWords *lw, uint64 end_us, int64 mono_us)
+uid_lease_renewal(UidLeaseWords *lw, uint64 need_us, int64 mono_us)
 {
 	uint64		lease = uid_word_read(&lw->lease_us);
 	uint64		began = uid_word_read(&lw->renewing);
 
-	if (end_us + UID_LEASE_US / 2 <= lease)
+	if (need_us + UID_LEASE_US / 2 <= lease)
 		return UID_RENEWAL_COVERED;
 	if ((began == 0 || (int64) began > mono_us || mono_us - (int64) began > UID_RENEW_STALE_US) &&
 		uid_word_cas(&lw->renewing, &began, (uint64) mono_us))
 		return UID_RENEWAL_MINE;
-	if (end_us <= lease)
+	if (need_us <= lease)
 		return UID_RENEWAL_COVERED;
 	return UID_RENEWAL_WAIT;
 }

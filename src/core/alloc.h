@@ -20,8 +20,8 @@
  *   - a call's clock reading is taken after the state it is compared with;
  *   - a single-timeline slot borrows ahead of its clock at most one tick
  *     per tick of monotonic time (the pace);
- *   - a fence marks every tick that ends at or before it used up;
- *   - an issued tick ends UID_LEASE_US / 2 before the lease, or the caller
+ *   - a fence marks every tick that starts before it used up;
+ *   - an issued tick starts UID_LEASE_US / 2 before the lease, or the caller
  *     is told to extend the lease before handing the ID out.
  */
 #ifndef UID_CORE_ALLOC_H
@@ -100,7 +100,7 @@ UID_STATIC_ASSERT(offsetof(UidSlot, one.pace) == 8 &&
 
 /*
  * The lease and fence words of the state file's header (lease.c):
- *   lease_us   every ID issued ends before it, and WAL holds it (Unix us)
+ *   lease_us   every ID issued starts before it, and WAL holds it (Unix us)
  *   renewing   when a backend began renewing the lease (monotonic us), 0
  *   fences     fences applied to a slot
  *   fence_us   the fence of incarnation fence_key
@@ -202,7 +202,7 @@ extern UidAllocResult uid_alloc_tick(UidSlot *slot, const UidClockSpec *spec,
 extern UidAllocResult uid_alloc_unique(UidSlot *slot, const UidClockSpec *spec,
 									   uint64 *tick);
 
-/* Moves a slot's marks past fence_us: every tick it issues next ends after it. */
+/* Moves a slot's marks past fence_us: every tick it issues next starts at or after it. */
 extern void uid_fence_marks(UidSlot *slot, const UidClockSpec *spec, bool unique,
 							uint64 fence_us);
 
@@ -219,24 +219,38 @@ extern void uid_slot_fence(UidLeaseWords *lw, UidSlot *slot, const UidClockSpec 
 						   bool unique, uint64 incarnation, uint64 fence_us);
 
 /*
- * The lease.  It runs UID_LEASE_US past the newest ID; an ID whose tick ends
- * within UID_LEASE_US / 2 of it makes one backend renew it (WAL, then a sync
- * of the state file: the caller's), so that the others never wait.
+ * The lease.  It runs UID_LEASE_US past the newest ID; an ID whose tick
+ * starts within UID_LEASE_US / 2 of it makes one backend renew it (WAL, then
+ * a sync of the state file: the caller's), so that the others never wait.
  */
 #define UID_LEASE_US	INT64CONST(1000000)
 
-/* The end of a tick in Unix microseconds: the lease must be past it. */
+/* The end of a tick in Unix microseconds. */
 static inline uint64
 uid_tick_end_us(const UidClockSpec *spec, uint64 tick)
 {
 	return (uint64) spec->epoch_us + (tick + 1) * (uint64) spec->tick_us;
 }
 
+/*
+ * The least lease that covers an ID of tick: one microsecond past the
+ * tick's start.  A fence marks every tick that starts before the lease used
+ * up, so a type's IDs move at most a lease and one of its own ticks past the
+ * newest ID, whatever the other types' ticks.  (A lease past the tick's end
+ * moved every type as far as the coarsest: with uid60's one-second ticks in
+ * use, up to two seconds.  doc/design.md, "The lease and the fence jump".)
+ */
+static inline uint64
+uid_tick_lease_us(const UidClockSpec *spec, uint64 tick)
+{
+	return (uint64) spec->epoch_us + tick * (uint64) spec->tick_us + 1;
+}
+
 /* Whether the lease must be extended before an ID of tick is handed out. */
 static inline bool
 uid_lease_short(UidLeaseWords *lw, const UidClockSpec *spec, uint64 tick)
 {
-	return uid_tick_end_us(spec, tick) + UID_LEASE_US / 2 > uid_word_read(&lw->lease_us);
+	return uid_tick_lease_us(spec, tick) + UID_LEASE_US / 2 > uid_word_read(&lw->lease_us);
 }
 
 typedef enum UidRenewal
@@ -250,13 +264,13 @@ typedef enum UidRenewal
 /* A renewal that has taken longer than this is taken over by another backend. */
 #define UID_RENEW_STALE_US INT64CONST(5000000)
 
-extern UidRenewal uid_lease_renewal(UidLeaseWords *lw, uint64 end_us, int64 mono_us);
+extern UidRenewal uid_lease_renewal(UidLeaseWords *lw, uint64 need_us, int64 mono_us);
 
-/* The lease a renewal for end_us logs, at Unix time now_us. */
+/* The lease a renewal for need_us (uid_tick_lease_us) logs, at Unix time now_us. */
 static inline uint64
-uid_lease_next(uint64 now_us, uint64 end_us)
+uid_lease_next(uint64 now_us, uint64 need_us)
 {
-	return (now_us > end_us ? now_us : end_us) + UID_LEASE_US;
+	return (now_us > need_us ? now_us : need_us) + UID_LEASE_US;
 }
 
 extern void uid_lease_renewed(UidLeaseWords *lw, uint64 lease_us);

@@ -9,6 +9,8 @@
 #          forgotten after a crash or a failover
 #   lease  the lease covers the clock, not the tick issued: borrowed IDs go
 #          out beyond what WAL holds
+#   reach  the lease covers each tick's end, not its start (0.5.0's rule):
+#          a fence moves every type as far as the coarsest tick in use
 #   pace   the pace never makes a backend wait: borrowing runs ahead of
 #          real time
 #   floor  a leased identity's floor is not checked: a new holder of an id
@@ -46,11 +48,13 @@ plant() {
 plant cas alloc.c \
 	's/if \(!uid_word_cas\(&slot->word\[timeline\], &old, (tick << UID_SEQ_BITS \| start << width \| next)\)\)\n\t\treturn UID_ATTEMPT_RETRY;/uid_word_write(&slot->word[timeline], $1);/'
 plant fence alloc.c \
-	's/(\ttick = \(fence_us - \(uint64\) spec->epoch_us\) \/ \(uint64\) spec->tick_us - 1;\n)/$1\ttick = Min(tick, spec->now(spec));\n/'
+	's/(\ttick = \(fence_us - 1 - \(uint64\) spec->epoch_us\) \/ \(uint64\) spec->tick_us;\n)/$1\ttick = Min(tick, spec->now(spec));\n/'
 plant lease alloc.h \
-	's/return uid_tick_end_us\(spec, tick\) \+ UID_LEASE_US/return uid_tick_end_us(spec, Min(tick, spec->now(spec))) + UID_LEASE_US/'
+	's/return uid_tick_lease_us\(spec, tick\) \+ UID_LEASE_US/return uid_tick_lease_us(spec, Min(tick, spec->now(spec))) + UID_LEASE_US/'
+plant reach alloc.h \
+	's/return \(uint64\) spec->epoch_us \+ tick \* \(uint64\) spec->tick_us \+ 1;/return (uint64) spec->epoch_us + (tick + 1) * (uint64) spec->tick_us;/'
 plant pace alloc.c \
 	's/if \(at > now && at <= now \+ spec->tick_us\)/if (0)/'
 plant floor window.h \
 	's/\tif \(end - \(uint64\) spec->tick_us < floor_us\)\n\t\treturn UID_WINDOW_RAISE;\n//'
-echo "plants: all 5 found"
+echo "plants: all 6 found"

@@ -41,8 +41,11 @@
  *   order      a call returns an ID after every ID that calls completed
  *              before it began (per timeline for sno; uid60's run-on
  *              sequence: its tick)
- *   lease      the tick of every ID handed out ends at or before the lease
- *              its server's WAL holds
+ *   lease      the tick of every ID handed out starts before the lease its
+ *              server's WAL holds
+ *   reach      a lease logged runs at most UID_LEASE_US past the later of
+ *              the clock and the start of the tick it is for: a fence then
+ *              moves each type at most a lease and one of its own ticks
  *   pace       a single-timeline type borrows at the pace of real time: of
  *              the IDs that move its highest tick past both the last one
  *              and the server's clock, at most 4 + backends + 1 are handed
@@ -487,18 +490,33 @@ disk_write(Server *s)
  * takes time, during which the backend may die.
  */
 static void
-lease_extend(Backend *b, Server *s, uint64 end_us)
+lease_extend(Backend *b, Server *s, const UidClockSpec *spec, uint64 tick)
 {
+	uint64		need = uid_tick_lease_us(spec, tick);	/* generate.h */
+	uint64		start = (uint64) spec->epoch_us + tick * (uint64) spec->tick_us;
+
 	for (;;)
 	{
-		switch (uid_lease_renewal(&s->file.lease, end_us, sim_mono_us()))
+		switch (uid_lease_renewal(&s->file.lease, need, sim_mono_us()))
 		{
 			case UID_RENEWAL_COVERED:
 				return;
 			case UID_RENEWAL_MINE:
 				{
 					int64		now = sim_unix_us();
-					uint64		lease = uid_lease_next((uint64) Max(now, 0), end_us);
+					uint64		lease = uid_lease_next((uint64) Max(now, 0), need);
+
+					/*
+					 * reach: a lease runs a lease past the clock or past the
+					 * start of the tick it is for, no further, so that a
+					 * fence moves a type at most a lease and one of its own
+					 * ticks, whatever the other types' ticks
+					 */
+					if (lease > Max((uint64) Max(now, 0), start + 1) + UID_LEASE_US)
+						fail("reach: server %d logs a lease to %" PRIu64 " for %s tick %"
+							 PRIu64 " starting at %" PRIu64 ", clock %" PRId64
+							 ": past a lease from both", s->ident, lease,
+							 spec->type_name, tick, start, now);
 
 					sim_sleep_us((int64) rng_below(&sim->sched, 2000));	/* the WAL flush */
 					if (lease > s->wal_lease)
@@ -763,7 +781,7 @@ generate(Backend *b, int type)
 	IdKey		k;
 	int			ident = -1;
 	SimIdent	used = {0};
-	uint64		end;
+	uint64		start;
 	uint64		key;
 
 	b->type = type;
@@ -805,7 +823,7 @@ generate(Backend *b, int type)
 		}
 	}
 	if (uid_lease_short(&s->file.lease, spec, ts.tick))
-		lease_extend(b, s, uid_tick_end_us(spec, ts.tick));
+		lease_extend(b, s, spec, ts.tick);
 
 	/* handed out */
 	b->in_call = false;
@@ -828,11 +846,11 @@ generate(Backend *b, int type)
 		fail("window: server %d handed out %s tick %" PRIu64 " of id %d outside its "
 			 "lease's window %" PRIu64 "..%" PRIu64, s->ident, spec->type_name, ts.tick,
 			 ident, used.floor_us, used.expiry_us);
-	end = uid_tick_end_us(spec, ts.tick);
-	if (end > s->wal_lease)
-		fail("lease: server %d handed out %s tick %" PRIu64 " ending at %" PRIu64
-			 " past the lease in WAL, %" PRIu64,
-			 s->ident, spec->type_name, ts.tick, end, s->wal_lease);
+	start = (uint64) spec->epoch_us + ts.tick * (uint64) spec->tick_us;
+	if (start >= s->wal_lease)
+		fail("lease: server %d handed out %s tick %" PRIu64 " starting at %" PRIu64
+			 ", not before the lease in WAL, %" PRIu64,
+			 s->ident, spec->type_name, ts.tick, start, s->wal_lease);
 	key = order_key(type, &ts);
 	if (type == T_UID60 ? key < b->floor[ts.timeline] : key <= b->floor[ts.timeline])
 		fail("order: server %d: %s tick %" PRIu64 " seq %u timeline %d is not after "

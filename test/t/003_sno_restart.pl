@@ -81,6 +81,36 @@ sub query
 	return $node->safe_psql('postgres', $_[0]);
 }
 
+# Start 0: the fence moves sno at most a lease (1 s) and a tick past the
+# clock, even with uid60 in use: a uid60 made early in its one-second tick
+# once pushed the lease to the tick's end and a second more, and with it
+# every type's fence (2 s ahead of the clock, seen as 1.05 to 2.08 s after
+# promotions on 0.5.0).  The lease now covers ticks' starts
+# (uid_tick_lease_us, doc/design.md).  early() makes a uid60 and a sno in
+# the first tenths of a second and returns the clock after them.
+query(
+	q{CREATE FUNCTION early() RETURNS timestamptz LANGUAGE plpgsql AS $$
+	BEGIN
+		WHILE extract(microseconds FROM clock_timestamp())::bigint % 1000000 > 300000 LOOP
+			PERFORM pg_sleep(0.01);
+		END LOOP;
+		PERFORM uid60_new(), sno_new();
+		RETURN clock_timestamp();
+	END $$});
+my $clock0 = query('SELECT early()');
+$node->stop('immediate');
+$node->start;
+my ($reach, $ahead) = split /\|/, query(
+	qq{SELECT extract(epoch FROM last_fence - '$clock0'),
+			  extract(epoch FROM sno_timestamp(x.id) - clock_timestamp())
+	   FROM (SELECT sno_new() AS id) x, LATERAL uid_lease()});
+note "start 0: the fence is ${reach} s past the clock before the crash; "
+  . "the first sno is ${ahead} s ahead of the clock";
+cmp_ok($reach, '<=', 1.0,
+	'start 0: the fence is at most a lease past the clock before the crash');
+cmp_ok($ahead, '<=', 1.004,
+	'start 0: the first sno is at most a lease and a tick ahead of the clock');
+
 # Start 1: real time, for 11 s, so that start 2's clock, 10 s back, runs
 # through time for which start 1 made IDs: had the state been lost, start 2
 # would make some of the same IDs again.
