@@ -19,6 +19,78 @@
 -- schema, so neither the caller's search_path nor ALTER EXTENSION ... SET
 -- SCHEMA changes what it does.
 
+-- The ID column a table is range-partitioned on, and its type: what both
+-- functions below start from.  Each reason a table cannot be partitioned by
+-- an ID's time is its own error.
+
+CREATE FUNCTION uid_partition_key(parent regclass, OUT key_column name, OUT key_type name)
+RETURNS record
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsp_oid oid;            -- the extension's schema
+    rel_kind "char";
+    strategy "char";
+    key_count integer;
+    key_att smallint;
+    key_class oid;
+    key_typid oid;
+    opclass_default boolean;
+BEGIN
+    IF parent IS NULL THEN
+        RAISE EXCEPTION 'uid_partition_key: parent must not be null'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT ext.extnamespace INTO STRICT nsp_oid FROM pg_extension ext WHERE ext.extname = 'uid';
+
+    SELECT c.relkind INTO STRICT rel_kind FROM pg_class c WHERE c.oid = parent;
+    IF rel_kind <> 'p' THEN
+        RAISE EXCEPTION '"%" is not a partitioned table', parent
+            USING ERRCODE = 'wrong_object_type';
+    END IF;
+
+    -- The key: one column, range partitioning, the type's default btree
+    -- operator class (time order; revts8_bytes_ops orders by the reversed
+    -- bytes, in which a period of time is no range).
+    SELECT pt.partstrat, pt.partnatts, pt.partattrs[0], pt.partclass[0]
+    INTO STRICT strategy, key_count, key_att, key_class
+    FROM pg_partitioned_table pt WHERE pt.partrelid = parent;
+    IF strategy <> 'r' THEN
+        RAISE EXCEPTION '"%" is partitioned by %, not by RANGE', parent,
+                CASE strategy WHEN 'l' THEN 'LIST' WHEN 'h' THEN 'HASH' ELSE strategy::text END
+            USING ERRCODE = 'wrong_object_type';
+    END IF;
+    IF key_count <> 1 OR key_att = 0 THEN
+        RAISE EXCEPTION 'the partition key of "%" is not a single column', parent
+            USING ERRCODE = 'feature_not_supported',
+                  DETAIL = format('The key is %s.', pg_get_partkeydef(parent)),
+                  HINT = 'Partitions by time need a table partitioned by RANGE on one column of an ID type.';
+    END IF;
+    SELECT a.attname, a.atttypid INTO STRICT key_column, key_typid
+    FROM pg_attribute a WHERE a.attrelid = parent AND a.attnum = key_att;
+    SELECT t.typname INTO key_type
+    FROM pg_type t
+    WHERE t.oid = key_typid AND t.typnamespace = nsp_oid
+      AND t.typname IN ('sno', 'muid', 'snowflake_si', 'revts8', 'uid60');
+    IF key_type IS NULL THEN
+        RAISE EXCEPTION 'the partition key "%" of "%" is of type %, not an ID type of uid', key_column, parent,
+                format_type(key_typid, NULL)
+            USING ERRCODE = 'datatype_mismatch',
+                  HINT = 'The ID types are sno, muid, snowflake_si, revts8 and uid60.';
+    END IF;
+    SELECT o.opcdefault INTO STRICT opclass_default FROM pg_opclass o WHERE o.oid = key_class;
+    IF NOT opclass_default THEN
+        RAISE EXCEPTION 'the partition key of "%" uses operator class %, not the time order of %', parent,
+                (SELECT o.opcname FROM pg_opclass o WHERE o.oid = key_class), key_type
+            USING ERRCODE = 'feature_not_supported',
+                  DETAIL = 'Partitions by time need the default btree operator class of the type.';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION uid_partition_key(regclass) IS
+'the column and ID type a table is range-partitioned on, in the time order of the type; an error says why a table cannot be partitioned by an ID''s time';
+
 CREATE FUNCTION uid_create_partitions(parent regclass, count integer DEFAULT 3,
                                       start timestamptz DEFAULT now(),
                                       width interval DEFAULT '1 month')
@@ -28,19 +100,11 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     nsp name;               -- the extension's schema
-    nsp_oid oid;
     rel_nsp name;           -- the parent's schema and name
     rel_name name;
-    rel_kind "char";
     rel_owner oid;
-    strategy "char";
-    key_count integer;
-    key_att smallint;
-    key_class oid;
     key_name name;
-    key_type oid;
     typ name;               -- the key's ID type
-    opclass_default boolean;
     months numeric;         -- the width's fields
     days numeric;
     secs numeric;
@@ -89,59 +153,21 @@ BEGIN
                   HINT = 'The width is 1 day, 1 week, 1 month or 1 year.';
     END IF;
 
-    SELECT ns.nspname, ns.oid INTO STRICT nsp, nsp_oid
+    SELECT ns.nspname INTO STRICT nsp
     FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
     WHERE ext.extname = 'uid';
 
-    SELECT n.nspname, c.relname, c.relkind, c.relowner INTO STRICT rel_nsp, rel_name, rel_kind, rel_owner
+    -- the key (or the reason it is not one of an ID type in time order)
+    EXECUTE format('SELECT key_column, key_type FROM %I.uid_partition_key($1)', nsp)
+        INTO key_name, typ USING parent;
+    SELECT n.nspname, c.relname, c.relowner INTO STRICT rel_nsp, rel_name, rel_owner
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE c.oid = parent;
-    IF rel_kind <> 'p' THEN
-        RAISE EXCEPTION '"%" is not a partitioned table', parent
-            USING ERRCODE = 'wrong_object_type';
-    END IF;
     -- what CREATE TABLE ... PARTITION OF would say, before the lock below
     -- (which a role without privileges on the table cannot take)
     IF NOT pg_has_role(rel_owner, 'USAGE') THEN
         RAISE EXCEPTION 'must be owner of table %', rel_name
             USING ERRCODE = 'insufficient_privilege';
-    END IF;
-
-    -- The key: one column, range partitioning, the type's default btree
-    -- operator class (time order; revts8_bytes_ops orders by the reversed
-    -- bytes, in which a period of time is no range).
-    SELECT pt.partstrat, pt.partnatts, pt.partattrs[0], pt.partclass[0]
-    INTO STRICT strategy, key_count, key_att, key_class
-    FROM pg_partitioned_table pt WHERE pt.partrelid = parent;
-    IF strategy <> 'r' THEN
-        RAISE EXCEPTION '"%" is partitioned by %, not by RANGE', parent,
-                CASE strategy WHEN 'l' THEN 'LIST' WHEN 'h' THEN 'HASH' ELSE strategy::text END
-            USING ERRCODE = 'wrong_object_type';
-    END IF;
-    IF key_count <> 1 OR key_att = 0 THEN
-        RAISE EXCEPTION 'the partition key of "%" is not a single column', parent
-            USING ERRCODE = 'feature_not_supported',
-                  DETAIL = format('The key is %s.', pg_get_partkeydef(parent)),
-                  HINT = 'uid_create_partitions() makes partitions of a table partitioned by RANGE on one column of an ID type.';
-    END IF;
-    SELECT a.attname, a.atttypid INTO STRICT key_name, key_type
-    FROM pg_attribute a WHERE a.attrelid = parent AND a.attnum = key_att;
-    SELECT t.typname INTO typ
-    FROM pg_type t
-    WHERE t.oid = key_type AND t.typnamespace = nsp_oid
-      AND t.typname IN ('sno', 'muid', 'snowflake_si', 'revts8', 'uid60');
-    IF typ IS NULL THEN
-        RAISE EXCEPTION 'the partition key "%" of "%" is of type %, not an ID type of uid', key_name, parent,
-                format_type(key_type, NULL)
-            USING ERRCODE = 'datatype_mismatch',
-                  HINT = 'The ID types are sno, muid, snowflake_si, revts8 and uid60.';
-    END IF;
-    SELECT o.opcdefault INTO STRICT opclass_default FROM pg_opclass o WHERE o.oid = key_class;
-    IF NOT opclass_default THEN
-        RAISE EXCEPTION 'the partition key of "%" uses operator class %, not the time order of %', parent,
-                (SELECT o.opcname FROM pg_opclass o WHERE o.oid = key_class), typ
-            USING ERRCODE = 'feature_not_supported',
-                  DETAIL = 'Partitions by time need the default btree operator class of the type.';
     END IF;
 
     -- Concurrent calls for one parent run one after the other, and each
@@ -216,3 +242,4 @@ END
 $$;
 COMMENT ON FUNCTION uid_create_partitions(regclass, integer, timestamptz, interval) IS
 'creates the partitions of a table range-partitioned on an ID column for count whole days, weeks, months or years (width) in UTC from the one containing start, named parent_pYYYYMMDD, parent_pIYYYwIW, parent_pYYYYMM or parent_pYYYY; skips periods that have their partition; returns the partitions it created';
+
