@@ -307,6 +307,154 @@ DROP ROLE regress_uid_partition;
 DROP TABLE ev_sno, ev_muid, ev_snowflake_si, ev_revts8, ev_uid60, recent,
     fn_sno, fn_muid, fn_snowflake_si, fn_revts8, fn_uid60, fn_day, fn_week, fn_year,
     event_table_with_a_rather_long_name_that_nearly_fills_the_limit,
-    now_sno, now_muid, now_snowflake_si, now_revts8, now_uid60,
-    bad_list, bad_hash, bad_two, bad_expr, bad_type, bad_order;
+    now_sno, now_muid, now_snowflake_si, now_revts8, now_uid60;
 DROP SCHEMA "Part ""Schema""" CASCADE;
+
+-- 4. uid_maintain_partitions(parent, premake, retention, retention_action,
+-- width, batch_size, as_of): what a pg_cron job runs.  as_of stands for now().
+
+-- Premake: the period of as_of and premake more, in the width of the newest
+-- partition; a second run has nothing to do.
+CREATE TABLE mt_sno (id sno PRIMARY KEY, note text) PARTITION BY RANGE (id);
+SELECT * FROM uid_partition_key('mt_sno');
+SELECT * FROM uid_create_partitions('mt_sno', 1, '2026-11-01Z');
+SELECT * FROM uid_maintain_partitions('mt_sno', 2, as_of => '2026-11-15 12:00Z');
+SELECT * FROM uid_maintain_partitions('mt_sno', 2, as_of => '2026-11-15 12:00Z');
+-- premake 0: the current period alone; a null premake creates nothing
+SELECT * FROM uid_maintain_partitions('mt_sno', 0, as_of => '2027-03-02Z');
+SELECT * FROM uid_maintain_partitions('mt_sno', NULL, as_of => '2027-09-02Z');
+-- Every type, and the width of the newest partition: a day, an ISO week, a
+-- month, a year.  snowflake_si's first month starts at 0 (its base clock).
+CREATE TABLE mt_muid (id muid) PARTITION BY RANGE (id);
+CREATE TABLE mt_snowflake_si (id snowflake_si) PARTITION BY RANGE (id);
+CREATE TABLE mt_revts8 (id revts8) PARTITION BY RANGE (id);
+CREATE TABLE mt_uid60 (id uid60) PARTITION BY RANGE (id);
+SELECT count(*) FROM uid_create_partitions('mt_muid', 1, '2026-12-31Z', '1 day');
+SELECT count(*) FROM uid_create_partitions('mt_snowflake_si', 1, '2024-01-01Z');
+SELECT count(*) FROM uid_create_partitions('mt_revts8', 1, '2026-12-31Z', '1 week');
+SELECT count(*) FROM uid_create_partitions('mt_uid60', 1, '2026-12-31Z', '1 year');
+SELECT * FROM uid_maintain_partitions('mt_muid', 2, as_of => '2026-12-31 23:59:59.999999Z');
+SELECT * FROM uid_maintain_partitions('mt_snowflake_si', 1, as_of => '2024-01-31Z');
+SELECT * FROM uid_maintain_partitions('mt_revts8', 1, as_of => '2027-01-04Z');
+SELECT * FROM uid_maintain_partitions('mt_uid60', 1, as_of => '2027-06-01Z');
+-- The session's TimeZone plays no part: 09:00 on 1 February in Auckland is
+-- still January in UTC, so January, February and March, not April.
+SET TimeZone = 'Pacific/Auckland';
+SELECT action, partition, from_time AT TIME ZONE 'UTC' AS from_utc, to_time AT TIME ZONE 'UTC' AS to_utc
+FROM uid_maintain_partitions('mt_sno', 2, as_of => '2027-02-01 09:00+13');
+SET TimeZone = 'UTC';
+
+-- The width cannot be inferred without a partition, or from one that is no
+-- whole UTC period: the call says so, and a width given is used.
+CREATE TABLE mt_empty (id sno) PARTITION BY RANGE (id);
+SELECT * FROM uid_maintain_partitions('mt_empty', 1, as_of => '2026-11-15Z');
+SELECT * FROM uid_maintain_partitions('mt_empty', 1, width => '1 week', as_of => '2026-11-15Z');
+-- (nothing to create and nothing to retire: no width is needed)
+CREATE TABLE mt_odd (id sno) PARTITION BY RANGE (id);
+SELECT * FROM uid_maintain_partitions('mt_odd', NULL, '1 year', as_of => '2026-11-15Z');
+CREATE TABLE mt_odd_a PARTITION OF mt_odd FOR VALUES FROM (sno_boundary('2026-11-01Z')) TO (sno_boundary('2026-11-15Z'));
+SELECT * FROM uid_maintain_partitions('mt_odd', 1, as_of => '2026-11-15Z');
+CREATE TABLE mt_odd_b PARTITION OF mt_odd FOR VALUES FROM (sno_boundary('2026-11-15Z')) TO (MAXVALUE);
+SELECT * FROM uid_maintain_partitions('mt_odd', 1, as_of => '2026-11-15Z');
+-- a local month (Paris) is not a UTC month
+CREATE TABLE mt_paris (id sno) PARTITION BY RANGE (id);
+CREATE TABLE mt_paris_p202611 PARTITION OF mt_paris
+    FOR VALUES FROM (sno_boundary('2026-11-01 00:00 Europe/Paris')) TO (sno_boundary('2026-12-01 00:00 Europe/Paris'));
+SELECT * FROM uid_maintain_partitions('mt_paris', 1, as_of => '2026-11-15Z');
+
+-- Retention: the partitions whose every ID was made before as_of - retention
+-- (UTC arithmetic) are detached, oldest first; the one that ends after the
+-- cutoff stays, a partition FROM MINVALUE counts, TO MAXVALUE and the
+-- default never do.  Detached partitions are tables of their own.
+CREATE TABLE mt_ret (id uid60) PARTITION BY RANGE (id);
+CREATE TABLE mt_ret_old PARTITION OF mt_ret FOR VALUES FROM (MINVALUE) TO (uid60_boundary('2026-01-01Z'));
+SELECT count(*) FROM uid_create_partitions('mt_ret', 6, '2026-01-01Z');
+CREATE TABLE mt_ret_later PARTITION OF mt_ret FOR VALUES FROM (uid60_boundary('2026-07-01Z')) TO (MAXVALUE);
+CREATE TABLE mt_ret_default PARTITION OF mt_ret DEFAULT;
+INSERT INTO mt_ret VALUES (uid60_from_parts('2026-03-31 23:59:59Z', 1, 2, 3)), (uid60_boundary('2026-04-01Z'));
+-- cutoff 2026-04-01: March ends there, April begins there
+SELECT * FROM uid_maintain_partitions('mt_ret', NULL, '3 months', as_of => '2026-07-01Z');
+SELECT c.relname, c.relispartition
+FROM pg_class c WHERE c.relname IN ('mt_ret_old', 'mt_ret_p202601', 'mt_ret_p202602', 'mt_ret_p202603') ORDER BY 1;
+SELECT uid60_timestamp(id) AS in_detached_march FROM mt_ret_p202603;
+SELECT tableoid::regclass, uid60_timestamp(id) FROM mt_ret;
+-- drop; a second run has nothing to do
+SELECT * FROM uid_maintain_partitions('mt_ret', NULL, '1 month', 'drop', as_of => '2026-07-01Z');
+SELECT * FROM uid_maintain_partitions('mt_ret', NULL, '1 month', 'drop', as_of => '2026-07-01Z');
+SELECT c.relname FROM pg_class c WHERE c.relname LIKE 'mt\_ret\_p%' ORDER BY 1;
+-- The cutoff is computed in UTC: Auckland's clocks went forward on 27
+-- September 2026, so 12:30 that day in Auckland less one day of Auckland's
+-- calendar would be 00:30 on the 26th in UTC and retire the 25th; in UTC
+-- it is 23:30 on the 25th, and only the 24th goes.
+CREATE TABLE mt_utc (id sno) PARTITION BY RANGE (id);
+SELECT count(*) FROM uid_create_partitions('mt_utc', 2, '2026-09-24Z', '1 day');
+SET TimeZone = 'Pacific/Auckland';
+SELECT action, partition, from_time AT TIME ZONE 'UTC' AS from_utc, to_time AT TIME ZONE 'UTC' AS to_utc
+FROM uid_maintain_partitions('mt_utc', NULL, '1 day', as_of => '2026-09-27 12:30+13');
+SET TimeZone = 'UTC';
+
+-- The DEFAULT partition's rows: each period that has rows there gets its
+-- partition, and the rows move into it, batch_size rows a statement.  The
+-- default's columns are in another order than the parent's; generated and
+-- identity columns keep their values; a row without a key stays.
+CREATE TABLE mt_def (id sno, note text, loud text GENERATED ALWAYS AS (upper(note)) STORED,
+                     n integer GENERATED ALWAYS AS IDENTITY) PARTITION BY RANGE (id);
+SELECT count(*) FROM uid_create_partitions('mt_def', 1, '2026-11-01Z');
+CREATE TABLE mt_def_rest (note text, n integer NOT NULL, id sno, loud text GENERATED ALWAYS AS (upper(note)) STORED);
+ALTER TABLE mt_def ATTACH PARTITION mt_def_rest DEFAULT;
+INSERT INTO mt_def (id, note)
+SELECT sno_from_parts(t, 0, 0, 0, 0), 'row at ' || to_char(t, 'YYYY-MM-DD HH24:MI')
+FROM (VALUES ('2026-09-30 23:59:59.996Z'::timestamptz), ('2026-10-01Z'), ('2026-10-02Z'), ('2026-10-03Z'),
+             ('2026-10-04Z'), ('2026-10-31 23:59:59.996Z'), ('2026-11-20Z'), ('2027-02-03Z')) v (t);
+INSERT INTO mt_def (id, note) VALUES (NULL, 'no key');
+SELECT tableoid::regclass, count(*) FROM mt_def GROUP BY 1 ORDER BY 1::text;
+SELECT * FROM uid_maintain_partitions('mt_def', 1, batch_size => 2, as_of => '2026-11-15Z');
+SELECT tableoid::regclass, n, id, note, loud FROM mt_def ORDER BY n;
+-- the identity goes on from where it was
+INSERT INTO mt_def (id, note) VALUES (sno_boundary('2026-11-21Z'), 'after') RETURNING n;
+-- nothing left to move
+SELECT * FROM uid_maintain_partitions('mt_def', 1, batch_size => 2, as_of => '2026-11-15Z');
+
+-- Rows of a period that another partition covers in part: PostgreSQL's
+-- error, and nothing moved.
+CREATE TABLE mt_part (id sno) PARTITION BY RANGE (id);
+CREATE TABLE mt_part_half PARTITION OF mt_part FOR VALUES FROM (sno_boundary('2026-11-01Z')) TO (sno_boundary('2026-11-15Z'));
+CREATE TABLE mt_part_default PARTITION OF mt_part DEFAULT;
+INSERT INTO mt_part VALUES (sno_boundary('2026-11-20Z'));
+SELECT * FROM uid_maintain_partitions('mt_part', NULL, width => '1 month', as_of => '2026-11-20Z');
+SELECT tableoid::regclass, count(*) FROM mt_part GROUP BY 1;
+-- A foreign key that references the table: moving a row would delete it.
+CREATE TABLE mt_ref (id sno PRIMARY KEY) PARTITION BY RANGE (id);
+CREATE TABLE mt_ref_default PARTITION OF mt_ref DEFAULT;
+CREATE TABLE mt_refs (ref sno REFERENCES mt_ref ON DELETE CASCADE);
+INSERT INTO mt_ref VALUES (sno_boundary('2026-11-20Z'));
+INSERT INTO mt_refs VALUES (sno_boundary('2026-11-20Z'));
+SELECT * FROM uid_maintain_partitions('mt_ref', 1, width => '1 month', as_of => '2026-11-20Z');
+SELECT count(*) AS referencing FROM mt_refs;
+
+-- Errors.
+SELECT * FROM uid_maintain_partitions('mt_sno', -1);
+SELECT * FROM uid_maintain_partitions('mt_sno', retention => '0');
+SELECT * FROM uid_maintain_partitions('mt_sno', retention => '-1 month');
+SELECT * FROM uid_maintain_partitions('mt_sno', retention => '1 month', retention_action => 'archive');
+SELECT * FROM uid_maintain_partitions('mt_sno', batch_size => 0);
+SELECT * FROM uid_maintain_partitions('mt_sno', width => '30 days');
+SELECT * FROM uid_maintain_partitions('mt_sno', as_of => NULL);
+SELECT * FROM uid_maintain_partitions(NULL);
+SELECT * FROM uid_maintain_partitions('pg_class');
+SELECT * FROM uid_maintain_partitions('bad_list');
+SELECT * FROM uid_maintain_partitions('bad_two');
+SELECT * FROM uid_maintain_partitions('bad_type');
+SELECT * FROM uid_maintain_partitions('bad_order');
+-- a role that does not own the table
+CREATE ROLE regress_uid_partition;
+SET ROLE regress_uid_partition;
+SELECT * FROM uid_maintain_partitions('mt_sno', 1, as_of => '2027-09-01Z');
+RESET ROLE;
+DROP ROLE regress_uid_partition;
+
+DROP TABLE mt_sno, mt_muid, mt_snowflake_si, mt_revts8, mt_uid60, mt_empty, mt_odd, mt_paris,
+    mt_ret, mt_ret_old, mt_ret_p202601, mt_ret_p202602, mt_ret_p202603, mt_utc, mt_utc_p20260924,
+    mt_def, mt_part,
+    mt_refs, mt_ref;
+DROP TABLE bad_list, bad_hash, bad_two, bad_expr, bad_type, bad_order;

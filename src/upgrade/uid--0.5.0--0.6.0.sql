@@ -19,3 +19,479 @@ AS 'MODULE_PATHNAME', 'sno_range'
 LANGUAGE C VOLATILE STRICT;
 COMMENT ON FUNCTION sno_range() IS
 'the sequence ranges this server issues sno from now (live, and back-fill or null), when a reload delivered them, and the live range before with the time its IDs reached: another server may take that range once its clock is past previous_until';
+
+-- Partitions by time (src/partition.sql): the checks of the key move into
+-- uid_partition_key(), which uid_maintain_partitions() shares.
+-- The ID column a table is range-partitioned on, and its type: what both
+-- functions below start from.  Each reason a table cannot be partitioned by
+-- an ID's time is its own error.
+
+CREATE FUNCTION uid_partition_key(parent regclass, OUT key_column name, OUT key_type name)
+RETURNS record
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsp_oid oid;            -- the extension's schema
+    rel_kind "char";
+    strategy "char";
+    key_count integer;
+    key_att smallint;
+    key_class oid;
+    key_typid oid;
+    opclass_default boolean;
+BEGIN
+    IF parent IS NULL THEN
+        RAISE EXCEPTION 'uid_partition_key: parent must not be null'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    SELECT ext.extnamespace INTO STRICT nsp_oid FROM pg_extension ext WHERE ext.extname = 'uid';
+
+    SELECT c.relkind INTO STRICT rel_kind FROM pg_class c WHERE c.oid = parent;
+    IF rel_kind <> 'p' THEN
+        RAISE EXCEPTION '"%" is not a partitioned table', parent
+            USING ERRCODE = 'wrong_object_type';
+    END IF;
+
+    -- The key: one column, range partitioning, the type's default btree
+    -- operator class (time order; revts8_bytes_ops orders by the reversed
+    -- bytes, in which a period of time is no range).
+    SELECT pt.partstrat, pt.partnatts, pt.partattrs[0], pt.partclass[0]
+    INTO STRICT strategy, key_count, key_att, key_class
+    FROM pg_partitioned_table pt WHERE pt.partrelid = parent;
+    IF strategy <> 'r' THEN
+        RAISE EXCEPTION '"%" is partitioned by %, not by RANGE', parent,
+                CASE strategy WHEN 'l' THEN 'LIST' WHEN 'h' THEN 'HASH' ELSE strategy::text END
+            USING ERRCODE = 'wrong_object_type';
+    END IF;
+    IF key_count <> 1 OR key_att = 0 THEN
+        RAISE EXCEPTION 'the partition key of "%" is not a single column', parent
+            USING ERRCODE = 'feature_not_supported',
+                  DETAIL = format('The key is %s.', pg_get_partkeydef(parent)),
+                  HINT = 'Partitions by time need a table partitioned by RANGE on one column of an ID type.';
+    END IF;
+    SELECT a.attname, a.atttypid INTO STRICT key_column, key_typid
+    FROM pg_attribute a WHERE a.attrelid = parent AND a.attnum = key_att;
+    SELECT t.typname INTO key_type
+    FROM pg_type t
+    WHERE t.oid = key_typid AND t.typnamespace = nsp_oid
+      AND t.typname IN ('sno', 'muid', 'snowflake_si', 'revts8', 'uid60');
+    IF key_type IS NULL THEN
+        RAISE EXCEPTION 'the partition key "%" of "%" is of type %, not an ID type of uid', key_column, parent,
+                format_type(key_typid, NULL)
+            USING ERRCODE = 'datatype_mismatch',
+                  HINT = 'The ID types are sno, muid, snowflake_si, revts8 and uid60.';
+    END IF;
+    SELECT o.opcdefault INTO STRICT opclass_default FROM pg_opclass o WHERE o.oid = key_class;
+    IF NOT opclass_default THEN
+        RAISE EXCEPTION 'the partition key of "%" uses operator class %, not the time order of %', parent,
+                (SELECT o.opcname FROM pg_opclass o WHERE o.oid = key_class), key_type
+            USING ERRCODE = 'feature_not_supported',
+                  DETAIL = 'Partitions by time need the default btree operator class of the type.';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION uid_partition_key(regclass) IS
+'the column and ID type a table is range-partitioned on, in the time order of the type; an error says why a table cannot be partitioned by an ID''s time';
+
+-- (its comment is unchanged)
+CREATE OR REPLACE FUNCTION uid_create_partitions(parent regclass, count integer DEFAULT 3,
+                                      start timestamptz DEFAULT now(),
+                                      width interval DEFAULT '1 month')
+RETURNS TABLE (partition regclass, from_time timestamptz, to_time timestamptz)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsp name;               -- the extension's schema
+    rel_nsp name;           -- the parent's schema and name
+    rel_name name;
+    rel_owner oid;
+    key_name name;
+    typ name;               -- the key's ID type
+    months numeric;         -- the width's fields
+    days numeric;
+    secs numeric;
+    unit text;              -- day, week, month or year
+    name_format text;       -- to_char() format of a partition's suffix
+    first_start timestamp;  -- periods are computed in UTC, without time zone
+    lo timestamp;
+    hi timestamp;
+    lo_id text;             -- the bounds, in the key type's text form
+    hi_id text;
+    bound text;             -- as pg_get_expr() shows a partition's bound
+    suffix text;
+    base text;
+    pname text;
+    max_len integer := current_setting('max_identifier_length')::integer;
+    taken regclass;
+    taken_bound text;
+    msg text;
+BEGIN
+    IF parent IS NULL OR count IS NULL OR start IS NULL OR width IS NULL THEN
+        RAISE EXCEPTION 'uid_create_partitions: parent, count, start and width must not be null'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF count < 1 THEN
+        RAISE EXCEPTION 'count must be at least 1, not %', count
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+
+    -- The width, field by field: interval comparison would take '1 month'
+    -- for '30 days' and '1 day' for '24 hours'.
+    months := extract(year FROM width) * 12 + extract(month FROM width);
+    days := extract(day FROM width);
+    secs := extract(hour FROM width) * 3600 + extract(minute FROM width) * 60
+            + extract(second FROM width);
+    IF months = 0 AND days = 1 AND secs = 0 THEN
+        unit := 'day';   name_format := 'YYYYMMDD';
+    ELSIF months = 0 AND days = 7 AND secs = 0 THEN
+        unit := 'week';  name_format := 'IYYY"w"IW';
+    ELSIF months = 1 AND days = 0 AND secs = 0 THEN
+        unit := 'month'; name_format := 'YYYYMM';
+    ELSIF months = 12 AND days = 0 AND secs = 0 THEN
+        unit := 'year';  name_format := 'YYYY';
+    ELSE
+        RAISE EXCEPTION 'invalid partition width: %', width
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'The width is 1 day, 1 week, 1 month or 1 year.';
+    END IF;
+
+    SELECT ns.nspname INTO STRICT nsp
+    FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
+    WHERE ext.extname = 'uid';
+
+    -- the key (or the reason it is not one of an ID type in time order)
+    EXECUTE format('SELECT key_column, key_type FROM %I.uid_partition_key($1)', nsp)
+        INTO key_name, typ USING parent;
+    SELECT n.nspname, c.relname, c.relowner INTO STRICT rel_nsp, rel_name, rel_owner
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE c.oid = parent;
+    -- what CREATE TABLE ... PARTITION OF would say, before the lock below
+    -- (which a role without privileges on the table cannot take)
+    IF NOT pg_has_role(rel_owner, 'USAGE') THEN
+        RAISE EXCEPTION 'must be owner of table %', rel_name
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+
+    -- Concurrent calls for one parent run one after the other, and each
+    -- sees what the one before it made (a new snapshot per statement, in
+    -- READ COMMITTED).  The lock lets reads and writes of the table through;
+    -- CREATE TABLE ... PARTITION OF takes ACCESS EXCLUSIVE on the parent for
+    -- the rest of the transaction.
+    EXECUTE format('LOCK TABLE ONLY %I.%I IN SHARE UPDATE EXCLUSIVE MODE', rel_nsp, rel_name);
+
+    first_start := date_trunc(unit, start AT TIME ZONE 'UTC');
+    FOR i IN 0 .. count - 1 LOOP
+        -- Without time zone, so that the session's TimeZone plays no part.
+        lo := first_start + i * width;
+        hi := first_start + (i + 1) * width;
+        EXECUTE format('SELECT %1$I.%2$I($1)::text, %1$I.%2$I($2)::text', nsp, typ || '_boundary')
+            INTO lo_id, hi_id USING lo AT TIME ZONE 'UTC', hi AT TIME ZONE 'UTC';
+        IF lo_id = hi_id THEN
+            RAISE EXCEPTION 'no % is made from % to % UTC', typ, to_char(lo, 'YYYY-MM-DD'), to_char(hi, 'YYYY-MM-DD')
+                USING ERRCODE = 'datetime_field_overflow',
+                      DETAIL = format('Every %s of that %s would be outside the type''s time range.', typ, unit);
+        END IF;
+
+        -- A partition with exactly these bounds covers the period, whatever
+        -- its name.
+        bound := format('FOR VALUES FROM (%L) TO (%L)', lo_id, hi_id);
+        IF EXISTS (SELECT FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+                   WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) = bound) THEN
+            CONTINUE;
+        END IF;
+
+        -- parent_pYYYYMM, in the parent's schema; the parent's name is cut
+        -- (never the suffix) to fit an identifier.
+        suffix := '_p' || to_char(lo, name_format);
+        base := rel_name;
+        WHILE octet_length(base || suffix) > max_len LOOP
+            base := left(base, -1);
+        END LOOP;
+        pname := base || suffix;
+
+        SELECT c.oid::regclass, pg_get_expr(c.relpartbound, c.oid) INTO taken, taken_bound
+        FROM pg_class c WHERE c.relnamespace = (SELECT n.oid FROM pg_namespace n WHERE n.nspname = rel_nsp)
+          AND c.relname = pname;
+        IF taken IS NOT NULL THEN
+            RAISE EXCEPTION 'relation "%" already exists and is not the partition of "%" from % to % UTC',
+                    taken, parent, to_char(lo, 'YYYY-MM-DD'), to_char(hi, 'YYYY-MM-DD')
+                USING ERRCODE = 'duplicate_table',
+                      DETAIL = CASE WHEN taken_bound IS NULL
+                                    THEN format('The partition would have %s.', bound)
+                                    ELSE format('It has %s; the partition would have %s.', taken_bound, bound) END;
+        END IF;
+
+        BEGIN
+            EXECUTE format('CREATE TABLE %I.%I PARTITION OF %I.%I FOR VALUES FROM (%L) TO (%L)',
+                           rel_nsp, pname, rel_nsp, rel_name, lo_id, hi_id);
+        EXCEPTION WHEN invalid_object_definition THEN
+            -- "would overlap partition ...": a partition that is not this
+            -- period's covers part of it.
+            GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
+            RAISE EXCEPTION '%', msg
+                USING ERRCODE = 'invalid_object_definition',
+                      DETAIL = format('The partition "%s" of the %s from %s to %s UTC would have %s.',
+                                      pname, unit, to_char(lo, 'YYYY-MM-DD'), to_char(hi, 'YYYY-MM-DD'), bound),
+                      HINT = 'Another partition covers part of that period: detach it or create that period''s partition by hand.';
+        END;
+
+        partition := format('%I.%I', rel_nsp, pname)::regclass;
+        from_time := lo AT TIME ZONE 'UTC';
+        to_time := hi AT TIME ZONE 'UTC';
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+
+-- uid_maintain_partitions(): what pg_partman's run_maintenance() does for a
+-- table partitioned on an ID, in one call for cron or pg_cron.  In order:
+--
+-- 1. Rows in the DEFAULT partition get the partition of their period:
+--    PostgreSQL refuses to create a partition while the default holds rows
+--    that belong in it, so the period's rows are moved out of the default
+--    into a temporary table (batch_size rows a statement), the partition is
+--    created and the rows are inserted again through the parent.
+-- 2. Premake: the period that contains as_of and premake periods after it
+--    get their partitions (uid_create_partitions()).
+-- 3. Retention: the partitions whose every ID was made before as_of minus
+--    retention are detached (or dropped).
+--
+-- The width of a period is given, or inferred from the newest partition:
+-- its bounds must be those of a whole UTC day, ISO week, month or year.
+--
+-- All of it is one transaction, the caller's: what a reader sees changes at
+-- its commit, rows never in neither place, and a failure leaves the table as
+-- it was.  DETACH PARTITION ... CONCURRENTLY cannot run in a function (nor
+-- in any transaction block).  Moving rows out of the default locks the
+-- parent in ACCESS EXCLUSIVE mode first, as creating the partition would:
+-- taking it later, after the default, could deadlock with a writer that
+-- holds the parent and waits for the default.
+--
+-- On a server in recovery it does nothing and returns no rows, so that one
+-- job can run on every server of a cluster.
+
+CREATE FUNCTION uid_maintain_partitions(parent regclass, premake integer DEFAULT 3,
+                                        retention interval DEFAULT NULL,
+                                        retention_action text DEFAULT 'detach',
+                                        width interval DEFAULT NULL,
+                                        batch_size integer DEFAULT 10000,
+                                        as_of timestamptz DEFAULT now())
+RETURNS TABLE (action text, partition text, from_time timestamptz, to_time timestamptz,
+               rows_moved bigint)
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+SET IntervalStyle = postgres
+AS $$
+DECLARE
+    nsp name;               -- the extension's schema
+    key_name name;          -- the key column and its ID type
+    typ name;
+    rel_nsp name;           -- the parent's schema and name
+    rel_name name;
+    rel_owner oid;
+    def regclass;           -- the DEFAULT partition, or null
+    has_rows boolean := false;  -- rows in the default with a key
+    unit text;              -- day, week, month or year
+    boundary text;          -- SELECT of the bounds of [$1, $2) as text
+    bounds text;            -- SELECT of the partitions and their bounds
+    newest record;
+    r record;
+    cand timestamp;
+    lo_id text;
+    hi_id text;
+    period timestamp;
+    cols text;              -- the parent's columns that can be inserted
+    n bigint;
+    moved bigint;
+    cutoff timestamptz;
+BEGIN
+    -- A standby cannot change anything and needs nothing: what its primary
+    -- does reaches it by WAL.
+    IF pg_is_in_recovery() THEN
+        RETURN;
+    END IF;
+
+    IF parent IS NULL OR retention_action IS NULL OR batch_size IS NULL OR as_of IS NULL THEN
+        RAISE EXCEPTION 'uid_maintain_partitions: parent, retention_action, batch_size and as_of must not be null'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'A null premake creates no partition ahead; a null retention keeps every partition.';
+    END IF;
+    IF premake < 0 THEN
+        RAISE EXCEPTION 'premake must not be negative, not %', premake
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'It is the number of periods after the current one that get a partition; 0 makes the current period''s alone.';
+    END IF;
+    IF retention <= interval '0' THEN
+        RAISE EXCEPTION 'retention must be positive, not %', retention
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF retention_action NOT IN ('detach', 'drop') THEN
+        RAISE EXCEPTION 'invalid retention action: "%"', retention_action
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'The retention action is detach or drop.';
+    END IF;
+    IF batch_size < 1 THEN
+        RAISE EXCEPTION 'batch_size must be at least 1, not %', batch_size
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- with IntervalStyle postgres, so that '30 days' is not a month
+    unit := CASE width::text WHEN '1 day' THEN 'day' WHEN '7 days' THEN 'week'
+                             WHEN '1 mon' THEN 'month' WHEN '1 year' THEN 'year' END;
+    IF width IS NOT NULL AND unit IS NULL THEN
+        RAISE EXCEPTION 'invalid partition width: %', width
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'The width is 1 day, 1 week, 1 month or 1 year.';
+    END IF;
+
+    SELECT ns.nspname INTO STRICT nsp
+    FROM pg_extension ext JOIN pg_namespace ns ON ns.oid = ext.extnamespace
+    WHERE ext.extname = 'uid';
+    EXECUTE format('SELECT key_column, key_type FROM %I.uid_partition_key($1)', nsp)
+        INTO key_name, typ USING parent;
+    SELECT n.nspname, c.relname, c.relowner INTO STRICT rel_nsp, rel_name, rel_owner
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE c.oid = parent;
+    IF NOT pg_has_role(rel_owner, 'USAGE') THEN
+        RAISE EXCEPTION 'must be owner of table %', rel_name
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    -- one maintenance of a table at a time, as in uid_create_partitions()
+    EXECUTE format('LOCK TABLE ONLY %I.%I IN SHARE UPDATE EXCLUSIVE MODE', rel_nsp, rel_name);
+
+    boundary := format('SELECT %1$I.%2$I($1)::text, %1$I.%2$I($2)::text', nsp, typ || '_boundary');
+    -- Every partition but the default, with its bounds as the key type's
+    -- text (null for MINVALUE and MAXVALUE) and as times, newest first; and
+    -- whether all its IDs were made before $2.
+    bounds := format($q$
+        SELECT p.part, p.lo, p.hi, %1$I.%2$I(p.lo::%1$I.%3$I) AS lo_time,
+               %1$I.%2$I(p.hi::%1$I.%3$I) AS hi_time,
+               p.hi::%1$I.%3$I OPERATOR(%1$I.<=) %1$I.%4$I($2) AS retired
+        FROM (SELECT c.oid::regclass AS part,
+                     CASE WHEN m[1] LIKE '''%%' THEN replace(substr(m[1], 2, length(m[1]) - 2), '''''', '''') END AS lo,
+                     CASE WHEN m[2] LIKE '''%%' THEN replace(substr(m[2], 2, length(m[2]) - 2), '''''', '''') END AS hi
+              FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid,
+                   regexp_match(pg_get_expr(c.relpartbound, c.oid), '^FOR VALUES FROM \((.*)\) TO \((.*)\)$') m
+              WHERE i.inhparent = $1 AND m IS NOT NULL) p
+        ORDER BY p.hi::%1$I.%3$I DESC NULLS FIRST$q$, nsp, typ || '_timestamp', typ, typ || '_boundary');
+
+    SELECT pt.partdefid::regclass INTO def
+    FROM pg_partitioned_table pt WHERE pt.partrelid = parent AND pt.partdefid <> 0;
+    IF def IS NOT NULL THEN
+        EXECUTE format('SELECT EXISTS (SELECT FROM ONLY %s WHERE %I IS NOT NULL)', def, key_name) INTO has_rows;
+    END IF;
+
+    -- The width of the newest partition, where none is given and one is
+    -- needed.
+    IF unit IS NULL AND (premake IS NOT NULL OR has_rows) THEN
+        EXECUTE bounds || ' LIMIT 1' INTO newest USING parent, NULL::timestamptz;
+        IF newest.lo IS NOT NULL AND newest.hi IS NOT NULL THEN
+            FOREACH unit IN ARRAY ARRAY['day', 'week', 'month', 'year'] LOOP
+                width := CASE unit WHEN 'week' THEN interval '7 days' ELSE ('1 ' || unit)::interval END;
+                cand := date_trunc(unit, newest.lo_time AT TIME ZONE 'UTC');
+                EXECUTE boundary INTO lo_id, hi_id USING cand AT TIME ZONE 'UTC', (cand + width) AT TIME ZONE 'UTC';
+                EXIT WHEN lo_id = newest.lo AND hi_id = newest.hi;
+                unit := NULL;
+            END LOOP;
+        END IF;
+        IF unit IS NULL THEN
+            RAISE EXCEPTION 'cannot infer the partition width of "%"', parent
+                USING ERRCODE = 'invalid_parameter_value',
+                      DETAIL = CASE WHEN newest IS NULL THEN 'The table has no partition but the default.'
+                                    ELSE format('Its newest partition, %s, has %s, which is not a whole UTC day, ISO week, month or year.',
+                                                newest.part, pg_get_expr((SELECT c.relpartbound FROM pg_class c WHERE c.oid = newest.part),
+                                                                         newest.part)) END,
+                      HINT = 'Give the width: width => ''1 month'' (or ''1 day'', ''1 week'', ''1 year'').';
+        END IF;
+    END IF;
+
+    -- 1. The default's rows, period by period.
+    IF has_rows THEN
+        -- Moving a row is a DELETE and an INSERT: ON DELETE actions of a
+        -- foreign key that references the table would act on the DELETE.
+        IF EXISTS (SELECT FROM pg_constraint k WHERE k.contype = 'f' AND k.confrelid = parent) THEN
+            RAISE EXCEPTION 'cannot move rows out of the default partition of "%"', parent
+                USING ERRCODE = 'feature_not_supported',
+                      DETAIL = format('The partition %s holds rows of periods without a partition, and a foreign key references "%s": moving a row deletes it and inserts it again.', def, parent),
+                      HINT = 'Move the rows by hand, or detach the default partition.';
+        END IF;
+        EXECUTE format('LOCK TABLE ONLY %I.%I IN ACCESS EXCLUSIVE MODE', rel_nsp, rel_name);
+        SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO cols
+        FROM pg_attribute a
+        WHERE a.attrelid = parent AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
+        EXECUTE format('CREATE TEMP TABLE uid_partition_moving AS SELECT * FROM ONLY %s WITH NO DATA', def);
+        FOR period IN EXECUTE format('SELECT DISTINCT date_trunc(%L, %I.%I(%I) AT TIME ZONE ''UTC'') FROM ONLY %s WHERE %I IS NOT NULL ORDER BY 1',
+                                     unit, nsp, typ || '_timestamp', key_name, def, key_name) LOOP
+            EXECUTE boundary INTO lo_id, hi_id USING period AT TIME ZONE 'UTC', (period + width) AT TIME ZONE 'UTC';
+            moved := 0;
+            LOOP
+                EXECUTE format($q$
+                    WITH moved AS (
+                        DELETE FROM ONLY %1$s WHERE ctid = ANY (ARRAY(
+                            SELECT ctid FROM ONLY %1$s
+                            WHERE %2$I OPERATOR(%3$I.>=) $1::%3$I.%4$I AND %2$I OPERATOR(%3$I.<) $2::%3$I.%4$I LIMIT $3))
+                        RETURNING *)
+                    INSERT INTO pg_temp.uid_partition_moving SELECT * FROM moved$q$, def, key_name, nsp, typ)
+                    USING lo_id, hi_id, batch_size;
+                GET DIAGNOSTICS n = ROW_COUNT;
+                EXIT WHEN n = 0;
+                moved := moved + n;
+            END LOOP;
+            -- (the period has no partition: the default could not hold its
+            -- rows otherwise)
+            FOR r IN EXECUTE format('SELECT * FROM %I.uid_create_partitions($1, 1, $2, $3)', nsp)
+                     USING parent, period AT TIME ZONE 'UTC', width LOOP
+                action := 'create'; partition := r.partition::text;
+                from_time := r.from_time; to_time := r.to_time;
+                RETURN NEXT;
+            END LOOP;
+            LOOP
+                EXECUTE format($q$
+                    WITH batch AS (
+                        DELETE FROM pg_temp.uid_partition_moving WHERE ctid = ANY (ARRAY(
+                            SELECT ctid FROM pg_temp.uid_partition_moving LIMIT $1))
+                        RETURNING *)
+                    INSERT INTO %1$I.%2$I (%3$s) OVERRIDING SYSTEM VALUE SELECT %3$s FROM batch$q$,
+                    rel_nsp, rel_name, cols)
+                    USING batch_size;
+                GET DIAGNOSTICS n = ROW_COUNT;
+                EXIT WHEN n = 0;
+            END LOOP;
+            action := 'move'; rows_moved := moved;
+            from_time := period AT TIME ZONE 'UTC'; to_time := (period + width) AT TIME ZONE 'UTC';
+            RETURN NEXT;
+            rows_moved := NULL;
+        END LOOP;
+        DROP TABLE pg_temp.uid_partition_moving;
+    END IF;
+
+    -- 2. Premake: the current period and premake more.
+    IF premake IS NOT NULL THEN
+        FOR r IN EXECUTE format('SELECT * FROM %I.uid_create_partitions($1, $2, $3, $4)', nsp)
+                 USING parent, premake + 1, as_of, width LOOP
+            action := 'create'; partition := r.partition::text;
+            from_time := r.from_time; to_time := r.to_time;
+            RETURN NEXT;
+        END LOOP;
+    END IF;
+
+    -- 3. Retention, oldest first.  Periods are UTC's, as everywhere here.
+    IF retention IS NOT NULL THEN
+        cutoff := ((as_of AT TIME ZONE 'UTC') - retention) AT TIME ZONE 'UTC';
+        FOR r IN EXECUTE 'SELECT * FROM (' || bounds || ') b WHERE b.retired ORDER BY b.hi_time'
+                 USING parent, cutoff LOOP
+            action := retention_action; partition := r.part::text;
+            from_time := r.lo_time; to_time := r.hi_time;
+            IF retention_action = 'detach' THEN
+                EXECUTE format('ALTER TABLE %I.%I DETACH PARTITION %s', rel_nsp, rel_name, r.part);
+            ELSE
+                EXECUTE format('DROP TABLE %s', r.part);
+            END IF;
+            RETURN NEXT;
+        END LOOP;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION uid_maintain_partitions(regclass, integer, interval, text, interval, integer, timestamptz) IS
+'maintains a table range-partitioned on an ID column, for cron or pg_cron: moves the default partition''s rows into new partitions of their periods (batch_size rows a statement), keeps the partitions of the period containing as_of and premake periods after it, detaches (or drops) the partitions wholly older than as_of - retention; one transaction; does nothing on a server in recovery; returns a row per action';

@@ -11,7 +11,9 @@
 # under that offset (a start is a fence event of its own) and then promoted.
 # Its new IDs must collide with no replicated ID and sort after all of
 # them, whatever its clock says: the generator fences past the lease it
-# WAL-logged ahead of every ID, which the standby replayed.
+# WAL-logged ahead of every ID, which the standby replayed.  Partition
+# maintenance (uid_maintain_partitions()) does nothing in recovery and
+# raises nothing, then does its work once the standby is promoted.
 
 use strict;
 use warnings;
@@ -236,6 +238,18 @@ $primary->safe_psql('postgres',
 $primary->backup('backup');
 my $at_backup = counts($primary);
 
+# A partitioned table that partition maintenance has work on: rows in the
+# default partition of a period without a partition, an old partition to
+# retire, periods to premake.  On a standby the same call must do nothing.
+$primary->safe_psql(
+	'postgres', q{
+	CREATE TABLE ev_part (id sno) PARTITION BY RANGE (id);
+	SELECT count(*) FROM uid_create_partitions('ev_part', 1, '2020-01-01Z');
+	CREATE TABLE ev_part_default PARTITION OF ev_part DEFAULT;
+	INSERT INTO ev_part VALUES (sno_boundary('2021-06-01Z'));});
+my $maintain = q{SELECT count(*) FROM uid_maintain_partitions('ev_part', 3, '1 year', 'drop',
+	width => '1 month', as_of => '2027-06-01Z')};
+
 for my $s (@standbys)
 {
 	my $node = PostgreSQL::Test::Cluster->new($s->{name});
@@ -263,6 +277,12 @@ for my $s (@standbys)
 	is($node->safe_psql('postgres', 'SELECT pg_is_in_recovery()'),
 		't', "$name: in recovery");
 	refuses_every_generator($node, $name);
+	my ($rc, $out, $err) = $node->psql('postgres', $maintain);
+	is("$rc|$out|$err", '0|0|',
+		"$name: partition maintenance does nothing in recovery, and says nothing");
+	is($node->safe_psql('postgres',
+		"SELECT count(*) FROM pg_inherits WHERE inhparent = 'ev_part'::regclass"),
+		'2', "$name: the partitions are the primary's");
 	for my $T (@types)
 	{
 		my $type = $T->{name};
@@ -400,6 +420,20 @@ sub check_promoted
 	$node->stop;
 	return;
 }
+
+# Once promoted, the same call does its work: the default's row gets its
+# partition (create, move), three months ahead are made, and the 2020 and
+# 2021 partitions go (drop).
+my $first = $standbys[0]{node};
+$first->poll_query_until('postgres', 'SELECT NOT pg_is_in_recovery()')
+  or die "$standbys[0]{name} was not promoted";
+is( $first->safe_psql(
+		'postgres', q{
+		SELECT string_agg(action, ',' ORDER BY ord)
+		FROM uid_maintain_partitions('ev_part', 3, '1 year', 'drop', width => '1 month',
+			as_of => '2027-06-01Z') WITH ORDINALITY AS m (action, partition, f, t, n, ord)}),
+	'create,move,create,create,create,create,drop,drop',
+	"$standbys[0]{name}: promoted, partition maintenance does its work");
 
 check_promoted($_) for @standbys;
 
