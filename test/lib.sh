@@ -78,7 +78,8 @@ use_major() {
 uid_packages() {
 	local m
 	for m in "$@"; do
-		if packaged "$m"; then echo "postgresql-$m postgresql-server-dev-$m"; fi
+		# pg_cron for TAP 034: Debian 12 packages it for its own major alone
+		if packaged "$m"; then echo "postgresql-$m postgresql-server-dev-$m postgresql-$m-cron"; fi
 		if rooted "$m"; then echo "debootstrap"; fi
 	done
 	echo "make gcc clang libclang-rt-dev libipc-run-perl faketime procps"
