@@ -407,7 +407,7 @@ SELECT sno_from_parts(t, 0, 0, 0, 0), 'row at ' || to_char(t, 'YYYY-MM-DD HH24:M
 FROM (VALUES ('2026-09-30 23:59:59.996Z'::timestamptz), ('2026-10-01Z'), ('2026-10-02Z'), ('2026-10-03Z'),
              ('2026-10-04Z'), ('2026-10-31 23:59:59.996Z'), ('2026-11-20Z'), ('2027-02-03Z')) v (t);
 INSERT INTO mt_def (id, note) VALUES (NULL, 'no key');
-SELECT tableoid::regclass, count(*) FROM mt_def GROUP BY 1 ORDER BY 1::text;
+SELECT tableoid::regclass, count(*) FROM mt_def GROUP BY 1 ORDER BY tableoid::regclass::text;
 SELECT * FROM uid_maintain_partitions('mt_def', 1, batch_size => 2, as_of => '2026-11-15Z');
 SELECT tableoid::regclass, n, id, note, loud FROM mt_def ORDER BY n;
 -- the identity goes on from where it was
