@@ -64,6 +64,9 @@ SELECT pg_reload_conf();
 SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.cluster', '0') FROM generate_series(1, 200) \gexec
 \set ECHO all
 SHOW uid.cluster;
+-- a reload reaches the IDs of a session that generated before it
+SELECT revts8_generator(x.id) AS generator, revts8_cluster(x.id) AS cluster
+FROM (SELECT revts8_new() AS id) x;
 DROP TABLE rv_event;
 SELECT proname, provolatile, proparallel, pg_get_function_arguments(oid)
 FROM pg_proc WHERE proname LIKE 'revts8\_%' AND proname NOT SIMILAR TO

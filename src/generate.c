@@ -27,8 +27,8 @@
 #include "core/alloc.c"
 
 /* IDs issued by this backend and not yet added to the shared counters. */
-static uint64 pending_issued[UID_NSLOTS];
-static bool pending_any = false;
+uint64		uid_pending_issued[UID_NSLOTS];
+bool		uid_pending_any = false;
 
 void
 uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us)
@@ -103,26 +103,19 @@ uid_unique_tick(const UidClockSpec *spec, int32 *ident)
 }
 
 void
-uid_count_issued(UidSlotId id)
-{
-	pending_issued[id]++;
-	pending_any = true;
-}
-
-void
 uid_flush_counts(void)
 {
-	if (!pending_any || uid_state == NULL)
+	if (!uid_pending_any || uid_state == NULL)
 		return;
 	for (int i = 0; i < UID_NSLOTS; i++)
 	{
-		if (pending_issued[i] != 0)
+		if (uid_pending_issued[i] != 0)
 		{
-			pg_atomic_fetch_add_u64(&uid_state->slots[i].issued, pending_issued[i]);
-			pending_issued[i] = 0;
+			pg_atomic_fetch_add_u64(&uid_state->slots[i].issued, uid_pending_issued[i]);
+			uid_pending_issued[i] = 0;
 		}
 	}
-	pending_any = false;
+	uid_pending_any = false;
 }
 
 /* The types uid_stats() reports, in slot order. */

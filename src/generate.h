@@ -116,8 +116,18 @@ uid_lease_cover(const UidClockSpec *spec, uint64 tick)
 		uid_lease_extend(uid_tick_lease_us(spec, tick));
 }
 
+/* IDs issued by this backend, not yet added to the slots' counters. */
+extern UID_HIDDEN uint64 uid_pending_issued[UID_NSLOTS];
+extern UID_HIDDEN bool uid_pending_any;
+
 /* Counts one ID issued by this backend; flushed to the slot at transaction end. */
-extern void uid_count_issued(UidSlotId id);
+static inline void
+uid_count_issued(UidSlotId id)
+{
+	uid_pending_issued[id]++;
+	uid_pending_any = true;
+}
+
 extern void uid_flush_counts(void);
 
 #endif							/* UID_GENERATE_H */

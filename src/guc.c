@@ -882,6 +882,15 @@ uid_settings_trust(void)
 			uid_settings_untrusted |= 1u << bits[i];
 }
 
+int64
+uid_per_reload_slow(UidPerReload *c, int64 (*work_out) (void))
+{
+	c->reload = -1;
+	c->value = work_out();
+	c->reload = PgReloadTime;
+	return c->value;
+}
+
 int
 uid_effective_partition(void)
 {

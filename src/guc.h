@@ -101,6 +101,32 @@ uid_check_setting(UidSettingBit bit)
 		uid_setting_refused(bit);
 }
 
+/*
+ * A value a generator embeds, worked out once per reload of this backend
+ * rather than per ID (the checks of uid_check_setting() and the lookups):
+ * the settings it comes from change only when this backend reloads its
+ * configuration, and PgReloadTime changes then, after the assign hooks that
+ * set the refused bits.  work_out errors as the per-ID checks did, and then
+ * nothing is kept.
+ */
+typedef struct UidPerReload
+{
+	TimestampTz reload;			/* the PgReloadTime it was worked out for; -1: none */
+	int64		value;
+} UidPerReload;
+
+#define UID_PER_RELOAD_INIT {-1, 0}
+
+extern int64 uid_per_reload_slow(UidPerReload *c, int64 (*work_out) (void));
+
+static inline int64
+uid_per_reload(UidPerReload *c, int64 (*work_out) (void))
+{
+	if (likely(c->reload == PgReloadTime))
+		return c->value;
+	return uid_per_reload_slow(c, work_out);
+}
+
 /* Effective values, resolving "drawn when the server starts". */
 extern int	uid_effective_partition(void);
 extern int64 uid_effective_medallion(void);

@@ -239,10 +239,21 @@ revts8_boundary(PG_FUNCTION_ARGS)
 						 << REVTS8_LOW_BITS);
 }
 
+/* The hand-set generator id and cluster: generator | cluster << 8. */
+static int64
+revts8_hand_work_out(void)
+{
+	int			generator = uid_generator_for("revts8", "generator id", REVTS8_GENERATOR_MAX);
+
+	uid_check_setting(UID_SET_CLUSTER);
+	return generator | (int64) uid_cluster << 8;
+}
+
 PG_FUNCTION_INFO_V1(revts8_new);
 Datum
 revts8_new(PG_FUNCTION_ARGS)
 {
+	static UidPerReload hand = UID_PER_RELOAD_INIT;
 	UidTickSeq	ts;
 	revts8_fields f;
 
@@ -260,9 +271,10 @@ revts8_new(PG_FUNCTION_ARGS)
 	}
 	else
 	{
-		f.generator = (unsigned) uid_generator_for("revts8", "generator id", REVTS8_GENERATOR_MAX);
-		uid_check_setting(UID_SET_CLUSTER);
-		f.cluster = (unsigned) uid_cluster;
+		int64		gc = uid_per_reload(&hand, revts8_hand_work_out);
+
+		f.generator = (unsigned) (gc & 0xFF);
+		f.cluster = (unsigned) (gc >> 8);
 	}
 	uid_count_issued(UID_SLOT_REVTS8);
 	PG_RETURN_REVTS8_KEY(revts8_key_of(&f));

@@ -550,32 +550,79 @@ sno_used_note(uint32 seq)
 		sno_used_widen(seq);
 }
 
+/*
+ * The live range sno_new() issues from, worked out when what it depends on
+ * changes rather than per ID: the ranges word, the back-fill word (the
+ * range clear of the sequences back-fill used) and this backend's reload
+ * (the checks of the live range's settings).  Kept only in the fast case of
+ * sno_ranges_word(), the ranges word being this backend's own with no
+ * reload pending; otherwise worked out on every call, as before.
+ */
+typedef struct SnoLive
+{
+	TimestampTz reload;			/* -1: nothing kept */
+	uint64		ranges;
+	uint64		bf;
+	uint32		lo;
+	uint32		hi;
+} SnoLive;
+
+static SnoLive sno_live = {-1};
+
+/* Works the live range out from the words in force: *w and *bf are set to them. */
+static pg_noinline const SnoLive *
+sno_live_work_out(UidSlot *slot, uint64 *w, uint64 *bf)
+{
+	static SnoLive once;
+	SnoLive    *out;
+	UidSnoRanges r;
+
+	sno_live.reload = -1;
+	*w = sno_ranges_word();
+	*bf = pg_atomic_read_u64(&slot->tt.type[SNO_BF_RANGE]);
+	sno_ranges_dec(*w, &r);
+	uid_sno_check_live(&r);
+	out = *w == sno_mine && PgReloadTime == sno_mine_for && !ConfigReloadPending ?
+		&sno_live : &once;
+	out->lo = (uint32) r.live_min;
+	out->hi = (uint32) r.live_max;
+	if (*bf != 0)
+		sno_live_clear_of_backfill(*bf, &out->lo, &out->hi, true);
+	out->ranges = *w;
+	out->bf = *bf;
+	out->reload = PgReloadTime;
+	return out;
+}
+
+static int64
+sno_partition_work_out(void)
+{
+	return uid_effective_partition();
+}
+
 PG_FUNCTION_INFO_V1(sno_new);
 Datum
 sno_new(PG_FUNCTION_ARGS)
 {
+	static UidPerReload partition = UID_PER_RELOAD_INIT;
 	int32		meta = PG_GETARG_INT32(0);
 	UidSlot    *slot;
 	UidTickSeq	ts;
 	sno_fields	f;
 
-	uid_check_field("sno", "metabyte", meta, 0, 255);
+	if (unlikely(meta < 0 || meta > 255))
+		uid_check_field("sno", "metabyte", meta, 0, 255);
 	slot = uid_gen_slot(&sno_clock, false);
 	for (;;)
 	{
-		uint64		w = sno_ranges_word();
+		uint64		w = pg_atomic_read_u64(&uid_state->sno_cfg.ranges);
 		uint64		bf = pg_atomic_read_u64(&slot->tt.type[SNO_BF_RANGE]);
-		UidSnoRanges r;
-		uint32		lo;
-		uint32		hi;
+		const SnoLive *live = &sno_live;
 
-		sno_ranges_dec(w, &r);
-		uid_sno_check_live(&r);
-		lo = (uint32) r.live_min;
-		hi = (uint32) r.live_max;
-		if (unlikely(bf != 0))
-			sno_live_clear_of_backfill(bf, &lo, &hi, true);
-		ts = uid_next_tick_in(&sno_clock, lo, hi);
+		if (unlikely(w != live->ranges || bf != live->bf || PgReloadTime != live->reload ||
+					 ConfigReloadPending))
+			live = sno_live_work_out(slot, &w, &bf);
+		ts = uid_next_tick_in(&sno_clock, live->lo, live->hi);
 		sno_used_note(ts.seq);
 
 		/*
@@ -594,7 +641,7 @@ sno_new(PG_FUNCTION_ARGS)
 	f.tick = (unsigned) ts.timeline;
 	f.meta = (unsigned) meta;
 	f.partition = ts.ident >= 0 ? uid_ident_value(ts.ident, "sno", "partition", 0xFFFF) :
-		(unsigned) uid_effective_partition();
+		(unsigned) uid_per_reload(&partition, sno_partition_work_out);
 	f.sequence = ts.seq;
 	uid_count_issued(UID_SLOT_SNO);
 	PG_RETURN_SNO_P(sno_make(&f));

@@ -223,18 +223,37 @@ snowflake_si_boundary(PG_FUNCTION_ARGS)
 						   << SNOWFLAKE_SI_LOW_BITS);
 }
 
+/* The layout's settings, checked once per reload (uid_per_reload). */
+static int64
+snowflake_si_layout_work_out(void)
+{
+	uid_check_setting(UID_SET_INDEX_BITS);
+	uid_check_setting(UID_SET_EPOCH);
+	return 0;
+}
+
+/* The hand-set machine id, in the bits the index leaves. */
+static int64
+snowflake_si_mid_work_out(void)
+{
+	uid_check_setting(UID_SET_INDEX_BITS);
+	return uid_generator_for("snowflake_si", "machine id",
+							 (int) snowflake_si_mid_max(uid_snowflake_si_index_bits));
+}
+
 PG_FUNCTION_INFO_V1(snowflake_si_new);
 Datum
 snowflake_si_new(PG_FUNCTION_ARGS)
 {
+	static UidPerReload layout = UID_PER_RELOAD_INIT;
+	static UidPerReload mid = UID_PER_RELOAD_INIT;
 	int			k = uid_snowflake_si_index_bits;
 	int64		epoch_ms = uid_snowflake_si_epoch_ms;
 	UidClockSpec spec = unix_ms_clock;
 	UidTickSeq	ts;
 	snowflake_si_fields f;
 
-	uid_check_setting(UID_SET_INDEX_BITS);
-	uid_check_setting(UID_SET_EPOCH);
+	(void) uid_per_reload(&layout, snowflake_si_layout_work_out);
 
 	/* the state's ticks are Unix ms; the last one the format can hold: */
 	spec.tick_max = (uint64) epoch_ms + SNOWFLAKE_SI_MAB_MAX;
@@ -249,7 +268,7 @@ snowflake_si_new(PG_FUNCTION_ARGS)
 	/* the machine id has the 13 - k bits that the index leaves */
 	f.mid = ts.ident >= 0 ?
 		uid_ident_value(ts.ident, "snowflake_si", "machine id", (uint32) snowflake_si_mid_max(k)) :
-		(unsigned) uid_generator_for("snowflake_si", "machine id", (int) snowflake_si_mid_max(k));
+		(unsigned) uid_per_reload(&mid, snowflake_si_mid_work_out);
 	f.mab = ts.tick - (uint64) epoch_ms;
 	f.uin = ts.seq;
 	uid_count_issued(UID_SLOT_SNOWFLAKE_SI);

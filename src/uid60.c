@@ -161,16 +161,23 @@ uid60_boundary(PG_FUNCTION_ARGS)
  * PostgreSQL seeds from a strong source when the backend starts: fast, and
  * they are not a secret (the worker and sequence already keep IDs apart).
  */
+static int64
+uid60_worker_work_out(void)
+{
+	return uid_generator_for("uid60", "worker id", UID60_WORKER_MAX);
+}
+
 PG_FUNCTION_INFO_V1(uid60_new);
 Datum
 uid60_new(PG_FUNCTION_ARGS)
 {
+	static UidPerReload worker = UID_PER_RELOAD_INIT;
 	UidTickSeq	ts;
 	uid60_fields f;
 
 	ts = uid_next_tick(&uid60_clock);
 	f.worker = ts.ident >= 0 ? uid_ident_value(ts.ident, "uid60", "worker id", UID60_WORKER_MAX) :
-		(unsigned) uid_generator_for("uid60", "worker id", UID60_WORKER_MAX);
+		(unsigned) uid_per_reload(&worker, uid60_worker_work_out);
 	f.ts = ts.tick;
 	f.seq = ts.seq;
 	f.rand = pg_prng_uint32(&pg_global_prng_state) & UID60_RAND_MAX;

@@ -12,10 +12,13 @@
 #include <string.h>
 
 /*
- * Big-endian loads and stores of 1..8 bytes.  Eight bytes (the common case,
- * and a constant where it is used) take one unaligned access and a byte
- * swap: the compiler does not turn the loop into that by itself, and the
- * sort keys of the 16-byte types are made on every row of a sort.
+ * Big-endian loads and stores of 1..8 bytes.  Where the compiler has a byte
+ * swap, they take one copy of nbytes (a constant where they are used: one or
+ * two moves) and a swap, as the loop's byte at a time does not become by
+ * itself: the sort keys of the 16-byte types are made on every row of a
+ * sort, and sno_pack()'s 5-byte time on every ID (38 instructions as a
+ * loop, 5 now).  The value to store must fit in nbytes; higher bits are
+ * dropped, as by the loop.
  */
 static inline uint64_t
 uid_load_be(const uint8_t *p, int nbytes)
@@ -23,10 +26,11 @@ uid_load_be(const uint8_t *p, int nbytes)
 	uint64_t	v = 0;
 
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (nbytes == 8)
+	if (nbytes >= 1 && nbytes <= 8)
 	{
-		memcpy(&v, p, 8);
-		return __builtin_bswap64(v);
+		/* p[0] in the lowest byte; swapped, in the highest */
+		memcpy(&v, p, (size_t) nbytes);
+		return __builtin_bswap64(v) >> (64 - 8 * nbytes);
 	}
 #endif
 	for (int i = 0; i < nbytes; i++)
@@ -38,10 +42,10 @@ static inline void
 uid_store_be(uint8_t *p, int nbytes, uint64_t v)
 {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (nbytes == 8)
+	if (nbytes >= 1 && nbytes <= 8)
 	{
-		v = __builtin_bswap64(v);
-		memcpy(p, &v, 8);
+		v = __builtin_bswap64(v << (64 - 8 * nbytes));
+		memcpy(p, &v, (size_t) nbytes);
 		return;
 	}
 #endif
