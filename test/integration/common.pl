@@ -564,17 +564,22 @@ sub reissued
 }
 
 # Errors beyond those an event brings (lost connections, read-only servers,
-# shutdowns): 23505s counted apart.
+# shutdowns): 23505s counted apart, and sno's refusals while the
+# configuration files changed and no reload came yet (55000, "cannot tell
+# which sequence ranges the server's last reload delivered": pg_autoctl
+# edits its included files, then reloads) as reload_refused.
 sub error_counts
 {
 	my ($dir) = @_;
-	my %r = (dup_key => 0, other => 0, detail => {});
+	my %r = (dup_key => 0, other => 0, reload_refused => 0, detail => {});
+	my $reload = qr/cannot tell which sequence ranges/;
 	for my $type (@types)
 	{
 		for my $e (read_lines("$dir/errors-$type"))
 		{
 			my ($at, $state, $msg) = @$e;
 			if ($state eq '23505') { $r{dup_key}++; next }
+			if ($state eq '55000' && $msg =~ $reload) { $r{reload_refused}++; next }
 			next if $state =~ /^(connect|recovery|08...|57P0[123]|25006)$/;
 			$r{other}++;
 			$r{detail}{"$state $msg"}++;
@@ -587,6 +592,7 @@ sub error_counts
 		{
 			next unless $l->[2] eq 'err';
 			if ($l->[3] eq '23505') { $r{dup_key}++; next }
+			if ($l->[3] eq '55000' && ($l->[4] // '') =~ $reload) { $r{reload_refused}++; next }
 			next if $l->[3] =~ /^(connect|08...|57P0[123]|25006|\?\?\?\?\?)$/;
 			$r{other}++;
 			$r{detail}{"$l->[3] $l->[4]"}++;

@@ -403,7 +403,7 @@ sub scenario
 		}
 	}
 	my $e = error_counts($dir);
-	@r{qw(dup_key other other_detail)} = @{$e}{qw(dup_key other detail)};
+	@r{qw(dup_key other other_detail reload_refused)} = @{$e}{qw(dup_key other detail reload_refused)};
 	return \%r;
 }
 
