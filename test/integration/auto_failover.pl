@@ -150,12 +150,14 @@ sub create_node
 sub crash_node
 {
 	my ($dir, $n) = @_;
-	kill 'KILL', $autoctl_pid{$n};
-	# pg_autoctl's own children (its supervisor's services) go too
-	my @kids = children_of($autoctl_pid{$n});
-	kill 'KILL', @kids;
+	# the postmaster first (stopped, so that it forks no more), then the
+	# whole process group pg_autoctl leads (spawn_pg's setsid): its
+	# supervisor's services too, or an orphaned "start/stop postgres"
+	# service starts postgres again at once, which no host crash does
+	my $kids = crash_postmaster("$dir/$n");
+	kill 'KILL', -$autoctl_pid{$n};
 	waitpid($autoctl_pid{$n}, 0);
-	return crash_postmaster("$dir/$n");
+	return $kids;
 }
 
 sub stop_nodes
@@ -175,6 +177,14 @@ sub stop_nodes
 			if (time() > $end) { crash_postmaster("$dir/$n") if -e "$dir/$n/postmaster.pid"; kill 'KILL', $pid; }
 			sleep 0.3;
 		}
+	}
+	# a postgres that outlived its pg_autoctl (seen once: the next scenario's
+	# node found its port taken)
+	for my $n (@names, 'mon')
+	{
+		next unless -e "$dir/$n/postmaster.pid";
+		run_as_pg(\"$dir/$n.stop.log", "$PG_BIN/pg_ctl", '-D', "$dir/$n", '-m', 'fast', '-w', '-t', 60, 'stop')
+		  or crash_postmaster("$dir/$n");
 	}
 }
 
