@@ -1,0 +1,641 @@
+# test/integration/common.pl: what the integration suite's pgBackRest and
+# pg_auto_failover parts share (issue 27).  Loaded with `require` by
+# pgbackrest.pl and auto_failover.pl, into their package (main), after they
+# set $PART, $SCRATCH_DEFAULT and $PORT_DEFAULT.  Most of it is
+# test/integration/patroni.pl's code as that file has it (spawn_pg, reap,
+# wait_for, run_as_pg, pg_dir, write_file, children_of, db, the coordinator,
+# the writer, stop_writers, ack_count, wait_writing, read_lines), so that
+# the three parts can later share one module; where it differs, a comment
+# says how.
+
+use strict;
+use warnings;
+
+use DBI;
+use File::Path qw(make_path remove_tree);
+use POSIX qw(setsid :sys_wait_h);
+use Time::HiRes qw(time sleep);
+
+our ($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT);
+
+our %gen = (
+	sno => 'sno_new(1)',
+	muid => 'muid_new()',
+	snowflake_si => 'snowflake_si_new()',
+	revts8 => 'revts8_new()',
+	uid60 => 'uid60_new()');
+our @types = sort keys %gen;
+
+our $PG_BIN = $ENV{UID_INT_PG_BIN} or die "UID_INT_PG_BIN is not set\n";
+our $FAKETIME = $ENV{UID_INT_FAKETIME} or die "UID_INT_FAKETIME is not set\n";
+our $SEED = $ENV{UID_INT_SEED} // int(time() * 1000) % 1_000_000;
+our $RATE = $ENV{UID_INT_RATE} // 25;           # inserts per second per writer
+our $SCRATCH = $ENV{UID_INT_SCRATCH} // $SCRATCH_DEFAULT;
+our $BASE_PORT = $ENV{UID_INT_PORT} // $PORT_DEFAULT;
+our $WAIT = $ENV{UID_INT_WAIT} // 240;          # seconds any one state may take to come
+our $PROBE_RATE = 10;                           # probe rounds per second (one per type and a write)
+
+die "UID_INT_SEED is not a number\n" unless $SEED =~ /^\d+$/;
+
+our ($pg_uid, $pg_gid) = (getpwnam('postgres'))[ 2, 3 ];
+defined $pg_uid or die "no postgres OS user\n";
+
+our $T0 = time();
+our @children;    # pids we started and must end: [pid, what]
+
+sub say { printf "[%6.1f] %s\n", time() - $T0, join('', @_); }
+sub fail { die "integration $PART: $_[0]\n"; }
+
+sub shuffle { my @a = @_; for (my $i = @a; --$i;) { my $j = int rand($i + 1); @a[ $i, $j ] = @a[ $j, $i ]; } @a }
+
+# --- processes -------------------------------------------------------------
+
+# Starts a command as the postgres OS user in a session of its own, its
+# output to $log; returns its pid (the command's own: fork and exec).
+sub spawn_pg
+{
+	my ($log, $env, @cmd) = @_;
+	my $pid = fork() // die "fork: $!";
+	if ($pid == 0)
+	{
+		setsid();
+		open STDIN, '<', '/dev/null';
+		open STDOUT, '>>', $log or die "$log: $!";
+		open STDERR, '>&', \*STDOUT;
+		$( = $) = "$pg_gid $pg_gid";
+		$< = $> = $pg_uid;
+		$ENV{HOME} = '/var/lib/postgresql';
+		$ENV{$_} = $env->{$_} for keys %$env;
+		exec @cmd or die "exec $cmd[0]: $!";
+	}
+	push @children, [ $pid, "$cmd[0] (log $log)" ];
+	return $pid;
+}
+
+sub reap { 1 while waitpid(-1, WNOHANG) > 0; }
+
+# Waits until $cond returns true, polling every $step s, for at most $limit s
+# ($WAIT by default); returns its value, or dies naming $what.
+sub wait_for
+{
+	my ($what, $cond, $limit, $step) = @_;
+	my $end = time() + ($limit // $WAIT);
+	while (1)
+	{
+		reap();
+		my $v = eval { $cond->() };
+		return $v if $v;
+		fail("waited " . ($limit // $WAIT) . " s for $what") if time() > $end;
+		sleep($step // 0.5);
+	}
+}
+
+# patroni.pl's run_as_pg; here its output may go to a log ($log: a file to
+# append to; undef: inherited).
+sub run_as_pg
+{
+	my (@cmd) = @_;
+	my $log = ref $cmd[0] eq 'SCALAR' ? ${ shift @cmd } : undef;
+	my $pid = fork() // die "fork: $!";
+	if ($pid == 0)
+	{
+		open STDIN, '<', '/dev/null';
+		if (defined $log)
+		{
+			open STDOUT, '>>', $log or die "$log: $!";
+			open STDERR, '>&', \*STDOUT;
+		}
+		$( = $) = "$pg_gid $pg_gid";
+		$< = $> = $pg_uid;
+		$ENV{HOME} = '/var/lib/postgresql';
+		exec @cmd or die "exec $cmd[0]: $!";
+	}
+	waitpid($pid, 0);
+	return $? == 0;
+}
+
+sub pg_dir
+{
+	my ($dir) = @_;
+	make_path($dir);
+	chown $pg_uid, $pg_gid, $dir;
+	chmod 0700, $dir;
+}
+
+sub write_file
+{
+	my ($file, $text) = @_;
+	open my $fh, '>', "$file.tmp" or die "$file.tmp: $!";
+	print $fh $text;
+	close $fh or die "$file.tmp: $!";
+	chown $pg_uid, $pg_gid, "$file.tmp";
+	rename "$file.tmp", $file or die "rename to $file: $!";
+}
+
+# The children of $pid (from /proc).
+sub children_of
+{
+	my ($pid) = @_;
+	my @kids;
+	for my $stat (glob '/proc/[0-9]*/stat')
+	{
+		open my $fh, '<', $stat or next;
+		my $line = <$fh> // next;
+		push @kids, $1 if $line =~ /^(\d+) \(.*\) \S+ (\d+) / && $2 == $pid;
+	}
+	return @kids;
+}
+
+# kill -9 of a postmaster and every child (stopped first, so that it forks
+# no more), as patroni.pl's crash_node does after killing Patroni.
+sub crash_postmaster
+{
+	my ($data) = @_;
+	open my $fh, '<', "$data/postmaster.pid" or fail("$data has no postmaster.pid");
+	my $pm = <$fh>;
+	chomp $pm;
+	close $fh;
+	kill 'STOP', $pm;
+	my @kids = children_of($pm);
+	kill 'KILL', $pm, @kids;
+	return scalar @kids;
+}
+
+# --- servers -----------------------------------------------------------------
+
+sub db
+{
+	my ($port, %o) = @_;
+	return DBI->connect("dbi:Pg:host=127.0.0.1;port=$port;dbname=postgres;connect_timeout=5",
+		'postgres', '', { RaiseError => 1, PrintError => 0, AutoCommit => 1, %o });
+}
+
+sub sql1
+{
+	my ($port, $q) = @_;
+	my $dbh = db($port);
+	my @r = $dbh->selectrow_array($q);
+	$dbh->disconnect;
+	return wantarray ? @r : $r[0];
+}
+
+# The environment that runs a postgres under libfaketime with clock file $rc
+# (patroni.pl's node bin/postgres wrapper, as a list for env).
+sub faked_env
+{
+	my ($rc) = @_;
+	return ("LD_PRELOAD=$FAKETIME", "FAKETIME_TIMESTAMP_FILE=$rc", 'FAKETIME_CACHE_DURATION=1',
+		'FAKETIME_DONT_FAKE_MONOTONIC=1');
+}
+
+# The server's clock minus real time, in seconds (patroni.pl's, by port).
+sub clock_offset
+{
+	my ($port) = @_;
+	my $dbh = db($port);
+	my $before = time();
+	my ($t) = $dbh->selectrow_array('SELECT extract(epoch FROM clock_timestamp())');
+	my $after = time();
+	$dbh->disconnect;
+	return $t - ($before + $after) / 2;
+}
+
+# Sets the clock of the server on $port (clock file $rc) $offset s from real
+# time and waits until its backends read it (libfaketime re-reads the file
+# about once a second); patroni.pl's set_behind, by offset.
+sub set_clock
+{
+	my ($rc, $port, $offset) = @_;
+	write_file($rc, sprintf("%+d\n", $offset));
+	wait_for("port $port\'s clock to go to $offset s", sub { abs(clock_offset($port) - $offset) < 1.5 }, 60);
+}
+
+# The timeline of the server on $port as a writer sees it, or 0 in recovery.
+our $TL_SQL = q{SELECT CASE WHEN pg_is_in_recovery() THEN 0
+	ELSE ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int END, inet_server_port()};
+
+# --- the coordinator of the leased scenario ------------------------------------
+
+our $COORD_PORT = $BASE_PORT + 10;
+
+sub start_coordinator
+{
+	my ($dir) = @_;
+	pg_dir($dir);
+	run_as_pg("$PG_BIN/initdb", '-D', "$dir/data", '-A', 'trust', '-U', 'postgres', '--no-sync')
+	  or fail('initdb of the coordinator');
+	open my $fh, '>>', "$dir/data/postgresql.conf" or die;
+	# A pool_grace of 600 s: the writers' clocks go up to 120 s behind,
+	# inside the bound of half of it.
+	print $fh "listen_addresses = '127.0.0.1'\nport = $COORD_PORT\n"
+	  . "unix_socket_directories = '$dir'\nuid.pool_grace = 600\n";
+	close $fh;
+	run_as_pg("$PG_BIN/pg_ctl", '-D', "$dir/data", '-w', '-l', "$dir/coordinator.log", 'start')
+	  or fail('start of the coordinator');
+	my $dbh = wait_for('the coordinator', sub { db($COORD_PORT) });
+	$dbh->do('CREATE EXTENSION uid');
+	$dbh->disconnect;
+	say "coordinator: port $COORD_PORT, uid.pool_grace 600 s";
+}
+
+sub stop_coordinator
+{
+	my ($dir) = @_;
+	run_as_pg("$PG_BIN/pg_ctl", '-D', "$dir/data", '-m', 'fast', '-w', 'stop')
+	  if -e "$dir/data/postmaster.pid";
+}
+
+# The identity settings of a writer: hand-set (the same on every server that
+# shares the data: a copy, a standby) or leased from the coordinator.
+sub identity_conf
+{
+	my ($sc) = @_;
+	return $sc eq 'leased'
+	  ? "session_preload_libraries = 'uid'\n"
+	  . "uid.coordinator = 'host=127.0.0.1 port=$COORD_PORT dbname=postgres user=postgres'\n"
+	  . "uid.pool = 'int'\nuid.pool_size = 32\n"
+	  : "uid.partition = 7\nuid.generator = 5\nuid.cluster = 3\nuid.medallion = '5ea4c0ffee'\n";
+}
+
+# A scenario's scratch directory, new; refuses while a server of an earlier
+# run still runs there (by the pid files $glob finds).
+sub fresh_scratch
+{
+	my ($dir, $glob) = @_;
+	for my $pidfile (glob "$dir/$glob")
+	{
+		fail("$pidfile exists: a server of an earlier run still runs? stop it first")
+		  if grep { kill 0, $_ } (split /\n/, `head -n 1 $pidfile`);
+	}
+	remove_tree($dir);
+	pg_dir($dir);
+}
+
+# --- the writers ---------------------------------------------------------------
+
+our %writer_pid;
+
+# One writer per type: inserts into t_TYPE through $dsn, and appends each
+# acknowledged ID to acks-TYPE (real time, ID, timeline, port) and each error
+# to errors-TYPE (real time, SQLSTATE, message), at $RATE inserts a second.
+# patroni.pl's writer, but given its DSN (patroni.pl builds one from its
+# nodes) and reading the timeline as 0 on a server in recovery (patroni.pl's
+# writers reach only a primary).
+sub writer
+{
+	my ($dir, $type, $dsn) = @_;
+	open my $acks, '>>', "$dir/acks-$type" or die;
+	open my $errs, '>>', "$dir/errors-$type" or die;
+	$acks->autoflush(1);
+	$errs->autoflush(1);
+	my $stop = 0;
+	$SIG{TERM} = sub { $stop = 1 };
+	my ($dbh, $sth, $tl, $port);
+	my $pace = 1 / $RATE;
+	my $next = time();
+	while (!$stop)
+	{
+		if (!$dbh)
+		{
+			$dbh = DBI->connect($dsn, 'postgres', '', { RaiseError => 0, PrintError => 0, AutoCommit => 1 });
+			if (!$dbh)
+			{
+				printf $errs "%.3f connect %s\n", time(), (split /\n/, $DBI::errstr // '')[0] // '';
+				sleep 0.3;
+				next;
+			}
+			($tl, $port) = $dbh->selectrow_array($TL_SQL);
+			$sth = $dbh->prepare("INSERT INTO t_$type (tl) VALUES (?) RETURNING id::text");
+			if (!defined $port || !$tl)
+			{
+				# in recovery: no timeline to record yet (a row written after a
+				# promotion would carry 0); the probes show the refusal
+				printf $errs "%.3f recovery %s\n", time(), defined $port ? 'in recovery' : 'no answer';
+				$dbh->disconnect;
+				undef $dbh;
+				sleep 0.3;
+				next;
+			}
+		}
+		my $ok = $sth->execute($tl);
+		my $at = time();
+		if ($ok)
+		{
+			my ($id) = $sth->fetchrow_array;
+			printf $acks "%.3f %s %d %d\n", $at, $id, $tl, $port;
+		}
+		else
+		{
+			my $state = $dbh->state || '?????';
+			my $msg = (split /\n/, $dbh->errstr // '')[0] // '';
+			printf $errs "%.3f %s %s\n", $at, $state, $msg;
+			# a lost or read-only connection: find the leader again
+			if (!$dbh->ping || $state =~ /^(08|57P|25006)/)
+			{
+				undef $sth;
+				$dbh->disconnect;
+				undef $dbh;
+			}
+		}
+		$next += $pace;
+		my $nap = $next - time();
+		if ($nap > 0) { sleep $nap } else { $next = time() }
+	}
+	exit 0;
+}
+
+sub start_writers
+{
+	my ($dir, $dsn) = @_;
+	for my $type (@types)
+	{
+		my $pid = fork() // die "fork: $!";
+		if ($pid == 0)
+		{
+			@children = ();
+			writer($dir, $type, $dsn);
+		}
+		$writer_pid{$type} = $pid;
+		push @children, [ $pid, "writer $type" ];
+	}
+}
+
+# SIGTERM to forked children, and SIGKILL to those still there after 30 s
+# (patroni.pl's stop_writers, for any of them).
+sub end_pids
+{
+	my (@pids) = @_;
+	kill 'TERM', @pids;
+	for my $pid (@pids)
+	{
+		my $end = time() + 30;
+		while (waitpid($pid, WNOHANG) == 0)
+		{
+			if (time() > $end) { kill 'KILL', $pid; waitpid($pid, 0); last }
+			sleep 0.2;
+		}
+	}
+}
+
+sub stop_writers
+{
+	end_pids(values %writer_pid);
+	%writer_pid = ();
+}
+
+# Acknowledged IDs of each type so far, and on timeline $tl.
+sub ack_count
+{
+	my ($dir, $type, $tl) = @_;
+	open my $fh, '<', "$dir/acks-$type" or return 0;
+	my $n = 0;
+	while (<$fh>) { $n++ if !defined $tl || (split)[2] == $tl }
+	return $n;
+}
+
+sub wait_writing
+{
+	my ($dir, $tl, $min, $what) = @_;
+	for my $type (@types)
+	{
+		wait_for("$type to be acknowledged $min times on timeline $tl ($what)",
+			sub { ack_count($dir, $type, $tl) >= $min });
+	}
+}
+
+sub read_lines
+{
+	my ($file) = @_;
+	open my $fh, '<', $file or return ();
+	return map { chomp; [ split / /, $_, 3 ] } <$fh>;
+}
+
+# --- the probes (new: not in patroni.pl) -----------------------------------------
+
+our %probe_pid;
+
+# One probe per server: $PROBE_RATE rounds a second, each a generation of
+# every type outside any INSERT (SELECT TYPE_new(), with the transaction's
+# read-only flag and whether the server is in recovery read in the same
+# statement) and a write (an INSERT into probe_w, no ID in it).  Appends to
+# probes-NAME: real time, what (a type or "write"), then "ok ID RO REC" or
+# "err SQLSTATE message".  An ID a probe was given counts as held by a client.
+sub probe
+{
+	my ($dir, $name, $port) = @_;
+	open my $out, '>>', "$dir/probes-$name" or die;
+	$out->autoflush(1);
+	my $stop = 0;
+	$SIG{TERM} = sub { $stop = 1 };
+	my $dsn = "dbi:Pg:host=127.0.0.1;port=$port;dbname=postgres;connect_timeout=3";
+	my ($dbh, %sth);
+	my $pace = 1 / $PROBE_RATE;
+	my $next = time();
+	while (!$stop)
+	{
+		if (!$dbh)
+		{
+			$dbh = DBI->connect($dsn, 'postgres', '', { RaiseError => 0, PrintError => 0, AutoCommit => 1 });
+			if (!$dbh)
+			{
+				printf $out "%.3f connect err connect %s\n", time(), (split /\n/, $DBI::errstr // '')[0] // '';
+				sleep 0.3;
+				next;
+			}
+			$sth{$_} = $dbh->prepare("SELECT $gen{$_}::text, current_setting('transaction_read_only'), pg_is_in_recovery()")
+			  for @types;
+			$sth{write} = $dbh->prepare('INSERT INTO probe_w DEFAULT VALUES');
+		}
+		for my $what (@types, 'write')
+		{
+			my $ok = $sth{$what}->execute;
+			my $at = time();
+			if ($ok && $what eq 'write')
+			{
+				printf $out "%.3f write ok\n", $at;
+			}
+			elsif ($ok)
+			{
+				my ($id, $ro, $rec) = $sth{$what}->fetchrow_array;
+				printf $out "%.3f %s ok %s %s %d\n", $at, $what, $id, $ro, $rec ? 1 : 0;
+			}
+			else
+			{
+				my $state = $dbh->state || '?????';
+				my $msg = (split /\n/, $dbh->errstr // '')[0] // '';
+				printf $out "%.3f %s err %s %s\n", $at, $what, $state, $msg;
+				if (!$dbh->ping)
+				{
+					%sth = ();
+					undef $dbh;
+					last;
+				}
+			}
+		}
+		$next += $pace;
+		my $nap = $next - time();
+		if ($nap > 0) { sleep $nap } else { $next = time() }
+	}
+	exit 0;
+}
+
+sub start_probe
+{
+	my ($dir, $name, $port) = @_;
+	my $pid = fork() // die "fork: $!";
+	if ($pid == 0)
+	{
+		@children = ();
+		probe($dir, $name, $port);
+	}
+	$probe_pid{$name} = $pid;
+	push @children, [ $pid, "probe $name" ];
+}
+
+sub stop_probes
+{
+	end_pids(values %probe_pid);
+	%probe_pid = ();
+}
+
+# A probe's records: [time, what, 'ok', ID, RO, REC], [time, 'write', 'ok']
+# or [time, what, 'err', SQLSTATE, message].
+sub probe_lines
+{
+	my ($dir, $name) = @_;
+	open my $fh, '<', "$dir/probes-$name" or return ();
+	return map { chomp; / ok / ? [ split / / ] : [ split / /, $_, 5 ] } <$fh>;
+}
+
+# The longest any type waited, from $from, for the first ID probe $name got
+# (undef if some type got none).
+sub first_probe_wait
+{
+	my ($dir, $name, $from) = @_;
+	my %first;
+	for my $l (probe_lines($dir, $name))
+	{
+		next unless $l->[2] eq 'ok' && $l->[1] ne 'write' && $l->[0] >= $from;
+		$first{ $l->[1] } //= $l->[0];
+	}
+	my $worst = 0;
+	for my $type (@types)
+	{
+		return undef unless defined $first{$type};
+		$worst = $first{$type} - $from if $first{$type} - $from > $worst;
+	}
+	return $worst;
+}
+
+# Every ID a client held, per type: the writers' acknowledgements and the
+# probes' IDs, each [time, ID, where].
+sub held_ids
+{
+	my ($dir) = @_;
+	my %held;
+	for my $type (@types)
+	{
+		push @{ $held{$type} }, map { my @f = split / /, "@$_"; [ $f[0], $f[1], "port $f[3]" ] }
+		  read_lines("$dir/acks-$type");
+	}
+	for my $file (glob "$dir/probes-*")
+	{
+		my ($name) = $file =~ /probes-(.*)$/;
+		for my $l (probe_lines($dir, $name))
+		{
+			push @{ $held{ $l->[1] } }, [ $l->[0], $l->[3], "probe $name" ]
+			  if $l->[2] eq 'ok' && $l->[1] ne 'write';
+		}
+	}
+	return \%held;
+}
+
+# IDs held twice: per type, and the total.
+sub reissued
+{
+	my ($held) = @_;
+	my (%per, $n);
+	for my $type (@types)
+	{
+		my %seen;
+		for (@{ $held->{$type} // [] }) { if ($seen{ $_->[1] }++) { $per{$type}++; $n++ } }
+	}
+	return ($n // 0, \%per);
+}
+
+# Errors beyond those an event brings (lost connections, read-only servers,
+# shutdowns): 23505s counted apart, and sno's refusals while the
+# configuration files changed and no reload came yet (55000, "cannot tell
+# which sequence ranges the server's last reload delivered": pg_autoctl
+# edits its included files, then reloads) as reload_refused.
+sub error_counts
+{
+	my ($dir) = @_;
+	my %r = (dup_key => 0, other => 0, reload_refused => 0, detail => {});
+	my $reload = qr/cannot tell which sequence ranges/;
+	for my $type (@types)
+	{
+		for my $e (read_lines("$dir/errors-$type"))
+		{
+			my ($at, $state, $msg) = @$e;
+			if ($state eq '23505') { $r{dup_key}++; next }
+			if ($state eq '55000' && $msg =~ $reload) { $r{reload_refused}++; next }
+			next if $state =~ /^(connect|recovery|08...|57P0[123]|25006)$/;
+			$r{other}++;
+			$r{detail}{"$state $msg"}++;
+		}
+	}
+	for my $file (glob "$dir/probes-*")
+	{
+		my ($name) = $file =~ /probes-(.*)$/;
+		for my $l (probe_lines($dir, $name))
+		{
+			next unless $l->[2] eq 'err';
+			if ($l->[3] eq '23505') { $r{dup_key}++; next }
+			if ($l->[3] eq '55000' && ($l->[4] // '') =~ $reload) { $r{reload_refused}++; next }
+			next if $l->[3] =~ /^(connect|08...|57P0[123]|25006|\?\?\?\?\?)$/;
+			$r{other}++;
+			$r{detail}{"$l->[3] $l->[4]"}++;
+		}
+	}
+	return \%r;
+}
+
+# Runs scenario $sc with $fn and returns its results; when it did not run as
+# planned, prints why and exits 2 (patroni.pl's main loop does the same).
+sub run_scenario
+{
+	my ($sc, $dir, $fn) = @_;
+	my $r = eval { $fn->($sc) };
+	return $r if $r;
+	print $@;
+	printf "integration %s: seed %d, %s: did not run as planned (logs in %s); %d s\n", $PART, $SEED, $sc, $dir, time() - $T0;
+	exit 2;
+}
+
+# The end: everything still running that we started (writers, probes, servers
+# by their pid files in @PIDFILE_GLOBS).
+our @PIDFILE_GLOBS;
+END
+{
+	my $rc = $?;
+	if ($$ == ($ENV{UID_INT_MAIN_PID} // $$) && @children)
+	{
+		kill 'TERM', $_->[0] for reverse @children;
+		sleep 2;
+		for my $c (@children) { kill 'KILL', $c->[0] if waitpid($c->[0], WNOHANG) == 0 }
+	}
+	if ($$ == ($ENV{UID_INT_MAIN_PID} // $$))
+	{
+		for my $pidfile (map { glob } @PIDFILE_GLOBS)
+		{
+			open my $fh, '<', $pidfile or next;
+			my $pm = <$fh>;
+			chomp $pm if defined $pm;
+			if ($pm && kill 0, $pm) { my @k = children_of($pm); kill 'KILL', $pm, @k }
+		}
+	}
+	$? = $rc;
+}
+
+1;
