@@ -27,7 +27,7 @@ use Time::HiRes qw(time sleep);
 our ($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT);
 BEGIN
 {
-	($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT) = ('auto_failover', '/tmp/w/hC', 27350);
+	($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT) = ('auto_failover', '/tmp/uid-int', 27350);
 	require(dirname(__FILE__) . '/common.pl');
 }
 our (%gen, @types, $PG_BIN, $FAKETIME, $SEED, $RATE, $SCRATCH, $BASE_PORT, $WAIT, $T0, @children, $COORD_PORT,

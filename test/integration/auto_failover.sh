@@ -2,7 +2,7 @@
 # test/integration/auto_failover.sh: the integration suite's pg_auto_failover
 # part (issue 27).  Not run in CI.  Loopback only; ports 27350-27360
 # (UID_INT_PORT: the monitor +1, the data nodes +2 and +3, the coordinator
-# +10), scratch directories UID_INT_SCRATCH-paf-* (default /tmp/w/hC-paf-*).
+# +10), scratch directories UID_INT_SCRATCH-paf-* (default /tmp/uid-int-paf-*).
 #
 # pg_auto_failover 2.0 (Debian 12's postgresql-15-auto-failover: pg_autoctl
 # and the monitor's extension, which the private copy of the installation
@@ -46,8 +46,8 @@
 # UID_INT_WAIT (default 240 s); PG_MAJOR (default 15); UID_INT_PG_BIN=DIR
 # uses that installation, uid and pg_auto_failover already in it, instead of
 # building uid into a private copy of PG_MAJOR's under UID_SCRATCH (default
-# /tmp/w/hC-build).
-UID_SCRATCH=${UID_SCRATCH:-/tmp/w/hC-build}
+# /tmp/uid-int-build).
+UID_SCRATCH=${UID_SCRATCH:-/tmp/uid-int-build}
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/lib.sh"
 

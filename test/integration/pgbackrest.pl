@@ -30,7 +30,7 @@ use Time::HiRes qw(time sleep);
 our ($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT);
 BEGIN
 {
-	($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT) = ('pgbackrest', '/tmp/w/hC', 27300);
+	($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT) = ('pgbackrest', '/tmp/uid-int', 27300);
 	require(dirname(__FILE__) . '/common.pl');
 }
 our (%gen, @types, $PG_BIN, $SEED, $RATE, $SCRATCH, $BASE_PORT, $WAIT, $T0, @children, $COORD_PORT,

@@ -2,7 +2,7 @@
 # test/integration/pgbackrest.sh: the integration suite's pgBackRest part
 # (issue 27).  Not run in CI.  Loopback only; ports 27300-27310
 # (UID_INT_PORT: the original +1, the copies +2..+4, the coordinator +10),
-# scratch directories UID_INT_SCRATCH-pgbr-* (default /tmp/w/hC-pgbr-*).
+# scratch directories UID_INT_SCRATCH-pgbr-* (default /tmp/uid-int-pgbr-*).
 #
 # pgBackRest 2.45 (Debian 12's package), one PostgreSQL server archiving into
 # a stanza, one writer per type, and per scenario: a full backup while they
@@ -49,8 +49,8 @@
 # second per writer, default 25); UID_INT_WAIT (default 240 s); PG_MAJOR
 # (default 15); UID_INT_PG_BIN=DIR uses that installation, uid already in it,
 # instead of building uid into a private copy of PG_MAJOR's under
-# UID_SCRATCH (default /tmp/w/hC-build).
-UID_SCRATCH=${UID_SCRATCH:-/tmp/w/hC-build}
+# UID_SCRATCH (default /tmp/uid-int-build).
+UID_SCRATCH=${UID_SCRATCH:-/tmp/uid-int-build}
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/lib.sh"
 
