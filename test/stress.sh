@@ -23,7 +23,8 @@
 # round, default 8) or UID_SEAMS_SEEDS (those seeds), UID_SIM_SECONDS
 # (default 120): after each round's TAP, the generator core's simulator
 # (test/sim) runs that long, under the same hogs, from a seed drawn for the
-# round (printed: test/sim/sim --seed N replays one).
+# round (printed: test/sim/sim --seed N replays one); UID_STRESS_INTEGRATION
+# (default 1): on Debian 12's 15, the integration suite once after the rounds.
 source "$(dirname "$0")/lib.sh"
 
 ROUNDS=${1:-${UID_STRESS_ROUNDS:-3}}
@@ -129,6 +130,30 @@ for round in $(seq 1 "$ROUNDS"); do
 	fi
 done
 stop_hogs
+
+# The integration suite (test/integration: Patroni, pgBackRest,
+# pg_auto_failover), once after the rounds, against the uid installed above:
+# the tools are Debian 12's packages for its own major, so only there.  Not in
+# CI for its time (about 25 minutes); UID_STRESS_INTEGRATION=0 leaves it out.
+if [ "$failed" -eq 0 ] && packaged "$PG_MAJOR" && [ "${UID_STRESS_INTEGRATION:-1}" != 0 ]; then
+	for part in "$UID_SRC"/test/integration/*.sh; do
+		[ "$(basename "$part")" = lib.sh ] && continue
+		name=$(basename "$part" .sh)
+		say "the integration suite's $name part"
+		t0=$SECONDS
+		rc=0
+		UID_INT_PG_BIN=$PG_BIN bash "$part" >"$LOGS/integration-$name.out" 2>&1 || rc=$?
+		secs=$((SECONDS - t0))
+		line=$(grep "integration $name: seed" "$LOGS/integration-$name.out" | tail -1)
+		if [ "$rc" -eq 0 ]; then
+			results+=("$(printf 'integration %s: ok %4d s: %s' "$name" "$secs" "$line")")
+		else
+			results+=("$(printf 'integration %s: FAIL (exit %d) %4d s: %s' "$name" "$rc" "$secs" "$line")")
+			tail -40 "$LOGS/integration-$name.out"
+			failed=1
+		fi
+	done
+fi
 
 say "summary: TAP on $(pg_version), $HOG_COUNT CPU hogs on $(nproc) cores, the suite under nice -n 10"
 printf '%s\n' "${results[@]}"
