@@ -13,6 +13,8 @@
 #          a fence moves every type as far as the coarsest tick in use
 #   pace   the pace never makes a backend wait: borrowing runs ahead of
 #          real time
+#   raise  a raise to a lease's floor adds a tick (0.5.0's rule for the
+#          fence, which marked ticks that end before it): IDs a tick late
 #   floor  a leased identity's floor is not checked: a new holder of an id
 #          issues before its claim returned
 #
@@ -55,6 +57,8 @@ plant reach alloc.h \
 	's/return \(uint64\) spec->epoch_us \+ tick \* \(uint64\) spec->tick_us \+ 1;/return (uint64) spec->epoch_us + (tick + 1) * (uint64) spec->tick_us;/'
 plant pace alloc.c \
 	's/if \(at > now && at <= now \+ spec->tick_us\)/if (0)/'
+plant raise window.h \
+	's/\treturn floor_us;\n/\treturn floor_us + (uint64) spec->tick_us - 1;\n/'
 plant floor window.h \
 	's/\tif \(end - \(uint64\) spec->tick_us < floor_us\)\n\t\treturn UID_WINDOW_RAISE;\n//'
-echo "plants: all 6 found"
+echo "plants: all 7 found"

@@ -46,6 +46,8 @@
  *   reach      a lease logged runs at most UID_LEASE_US past the later of
  *              the clock and the start of the tick it is for: a fence then
  *              moves each type at most a lease and one of its own ticks
+ *   raise      a raise to a lease's floor moves the marks to the last tick
+ *              that starts before the floor, no further
  *   pace       a single-timeline type borrows at the pace of real time: of
  *              the IDs that move its highest tick past both the last one
  *              and the server's clock, at most 4 + backends + 1 are handed
@@ -738,8 +740,24 @@ ident_cover(Backend *b, Server *s, UidSlot *slot, const UidClockSpec *spec, uint
 			}
 			break;
 		case UID_WINDOW_RAISE:
-			uid_fence_marks(slot, spec, spec->slot == T_MUID,
-							uid_window_raise_to(spec, li.floor_us));
+			{
+				uint64		to = uid_window_raise_to(spec, li.floor_us);
+				uint64		epoch = (uint64) spec->epoch_us;
+
+				/*
+				 * raise: the marks go to the last tick that starts before
+				 * the floor and no further (uid_fence_marks marks every tick
+				 * that starts before its fence), so the first ID after a
+				 * claim is not dated a tick later than the floor allows
+				 */
+				if (to > epoch && li.floor_us > epoch &&
+					(to - 1 - epoch) / (uint64) spec->tick_us >
+					(li.floor_us - 1 - epoch) / (uint64) spec->tick_us)
+					fail("raise: server %d raises %s past the floor %" PRIu64
+						 " to %" PRIu64 ": a tick later than the floor's",
+						 s->ident, spec->type_name, li.floor_us, to);
+				uid_fence_marks(slot, spec, spec->slot == T_MUID, to);
+			}
 			return LEASE_AGAIN;
 		case UID_WINDOW_ACQUIRE:
 			if (*talks > 0 || (sim->t < s->retry_at && !ident_busy(s)))

@@ -41,7 +41,7 @@ my $pool = 'fleet';
 # sync_error_count into sync_table_error_count and sync_seq_error_count).
 my $errors_of =
   q{(SELECT sum(value::bigint) FROM jsonb_each_text(to_jsonb(s)) WHERE key LIKE '%error_count')};
-my $rounds = 4;
+my $rounds = 8;
 my $per_step = 3;    # rows of each type a writer inserts in one step
 
 # The coordinator, which is also the subscriber.  An ended lease is
@@ -138,12 +138,14 @@ sub order_on_subscriber
 		"SELECT string_agg(writer || round, ' ' ORDER BY id) FROM t_$type");
 }
 
-# A's lease lives 6 s: the rounds (at least 13 s) outlast it twice, so it
+# A's lease lives 12 s: the rounds (at least 26 s) outlast it twice, so it
 # must be renewed; between two of A's steps B's and C's pass, with 2.2 s of
-# sleep, and a busy machine can make each step take a second or two.  A
-# lease that ran out (and past the 1 s grace) in a pause would be another
-# writer's to claim: the margin keeps that out of a loaded run.
-writer('a', 'uid.pool_ttl = 6');
+# sleep, and a busy machine can make each step take seconds.  A lease that
+# ran out (and past the 1 s grace) in a pause would be another writer's to
+# claim.  With 6 s it was: under two CPU hogs and three more test suites
+# (load 9 on 2 cores) B's first step took over 4 s, A's lease lapsed before
+# C's first ID, and C claimed A's id 0.  13 s of pause is the margin now.
+writer('a', 'uid.pool_ttl = 12');
 writer('b');
 writer('c');
 
@@ -181,22 +183,22 @@ my %lease = (a => 0, b => 1, c => 2);
 for my $name (qw(a b c))
 {
 	# an ID first: idle through the other writers' steps on a busy machine,
-	# a lease of 6 s can lapse (live again, with the same id, at the next ID)
+	# a lease of 12 s can lapse (live again, with the same id, at the next ID)
 	$w{$name}->safe_psql('postgres', 'SELECT sno_new()');
 	is(identity($name), identity_of($lease{$name}),
 		"writer $name holds lease $lease{$name} of pool $pool, and every type embeds it");
 }
-# The rounds outlasted A's 6 s lease twice over: it was renewed,
+# The rounds outlasted A's 12 s lease twice over: it was renewed,
 # not claimed again (three claims in all), so A kept its id and token.
 is( $coord->safe_psql(
 		'postgres', qq{
 		SELECT (SELECT claims FROM uid_pool WHERE pool = '$pool'),
-			   renewed_at > claimed_at AND expires_at > claimed_at + interval '6 s'
+			   renewed_at > claimed_at AND expires_at > claimed_at + interval '12 s'
 		FROM uid_pool_leases('$pool') WHERE id = 0}),
 	'3|t',
 	"A's short lease was renewed while it generated, never claimed again");
 # A renews on use, and has been idle since its last step, 3.3 s and more
-# ago: its 6 s may be running out, the sooner the busier the machine.
+# ago: its 12 s may be running out, the sooner the busier the machine.
 # Renewed now (a lease nobody else took can be renewed after its expiry
 # too), so that the coordinator is asked well within it.  A claim instead
 # of a renewal would show in the count of claims below.
@@ -366,7 +368,7 @@ ok($again, 'A generates again once an id is free');
 step('a', $rounds + 2);
 push @expected_order, ("a" . ($rounds + 2)) x $per_step;
 is(identity('a'), identity_of(0), 'A now holds id 0');
-# A's lease lives 6 s from its claim or last renewal: renewed now, so that
+# A's lease lives 12 s from its claim or last renewal: renewed now, so that
 # a busy machine's pauses since do not let it run out before the
 # coordinator is asked.
 is( $w{a}->safe_psql('postgres', 'SELECT lease_id FROM uid_identity_renew()'),
