@@ -94,26 +94,47 @@ my @plan = map {
 
 # --- processes -------------------------------------------------------------
 
+# In a child: becomes the postgres OS user, its output appended to $log.
+sub become_pg
+{
+	my ($log) = @_;
+	open STDIN, '<', '/dev/null';
+	open STDOUT, '>>', $log or die "$log: $!";
+	open STDERR, '>&', \*STDOUT;
+	$( = $) = "$pg_gid $pg_gid";
+	$< = $> = $pg_uid;
+	$ENV{HOME} = '/var/lib/postgresql';
+}
+
 # Starts a command as the postgres OS user in a session of its own, its
 # output to $log; returns its pid (the command's own: fork and exec).
 sub spawn_pg
 {
-	my ($log, $env, @cmd) = @_;
+	my ($log, @cmd) = @_;
 	my $pid = fork() // die "fork: $!";
 	if ($pid == 0)
 	{
 		setsid();
-		open STDIN, '<', '/dev/null';
-		open STDOUT, '>>', $log or die "$log: $!";
-		open STDERR, '>&', \*STDOUT;
-		$( = $) = "$pg_gid $pg_gid";
-		$< = $> = $pg_uid;
-		$ENV{HOME} = '/var/lib/postgresql';
-		$ENV{$_} = $env->{$_} for keys %$env;
+		become_pg($log);
 		exec @cmd or die "exec $cmd[0]: $!";
 	}
 	push @children, [ $pid, "$cmd[0] (log $log)" ];
 	return $pid;
+}
+
+# Runs a command as the postgres OS user, its output to $log; true if it
+# succeeded.
+sub run_as_pg
+{
+	my ($log, @cmd) = @_;
+	my $pid = fork() // die "fork: $!";
+	if ($pid == 0)
+	{
+		become_pg($log);
+		exec @cmd or die "exec $cmd[0]: $!";
+	}
+	waitpid($pid, 0);
+	return $? == 0;
 }
 
 sub reap { 1 while waitpid(-1, WNOHANG) > 0; }
@@ -132,22 +153,6 @@ sub wait_for
 		fail("waited " . ($limit // $WAIT) . " s for $what") if time() > $end;
 		sleep($step // 0.5);
 	}
-}
-
-sub run_as_pg
-{
-	my (@cmd) = @_;
-	my $pid = fork() // die "fork: $!";
-	if ($pid == 0)
-	{
-		open STDIN, '<', '/dev/null';
-		$( = $) = "$pg_gid $pg_gid";
-		$< = $> = $pg_uid;
-		$ENV{HOME} = '/var/lib/postgresql';
-		exec @cmd or die "exec $cmd[0]: $!";
-	}
-	waitpid($pid, 0);
-	return $? == 0;
 }
 
 sub pg_dir
@@ -195,7 +200,7 @@ sub start_etcd
 	for my $i (0 .. $ETCD_MEMBERS - 1)
 	{
 		push @etcd_pids, spawn_pg(
-			"$ETCD_DIR/e$i.log", {}, 'etcd',
+			"$ETCD_DIR/e$i.log", 'etcd',
 			'--name' => "e$i",
 			'--data-dir' => "$ETCD_DIR/e$i",
 			'--listen-client-urls' => "http://127.0.0.1:$etcd_client[$i]",
@@ -222,7 +227,7 @@ sub start_coordinator
 {
 	my ($dir) = @_;
 	pg_dir($dir);
-	run_as_pg("$PG_BIN/initdb", '-D', "$dir/data", '-A', 'trust', '-U', 'postgres', '--no-sync')
+	run_as_pg("$dir/commands.log", "$PG_BIN/initdb", '-D', "$dir/data", '-A', 'trust', '-U', 'postgres', '--no-sync')
 	  or fail('initdb of the coordinator');
 	open my $fh, '>>', "$dir/data/postgresql.conf" or die;
 	# A pool_grace of 600 s: the writers' clocks go up to 120 s behind,
@@ -230,7 +235,7 @@ sub start_coordinator
 	print $fh "listen_addresses = '127.0.0.1'\nport = $COORD_PORT\n"
 	  . "unix_socket_directories = '$dir'\nuid.pool_grace = 600\n";
 	close $fh;
-	run_as_pg("$PG_BIN/pg_ctl", '-D', "$dir/data", '-w', '-l', "$dir/coordinator.log", 'start')
+	run_as_pg("$dir/commands.log", "$PG_BIN/pg_ctl", '-D', "$dir/data", '-w', '-l', "$dir/coordinator.log", 'start')
 	  or fail('start of the coordinator');
 	my $dbh = wait_for('the coordinator', sub { db($COORD_PORT) });
 	$dbh->do('CREATE EXTENSION uid');
@@ -241,7 +246,7 @@ sub start_coordinator
 sub stop_coordinator
 {
 	my ($dir) = @_;
-	run_as_pg("$PG_BIN/pg_ctl", '-D', "$dir/data", '-m', 'fast', '-w', 'stop')
+	run_as_pg("$dir/commands.log", "$PG_BIN/pg_ctl", '-D', "$dir/data", '-m', 'fast', '-w', 'stop')
 	  if -e "$dir/data/postmaster.pid";
 }
 
@@ -351,7 +356,7 @@ sub start_patroni
 {
 	my ($dir, $name) = @_;
 	write_file("$dir/$name/faketime.rc", "+0\n");
-	$patroni_pid{$name} = spawn_pg("$dir/$name/patroni.log", {}, 'patroni', "$dir/$name/patroni.yml");
+	$patroni_pid{$name} = spawn_pg("$dir/$name/patroni.log", 'patroni', "$dir/$name/patroni.yml");
 }
 
 # The REST API's view: the name of the node that leads and runs as primary, or
@@ -458,6 +463,8 @@ sub writer
 	  . 'connect_timeout=3;keepalives_idle=5;keepalives_interval=2;keepalives_count=3';
 	open my $acks, '>>', "$dir/acks-$type" or die;
 	open my $errs, '>>', "$dir/errors-$type" or die;
+	# libpq's notices (the server's warnings) go to stderr
+	open STDERR, '>>', "$dir/notices-$type" or die;
 	$acks->autoflush(1);
 	$errs->autoflush(1);
 	my $stop = 0;
@@ -582,7 +589,7 @@ sub analyse
 {
 	my ($dir, $lead, $events) = @_;
 	my %r = (ids => 0, lost => 0, reissued => 0, dup_key => 0, other => 0, below => 0);
-	my (%other, %firsts);
+	my (%other, %warning);
 	for my $type (@types)
 	{
 		my %seen;
@@ -610,14 +617,22 @@ sub analyse
 		}
 		my $dbh = db($pg_port{$lead});
 		my ($below) = $dbh->selectrow_array(qq{
+			WITH top AS (SELECT tl, max(id) AS id FROM t_$type GROUP BY tl)
 			SELECT count(*) FROM t_$type a
-			WHERE a.id <= (SELECT max(b.id) FROM t_$type b WHERE b.tl < a.tl)});
+			WHERE a.id <= (SELECT max(b.id) FROM top b WHERE b.tl < a.tl)});
 		$r{below} += $below;
 		my %kept = map { $_ => 1 } @{ $dbh->selectcol_arrayref("SELECT id::text FROM t_$type") };
 		$r{lost} += grep { !$kept{ $_->[1] } } @acks;
+		($r{identities}) = $dbh->selectrow_array('SELECT count(DISTINCT sno_partition(id)) FROM t_sno')
+		  if $type eq 'sno';
+		if (open my $fh, '<', "$dir/notices-$type")
+		{
+			/^WARNING:\s+(.*)/ && $warning{$1}++ while <$fh>;
+		}
 		$dbh->disconnect;
 	}
 	$r{other_detail} = \%other;
+	$r{warnings} = \%warning;
 	return \%r;
 }
 
@@ -666,6 +681,10 @@ sub scenario
 		my $p = $plan[$i];
 		my @standbys = grep { $_ ne $lead } @names;
 		my $cand = $standbys[ $p->{pick} ];
+		# synchronous_mode: Patroni fails over to the synchronous standby only
+		$cand = wait_for('a synchronous standby', sub {
+			(grep { $http->get("http://127.0.0.1:$rest_port{$_}/sync")->{status} == 200 } @standbys)[0];
+		}) if $sc eq 'sync';
 		my $ev = { kind => $p->{kind}, old => $lead, old_tl => $tl, rewinds => rewinds("$dir/$lead/patroni.log") };
 		if ($p->{kind} eq 'crash')
 		{
@@ -830,6 +849,8 @@ for my $sc (@SCENARIOS)
 	  $sc, $r->{failovers}, $r->{kinds}, $r->{ids}, $r->{lost}, $r->{reissued}, $r->{below}, $r->{dup_key}, $r->{other}, $r->{gap}, $r->{refused};
 	say "integration patroni: $line";
 	say "  other error: $_ (x$r->{other_detail}{$_})" for sort keys %{ $r->{other_detail} };
+	say "  warning to a writer: $_ (x$r->{warnings}{$_})" for sort keys %{ $r->{warnings} };
+	say "  sno partitions in the final table: $r->{identities}";
 	push @line, sprintf('%s: %d failovers, %d ids, %d reissued', $sc, $r->{failovers}, $r->{ids}, $r->{reissued});
 	$bad = 1 if $r->{dup_key} || $r->{below} || $r->{other};
 	$bad = 1 if $sc ne 'async' && $r->{reissued};
