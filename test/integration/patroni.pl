@@ -44,6 +44,7 @@ my $ETCD_MEMBERS = $ENV{UID_INT_ETCD} // 3;
 my $SCRATCH = $ENV{UID_INT_SCRATCH} // '/tmp/w/hB';
 my $BASE_PORT = $ENV{UID_INT_PORT} // 27200;
 my $WAIT = $ENV{UID_INT_WAIT} // 240;          # seconds any one state may take to come
+my $DEADLINE = $ENV{UID_INT_DEADLINE} // 2400;  # seconds the whole run may take
 my $NODES = 3;
 
 die "UID_INT_SEED is not a number\n" unless $SEED =~ /^\d+$/;
@@ -151,6 +152,7 @@ sub wait_for
 		my $v = eval { $cond->() };
 		return $v if $v;
 		fail("waited " . ($limit // $WAIT) . " s for $what") if time() > $end;
+		fail("the run's deadline of $DEADLINE s passed, waiting for $what") if time() > $T0 + $DEADLINE;
 		sleep($step // 0.5);
 	}
 }
@@ -588,7 +590,7 @@ sub read_lines
 sub analyse
 {
 	my ($dir, $lead, $events) = @_;
-	my %r = (ids => 0, lost => 0, reissued => 0, dup_key => 0, other => 0, below => 0);
+	my %r = (ids => 0, lost => 0, again => 0, reissued => 0, dup_key => 0, other => 0, below => 0);
 	my (%other, %warning);
 	for my $type (@types)
 	{
@@ -598,7 +600,7 @@ sub analyse
 		{
 			my ($at, $id, $tl) = @$a;
 			$r{ids}++;
-			$r{reissued}++ if $seen{$id}++;
+			$r{by_type}{$type}++ if $seen{$id}++;
 		}
 		for my $e (read_lines("$dir/errors-$type"))
 		{
@@ -623,6 +625,17 @@ sub analyse
 		$r{below} += $below;
 		my %kept = map { $_ => 1 } @{ $dbh->selectcol_arrayref("SELECT id::text FROM t_$type") };
 		$r{lost} += grep { !$kept{ $_->[1] } } @acks;
+		# lost IDs at or past the first ID the next leader made: the range
+		# it made IDs in again, with the same identity or another
+		for my $ev (@$events)
+		{
+			my @lost = map { $_->[1] } grep { $_->[2] == $ev->{old_tl} && !$kept{ $_->[1] } } @acks;
+			next unless @lost;
+			my ($n) = $dbh->selectrow_array(qq{
+				SELECT count(*) FROM unnest(?::text[]) l
+				WHERE l::$type >= (SELECT min(id) FROM t_$type WHERE tl = ?)}, undef, \@lost, $ev->{tl});
+			$r{again} += $n;
+		}
 		($r{identities}) = $dbh->selectrow_array('SELECT count(DISTINCT sno_partition(id)) FROM t_sno')
 		  if $type eq 'sno';
 		if (open my $fh, '<', "$dir/notices-$type")
@@ -631,6 +644,7 @@ sub analyse
 		}
 		$dbh->disconnect;
 	}
+	$r{reissued} += $_ for values %{ $r{by_type} };
 	$r{other_detail} = \%other;
 	$r{warnings} = \%warning;
 	return \%r;
@@ -845,12 +859,13 @@ for my $sc (@SCENARIOS)
 		exit 2;
 	}
 	$res{$sc} = $r;
-	my $line = sprintf '%s: %d failovers (%s), %d ids, %d of them lost, %d reissued, %d at or below the replicated, %d 23505, %d other errors, no ID for %s s, after the leader took writes %s s',
-	  $sc, $r->{failovers}, $r->{kinds}, $r->{ids}, $r->{lost}, $r->{reissued}, $r->{below}, $r->{dup_key}, $r->{other}, $r->{gap}, $r->{refused};
+	my $line = sprintf '%s: %d failovers (%s), %d ids, %d of them lost (%d in a range made again), %d reissued, %d at or below the replicated, %d 23505, %d other errors, no ID for %s s, after the leader took writes %s s',
+	  $sc, $r->{failovers}, $r->{kinds}, $r->{ids}, $r->{lost}, $r->{again}, $r->{reissued}, $r->{below}, $r->{dup_key}, $r->{other}, $r->{gap}, $r->{refused};
 	say "integration patroni: $line";
 	say "  other error: $_ (x$r->{other_detail}{$_})" for sort keys %{ $r->{other_detail} };
 	say "  warning to a writer: $_ (x$r->{warnings}{$_})" for sort keys %{ $r->{warnings} };
 	say "  sno partitions in the final table: $r->{identities}";
+	say "  reissued: " . join(', ', map { "$_ $r->{by_type}{$_}" } sort keys %{ $r->{by_type} }) if $r->{reissued};
 	push @line, sprintf('%s: %d failovers, %d ids, %d reissued', $sc, $r->{failovers}, $r->{ids}, $r->{reissued});
 	$bad = 1 if $r->{dup_key} || $r->{below} || $r->{other};
 	$bad = 1 if $sc ne 'async' && $r->{reissued};

@@ -39,7 +39,9 @@
 # 3: a crash, a failover and a switchover in the seed's order; more draw
 # more); UID_INT_RATE (inserts per second per writer, default 25);
 # UID_INT_ETCD (etcd members, default 3); UID_INT_WAIT (default 240 s, the
-# longest any one state may take to come); PG_MAJOR (default 15).
+# longest any one state may take to come); UID_INT_DEADLINE (default 2400 s,
+# the longest the run may take; a scenario takes about 2 minutes); PG_MAJOR
+# (default 15).
 # UID_INT_PG_BIN=DIR uses that installation, uid already in it, instead of
 # building uid into a private copy of PG_MAJOR's (as test/soak.sh does).
 UID_SCRATCH=${UID_SCRATCH:-/tmp/w/hB-build}
@@ -49,7 +51,7 @@ use_major "${PG_MAJOR:-15}"
 install_packages "$PG_MAJOR"
 # what this suite needs beyond the TAP tests
 missing=()
-for p in patroni etcd-server etcd-client libdbd-pg-perl; do
+for p in patroni etcd-server libdbd-pg-perl; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -74,9 +76,7 @@ fi
 [ -e "$("$UID_INT_PG_BIN/pg_config" --pkglibdir)/uid.so" ] || { echo "no uid in $UID_INT_PG_BIN" >&2; exit 2; }
 
 say "the Patroni suite on $("$UID_INT_PG_BIN/pg_config" --version) in $UID_INT_PG_BIN"
-"${SUDO[@]}" env UID_INT_PG_BIN="$UID_INT_PG_BIN" UID_INT_FAKETIME="$FAKETIME" \
-	${UID_INT_SEED:+UID_INT_SEED="$UID_INT_SEED"} ${UID_INT_SCENARIOS:+UID_INT_SCENARIOS="$UID_INT_SCENARIOS"} \
-	${UID_INT_EVENTS:+UID_INT_EVENTS="$UID_INT_EVENTS"} ${UID_INT_RATE:+UID_INT_RATE="$UID_INT_RATE"} \
-	${UID_INT_ETCD:+UID_INT_ETCD="$UID_INT_ETCD"} ${UID_INT_WAIT:+UID_INT_WAIT="$UID_INT_WAIT"} \
-	${UID_INT_PORT:+UID_INT_PORT="$UID_INT_PORT"} ${UID_INT_SCRATCH:+UID_INT_SCRATCH="$UID_INT_SCRATCH"} \
+# every UID_INT_* setting given passes on to the driver
+mapfile -t int_env < <(env | grep '^UID_INT_' || true)
+"${SUDO[@]}" env "${int_env[@]}" UID_INT_PG_BIN="$UID_INT_PG_BIN" UID_INT_FAKETIME="$FAKETIME" \
 	perl "$UID_SRC/test/integration/patroni.pl"
