@@ -373,6 +373,9 @@ sub leader
 	return undef;
 }
 
+# The timeline a primary writes on, in SQL.
+my $TIMELINE = q{('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int};
+
 # The leader takes a write, and returns its timeline.
 sub writable
 {
@@ -381,7 +384,7 @@ sub writable
 	my ($ro) = $dbh->selectrow_array('SELECT pg_is_in_recovery()');
 	return 0 if $ro;
 	$dbh->do('CREATE TEMP TABLE probe (x int)');
-	my ($tl) = $dbh->selectrow_array(q{SELECT ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int});
+	my ($tl) = $dbh->selectrow_array("SELECT $TIMELINE");
 	$dbh->disconnect;
 	return $tl;
 }
@@ -455,7 +458,7 @@ my %writer_pid;
 # One writer per type: inserts into t_TYPE through whichever node takes
 # writes, and appends each acknowledged ID to acks-TYPE (real time, ID,
 # timeline, port) and each error to errors-TYPE (real time, SQLSTATE,
-# message), at $RATE inserts a second.
+# message), at $RATE inserts a second on average.
 sub writer
 {
 	my ($dir, $type) = @_;
@@ -485,13 +488,15 @@ sub writer
 				sleep 0.3;
 				next;
 			}
-			($tl, $port) = $dbh->selectrow_array(q{SELECT ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int, inet_server_port()});
-			$sth = $dbh->prepare("INSERT INTO t_$type (tl) VALUES (?) RETURNING id::text");
+			($tl, $port) = $dbh->selectrow_array("SELECT $TIMELINE, inet_server_port()");
 			if (!defined $port)
 			{
+				printf $errs "%.3f %s %s\n", time(), $dbh->state || '?????', (split /\n/, $dbh->errstr // '')[0] // '';
 				undef $dbh;
+				sleep 0.3;
 				next;
 			}
+			$sth = $dbh->prepare("INSERT INTO t_$type (tl) VALUES (?) RETURNING id::text");
 		}
 		my $ok = $sth->execute($tl);
 		my $at = time();
@@ -513,7 +518,10 @@ sub writer
 				undef $dbh;
 			}
 		}
-		$next += $pace;
+		# spaced at random around the mean: a writer on a fixed grid, and a
+		# next leader's clock a whole number of seconds off, would put its IDs
+		# in the same phase of every tick as the lost ones
+		$next += $pace * (0.5 + rand);
 		my $nap = $next - time();
 		if ($nap > 0) { sleep $nap } else { $next = time() }
 	}
@@ -529,6 +537,7 @@ sub start_writers
 		if ($pid == 0)
 		{
 			@children = ();
+			srand();
 			writer($dir, $type);
 		}
 		$writer_pid{$type} = $pid;
@@ -580,13 +589,17 @@ sub read_lines
 	return map { chomp; [ split / /, $_, 3 ] } <$fh>;
 }
 
-# Counts, for the scenario in $dir: acknowledged IDs, reissued ones (an ID
-# acknowledged again after an earlier acknowledgement), 23505s, other errors
-# (beyond the lost connections, read-only nodes and shutdowns an event
-# brings), IDs on a timeline at or below the greatest ID that earlier
-# timelines left in the final leader's table (that is, replicated before the
-# promotion), and per event the longest a type waited, after the new leader
-# took a write, for its first acknowledged ID.
+# Counts, for the scenario in $dir: acknowledged IDs; those the final
+# leader's table lacks (lost), and of those, the ones at or past the first
+# ID the next leader made (in a range made again); reissued ones (an ID
+# acknowledged again after an earlier acknowledgement), by type; 23505s;
+# other errors (beyond the lost connections, read-only nodes and shutdowns
+# an event brings); IDs on a timeline at or below the greatest ID that
+# earlier timelines left in the final leader's table (that is, replicated
+# before the promotion); the warnings the writers got; and per event and
+# type the gap between the last acknowledged ID on the old timeline and the
+# first on the new (gap), and the time from the new leader's first write to
+# that first ID (refused).
 sub analyse
 {
 	my ($dir, $lead, $events) = @_;
