@@ -1,0 +1,887 @@
+#!/usr/bin/perl
+# test/integration/patroni.pl: the Patroni part of the integration suite
+# (issue 27).  Run by test/integration/patroni.sh, which installs what it
+# needs and passes the installation in the environment; see that file for
+# the settings and doc/testing.md for what it counts.
+#
+# Per scenario (async, sync, leased): an etcd cluster (shared by the
+# scenarios, each its own Patroni scope), three PostgreSQL nodes under
+# Patroni with use_pg_rewind, every postgres under libfaketime with a clock
+# file of its own; one writer per type inserting through libpq's
+# target_session_attrs=read-write (whoever leads) and recording every
+# acknowledged ID; then the seeded events: a crash (the leader's
+# walsenders stopped for a few seconds, a partition in which an async leader
+# still acknowledges, then kill -9 of its Patroni and its whole postmaster
+# tree; the node rejoins by pg_rewind), `patronictl failover` and
+# `patronictl switchover`, each with the next leader's clock set behind
+# first.  Then it counts, from the writers' records and the final leader's
+# tables.
+
+use strict;
+use warnings;
+
+use DBI;
+use File::Path qw(make_path remove_tree);
+use HTTP::Tiny;
+use POSIX qw(setsid :sys_wait_h);
+use Time::HiRes qw(time sleep);
+
+my %gen = (
+	sno => 'sno_new(1)',
+	muid => 'muid_new()',
+	snowflake_si => 'snowflake_si_new()',
+	revts8 => 'revts8_new()',
+	uid60 => 'uid60_new()');
+my @types = sort keys %gen;
+
+my $PG_BIN = $ENV{UID_INT_PG_BIN} or die "UID_INT_PG_BIN is not set\n";
+my $FAKETIME = $ENV{UID_INT_FAKETIME} or die "UID_INT_FAKETIME is not set\n";
+my $SEED = $ENV{UID_INT_SEED} // int(time() * 1000) % 1_000_000;
+my @SCENARIOS = split ' ', ($ENV{UID_INT_SCENARIOS} // 'async sync leased');
+my $EVENTS = $ENV{UID_INT_EVENTS} // 3;
+my $RATE = $ENV{UID_INT_RATE} // 25;           # inserts per second per writer
+my $ETCD_MEMBERS = $ENV{UID_INT_ETCD} // 3;
+my $SCRATCH = $ENV{UID_INT_SCRATCH} // '/tmp/w/hB';
+my $BASE_PORT = $ENV{UID_INT_PORT} // 27200;
+my $WAIT = $ENV{UID_INT_WAIT} // 240;          # seconds any one state may take to come
+my $DEADLINE = $ENV{UID_INT_DEADLINE} // 2400;  # seconds the whole run may take
+my $NODES = 3;
+
+die "UID_INT_SEED is not a number\n" unless $SEED =~ /^\d+$/;
+for my $s (@SCENARIOS)
+{
+	die "unknown scenario '$s': async, sync or leased\n"
+	  unless $s =~ /^(async|sync|leased)$/;
+}
+
+# Ports: etcd clients 27200.., etcd peers 27205.., the coordinator 27210,
+# PostgreSQL 27221.., Patroni's REST API 27231...
+my @etcd_client = map { $BASE_PORT + $_ } 0 .. $ETCD_MEMBERS - 1;
+my @etcd_peer = map { $BASE_PORT + 5 + $_ } 0 .. $ETCD_MEMBERS - 1;
+my $COORD_PORT = $BASE_PORT + 10;
+my %pg_port = map { ("n$_" => $BASE_PORT + 20 + $_) } 1 .. $NODES;
+my %rest_port = map { ("n$_" => $BASE_PORT + 30 + $_) } 1 .. $NODES;
+my @names = sort keys %pg_port;
+
+my ($pg_uid, $pg_gid) = (getpwnam('postgres'))[ 2, 3 ];
+defined $pg_uid or die "no postgres OS user\n";
+
+my $http = HTTP::Tiny->new(timeout => 3);
+my $T0 = time();
+my @children;    # pids we started and must end: [pid, what]
+
+sub say { printf "[%6.1f] %s\n", time() - $T0, join('', @_); }
+sub fail { die "integration patroni: $_[0]\n"; }
+
+# --- the plan: drawn once from the seed, the same for every scenario -----
+
+srand($SEED);
+sub shuffle { my @a = @_; for (my $i = @a; --$i;) { my $j = int rand($i + 1); @a[ $i, $j ] = @a[ $j, $i ]; } @a }
+my @kinds = shuffle(qw(crash failover switchover));
+push @kinds, (qw(crash failover switchover))[ int rand 3 ] while @kinds < $EVENTS;
+@kinds = @kinds[ 0 .. $EVENTS - 1 ];
+# Each event: its kind, which standby (in name order) is the candidate, how far
+# behind real time each standby's clock goes (the next leader's), and for a
+# crash the seconds the leader's walsenders stay stopped before it.
+my @plan = map {
+	{
+		kind => $_,
+		pick => int rand 2,
+		behind => [ map { 20 + int rand 101 } 1 .. $NODES - 1 ],
+		partition => 3 + int rand 4,
+		land => rand,
+	}
+} @kinds;
+
+# --- processes -------------------------------------------------------------
+
+# In a child: becomes the postgres OS user, its output appended to $log.
+sub become_pg
+{
+	my ($log) = @_;
+	open STDIN, '<', '/dev/null';
+	open STDOUT, '>>', $log or die "$log: $!";
+	open STDERR, '>&', \*STDOUT;
+	$( = $) = "$pg_gid $pg_gid";
+	$< = $> = $pg_uid;
+	$ENV{HOME} = '/var/lib/postgresql';
+}
+
+# Starts a command as the postgres OS user in a session of its own, its
+# output to $log; returns its pid (the command's own: fork and exec).
+sub spawn_pg
+{
+	my ($log, @cmd) = @_;
+	my $pid = fork() // die "fork: $!";
+	if ($pid == 0)
+	{
+		setsid();
+		become_pg($log);
+		exec @cmd or die "exec $cmd[0]: $!";
+	}
+	push @children, [ $pid, "$cmd[0] (log $log)" ];
+	return $pid;
+}
+
+# Runs a command as the postgres OS user, its output to $log; true if it
+# succeeded.
+sub run_as_pg
+{
+	my ($log, @cmd) = @_;
+	my $pid = fork() // die "fork: $!";
+	if ($pid == 0)
+	{
+		become_pg($log);
+		exec @cmd or die "exec $cmd[0]: $!";
+	}
+	waitpid($pid, 0);
+	return $? == 0;
+}
+
+sub reap { 1 while waitpid(-1, WNOHANG) > 0; }
+
+# Waits until $cond returns true, polling every $step s, for at most $limit s
+# ($WAIT by default); returns its value, or dies naming $what.
+sub wait_for
+{
+	my ($what, $cond, $limit, $step) = @_;
+	my $end = time() + ($limit // $WAIT);
+	while (1)
+	{
+		reap();
+		my $v = eval { $cond->() };
+		return $v if $v;
+		fail("waited " . ($limit // $WAIT) . " s for $what") if time() > $end;
+		fail("the run's deadline of $DEADLINE s passed, waiting for $what") if time() > $T0 + $DEADLINE;
+		sleep($step // 0.5);
+	}
+}
+
+sub pg_dir
+{
+	my ($dir) = @_;
+	make_path($dir);
+	chown $pg_uid, $pg_gid, $dir;
+	chmod 0700, $dir;
+}
+
+sub write_file
+{
+	my ($file, $text) = @_;
+	open my $fh, '>', "$file.tmp" or die "$file.tmp: $!";
+	print $fh $text;
+	close $fh or die "$file.tmp: $!";
+	chown $pg_uid, $pg_gid, "$file.tmp";
+	rename "$file.tmp", $file or die "rename to $file: $!";
+}
+
+# The children of $pid (from /proc).
+sub children_of
+{
+	my ($pid) = @_;
+	my @kids;
+	for my $stat (glob '/proc/[0-9]*/stat')
+	{
+		open my $fh, '<', $stat or next;
+		my $line = <$fh> // next;
+		push @kids, $1 if $line =~ /^(\d+) \(.*\) \S+ (\d+) / && $2 == $pid;
+	}
+	return @kids;
+}
+
+# --- etcd --------------------------------------------------------------------
+
+my $ETCD_DIR = "$SCRATCH-etcd";
+my @etcd_pids;
+
+sub start_etcd
+{
+	remove_tree($ETCD_DIR);
+	pg_dir($ETCD_DIR);
+	my $cluster = join ',', map { "e$_=http://127.0.0.1:$etcd_peer[$_]" } 0 .. $ETCD_MEMBERS - 1;
+	for my $i (0 .. $ETCD_MEMBERS - 1)
+	{
+		push @etcd_pids, spawn_pg(
+			"$ETCD_DIR/e$i.log", 'etcd',
+			'--name' => "e$i",
+			'--data-dir' => "$ETCD_DIR/e$i",
+			'--listen-client-urls' => "http://127.0.0.1:$etcd_client[$i]",
+			'--advertise-client-urls' => "http://127.0.0.1:$etcd_client[$i]",
+			'--listen-peer-urls' => "http://127.0.0.1:$etcd_peer[$i]",
+			'--initial-advertise-peer-urls' => "http://127.0.0.1:$etcd_peer[$i]",
+			'--initial-cluster' => $cluster,
+			'--initial-cluster-state' => 'new',
+			'--initial-cluster-token' => "uid-int-$SEED",
+			# a busy machine: generous heartbeats, no election per hiccup
+			'--heartbeat-interval' => 500,
+			'--election-timeout' => 5000);
+	}
+	wait_for('etcd to be healthy', sub {
+		my $r = $http->get("http://127.0.0.1:$etcd_client[0]/health");
+		$r->{success} && $r->{content} =~ /"health":\s*"true"/;
+	});
+	say "etcd: $ETCD_MEMBERS members up (client ports @etcd_client)";
+}
+
+# --- the coordinator of the leased scenario ------------------------------------
+
+sub start_coordinator
+{
+	my ($dir) = @_;
+	pg_dir($dir);
+	run_as_pg("$dir/commands.log", "$PG_BIN/initdb", '-D', "$dir/data", '-A', 'trust', '-U', 'postgres', '--no-sync')
+	  or fail('initdb of the coordinator');
+	open my $fh, '>>', "$dir/data/postgresql.conf" or die;
+	# A pool_grace of 600 s: the writers' clocks go up to 120 s behind,
+	# inside the bound of half of it.
+	print $fh "listen_addresses = '127.0.0.1'\nport = $COORD_PORT\n"
+	  . "unix_socket_directories = '$dir'\nuid.pool_grace = 600\n";
+	close $fh;
+	run_as_pg("$dir/commands.log", "$PG_BIN/pg_ctl", '-D', "$dir/data", '-w', '-l', "$dir/coordinator.log", 'start')
+	  or fail('start of the coordinator');
+	my $dbh = wait_for('the coordinator', sub { db($COORD_PORT) });
+	$dbh->do('CREATE EXTENSION uid');
+	$dbh->disconnect;
+	say "coordinator: port $COORD_PORT, uid.pool_grace 600 s";
+}
+
+sub stop_coordinator
+{
+	my ($dir) = @_;
+	run_as_pg("$dir/commands.log", "$PG_BIN/pg_ctl", '-D', "$dir/data", '-m', 'fast', '-w', 'stop')
+	  if -e "$dir/data/postmaster.pid";
+}
+
+# --- Patroni -------------------------------------------------------------------
+
+sub db
+{
+	my ($port, %o) = @_;
+	return DBI->connect("dbi:Pg:host=127.0.0.1;port=$port;dbname=postgres;connect_timeout=5",
+		'postgres', '', { RaiseError => 1, PrintError => 0, AutoCommit => 1, %o });
+}
+
+sub yaml_params
+{
+	my (%p) = @_;
+	return join '', map { "        $_: $p{$_}\n" } sort keys %p;
+}
+
+# The node's Patroni configuration, and its bin directory: the installation's
+# programs, but postgres started under libfaketime with the node's clock file.
+sub node_config
+{
+	my ($sc, $dir, $name) = @_;
+	pg_dir("$dir/$name");
+	pg_dir("$dir/$name/bin");
+	for my $prog (glob "$PG_BIN/*")
+	{
+		my $link = "$dir/$name/bin/" . ($prog =~ s{.*/}{}r);
+		symlink $prog, $link unless $link =~ m{/postgres$};
+	}
+	write_file("$dir/$name/faketime.rc", "+0\n");
+	write_file("$dir/$name/bin/postgres", <<"EOF");
+#!/bin/sh
+exec env LD_PRELOAD='$FAKETIME' FAKETIME_TIMESTAMP_FILE='$dir/$name/faketime.rc' \\
+	FAKETIME_CACHE_DURATION=1 FAKETIME_DONT_FAKE_MONOTONIC=1 '$PG_BIN/postgres' "\$@"
+EOF
+	chmod 0755, "$dir/$name/bin/postgres";
+
+	my %identity =
+	  $sc eq 'leased'
+	  ? (session_preload_libraries => 'uid',
+		'uid.coordinator' => "'host=127.0.0.1 port=$COORD_PORT dbname=postgres user=postgres'",
+		'uid.pool' => 'int',
+		'uid.pool_size' => 32)
+	  : ('uid.partition' => 7, 'uid.generator' => 5, 'uid.cluster' => 3,
+		'uid.medallion' => "'5ea4c0ffee'");
+	my $sync = $sc eq 'sync' ? 'true' : 'false';
+	my $hosts = join ',', map { "127.0.0.1:$_" } @etcd_client;
+	write_file("$dir/$name/patroni.yml", <<"EOF" . yaml_params(%identity) . <<"EOF2");
+scope: uid-int-$sc
+name: $name
+restapi:
+  listen: 127.0.0.1:$rest_port{$name}
+  connect_address: 127.0.0.1:$rest_port{$name}
+etcd3:
+  hosts: $hosts
+bootstrap:
+  dcs:
+    ttl: 20
+    loop_wait: 2
+    retry_timeout: 5
+    # an async standby that lags may still take over: the point of the test
+    maximum_lag_on_failover: 1073741824
+    synchronous_mode: $sync
+    postgresql:
+      use_pg_rewind: true
+      remove_data_directory_on_rewind_failure: true
+      use_slots: true
+      parameters:
+        wal_level: replica
+        hot_standby: 'on'
+        wal_log_hints: 'on'
+        max_wal_senders: 10
+        max_replication_slots: 10
+        wal_keep_size: 256MB
+        synchronous_commit: 'on'
+EOF
+  initdb:
+    - encoding: UTF8
+  pg_hba:
+    - local all all trust
+    - host all all 127.0.0.1/32 trust
+    - host replication all 127.0.0.1/32 trust
+postgresql:
+  listen: 127.0.0.1:$pg_port{$name}
+  connect_address: 127.0.0.1:$pg_port{$name}
+  data_dir: $dir/$name/data
+  bin_dir: $dir/$name/bin
+  pgpass: $dir/$name/pgpass
+  authentication:
+    superuser:
+      username: postgres
+      password: unused
+    replication:
+      username: replicator
+      password: unused
+  parameters:
+    unix_socket_directories: '$dir/$name'
+    shared_buffers: 64MB
+    max_connections: 40
+EOF2
+}
+
+my %patroni_pid;
+
+sub start_patroni
+{
+	my ($dir, $name) = @_;
+	write_file("$dir/$name/faketime.rc", "+0\n");
+	$patroni_pid{$name} = spawn_pg("$dir/$name/patroni.log", 'patroni', "$dir/$name/patroni.yml");
+}
+
+# The REST API's view: the name of the node that leads and runs as primary, or
+# undef.
+sub leader
+{
+	for my $n (@names)
+	{
+		my $r = $http->get("http://127.0.0.1:$rest_port{$n}/leader");
+		return $n if $r->{status} == 200;
+	}
+	return undef;
+}
+
+# The timeline a primary writes on, in SQL.
+my $TIMELINE = q{('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int};
+
+# The leader takes a write, and returns its timeline.
+sub writable
+{
+	my ($n) = @_;
+	my $dbh = db($pg_port{$n});
+	my ($ro) = $dbh->selectrow_array('SELECT pg_is_in_recovery()');
+	return 0 if $ro;
+	$dbh->do('CREATE TEMP TABLE probe (x int)');
+	my ($tl) = $dbh->selectrow_array("SELECT $TIMELINE");
+	$dbh->disconnect;
+	return $tl;
+}
+
+# The standbys streaming from leader $n (application_name is the node name).
+sub streaming
+{
+	my ($n) = @_;
+	my $dbh = db($pg_port{$n});
+	my $r = $dbh->selectcol_arrayref(q{SELECT application_name FROM pg_stat_replication WHERE state = 'streaming'});
+	$dbh->disconnect;
+	return @$r;
+}
+
+sub wait_all_streaming
+{
+	my ($lead) = @_;
+	wait_for("every standby to stream from $lead", sub { (() = streaming($lead)) == $NODES - 1 });
+}
+
+# The node's clock minus real time, in seconds.
+sub clock_offset
+{
+	my ($n) = @_;
+	my $dbh = db($pg_port{$n});
+	my $before = time();
+	my ($t) = $dbh->selectrow_array('SELECT extract(epoch FROM clock_timestamp())');
+	my $after = time();
+	$dbh->disconnect;
+	return $t - ($before + $after) / 2;
+}
+
+# Sets node $n's clock $behind s behind real time and waits until its
+# backends read it (libfaketime re-reads the file about once a second).
+sub set_behind
+{
+	my ($dir, $n, $behind) = @_;
+	write_file("$dir/$n/faketime.rc", "-$behind\n");
+	wait_for("$n\'s clock to go $behind s behind", sub { abs(clock_offset($n) + $behind) < 1.5 }, 60);
+}
+
+sub patronictl
+{
+	my ($dir, @args) = @_;
+	my $out = `patronictl -c '$dir/n1/patroni.yml' @args 2>&1`;
+	fail("patronictl @args: $out") if $?;
+	return $out;
+}
+
+# kill -9 of the node: its Patroni, then its postmaster and every child
+# (stopped first, so that it forks no more), as a crash of its host.
+sub crash_node
+{
+	my ($dir, $n) = @_;
+	kill 'KILL', $patroni_pid{$n};
+	waitpid($patroni_pid{$n}, 0);
+	open my $fh, '<', "$dir/$n/data/postmaster.pid" or fail("$n has no postmaster.pid");
+	my $pm = <$fh>;
+	chomp $pm;
+	close $fh;
+	kill 'STOP', $pm;
+	my @kids = children_of($pm);
+	kill 'KILL', $pm, @kids;
+	return scalar @kids;
+}
+
+# --- the writers ---------------------------------------------------------------
+
+my %writer_pid;
+
+# One writer per type: inserts into t_TYPE through whichever node takes
+# writes, and appends each acknowledged ID to acks-TYPE (real time, ID,
+# timeline, port) and each error to errors-TYPE (real time, SQLSTATE,
+# message), at $RATE inserts a second on average.
+sub writer
+{
+	my ($dir, $type) = @_;
+	my $hosts = join ',', ('127.0.0.1') x $NODES;
+	my $ports = join ',', map { $pg_port{$_} } @names;
+	my $dsn = "dbi:Pg:host=$hosts;port=$ports;dbname=postgres;target_session_attrs=read-write;"
+	  . 'connect_timeout=3;keepalives_idle=5;keepalives_interval=2;keepalives_count=3';
+	open my $acks, '>>', "$dir/acks-$type" or die;
+	open my $errs, '>>', "$dir/errors-$type" or die;
+	# libpq's notices (the server's warnings) go to stderr
+	open STDERR, '>>', "$dir/notices-$type" or die;
+	$acks->autoflush(1);
+	$errs->autoflush(1);
+	my $stop = 0;
+	$SIG{TERM} = sub { $stop = 1 };
+	my ($dbh, $sth, $tl, $port);
+	my $pace = 1 / $RATE;
+	my $next = time();
+	while (!$stop)
+	{
+		if (!$dbh)
+		{
+			$dbh = DBI->connect($dsn, 'postgres', '', { RaiseError => 0, PrintError => 0, AutoCommit => 1 });
+			if (!$dbh)
+			{
+				printf $errs "%.3f connect %s\n", time(), (split /\n/, $DBI::errstr // '')[0] // '';
+				sleep 0.3;
+				next;
+			}
+			($tl, $port) = $dbh->selectrow_array("SELECT $TIMELINE, inet_server_port()");
+			if (!defined $port)
+			{
+				printf $errs "%.3f %s %s\n", time(), $dbh->state || '?????', (split /\n/, $dbh->errstr // '')[0] // '';
+				undef $dbh;
+				sleep 0.3;
+				next;
+			}
+			$sth = $dbh->prepare("INSERT INTO t_$type (tl) VALUES (?) RETURNING id::text");
+		}
+		my $ok = $sth->execute($tl);
+		my $at = time();
+		if ($ok)
+		{
+			my ($id) = $sth->fetchrow_array;
+			printf $acks "%.3f %s %d %d\n", $at, $id, $tl, $port;
+		}
+		else
+		{
+			my $state = $dbh->state || '?????';
+			my $msg = (split /\n/, $dbh->errstr // '')[0] // '';
+			printf $errs "%.3f %s %s\n", $at, $state, $msg;
+			# a lost or read-only connection: find the leader again
+			if (!$dbh->ping || $state =~ /^(08|57P|25006)/)
+			{
+				undef $sth;
+				$dbh->disconnect;
+				undef $dbh;
+			}
+		}
+		# spaced at random around the mean: a writer on a fixed grid, and a
+		# next leader's clock a whole number of seconds off, would put its IDs
+		# in the same phase of every tick as the lost ones
+		$next += $pace * (0.5 + rand);
+		my $nap = $next - time();
+		if ($nap > 0) { sleep $nap } else { $next = time() }
+	}
+	exit 0;
+}
+
+sub start_writers
+{
+	my ($dir) = @_;
+	for my $type (@types)
+	{
+		my $pid = fork() // die "fork: $!";
+		if ($pid == 0)
+		{
+			@children = ();
+			srand();
+			writer($dir, $type);
+		}
+		$writer_pid{$type} = $pid;
+		push @children, [ $pid, "writer $type" ];
+	}
+}
+
+sub stop_writers
+{
+	kill 'TERM', values %writer_pid;
+	for my $pid (values %writer_pid)
+	{
+		my $end = time() + 30;
+		while (waitpid($pid, WNOHANG) == 0)
+		{
+			if (time() > $end) { kill 'KILL', $pid; waitpid($pid, 0); last }
+			sleep 0.2;
+		}
+	}
+	%writer_pid = ();
+}
+
+# Acknowledged IDs of each type so far, and on timeline $tl.
+sub ack_count
+{
+	my ($dir, $type, $tl) = @_;
+	open my $fh, '<', "$dir/acks-$type" or return 0;
+	my $n = 0;
+	while (<$fh>) { $n++ if !defined $tl || (split)[2] == $tl }
+	return $n;
+}
+
+sub wait_writing
+{
+	my ($dir, $tl, $min, $what) = @_;
+	for my $type (@types)
+	{
+		wait_for("$type to be acknowledged $min times on timeline $tl ($what)",
+			sub { ack_count($dir, $type, $tl) >= $min });
+	}
+}
+
+# --- the analysis ----------------------------------------------------------------
+
+sub read_lines
+{
+	my ($file) = @_;
+	open my $fh, '<', $file or return ();
+	return map { chomp; [ split / /, $_, 3 ] } <$fh>;
+}
+
+# Counts, for the scenario in $dir: acknowledged IDs; those the final
+# leader's table lacks (lost), and of those, the ones at or past the first
+# ID the next leader made (in a range made again); reissued ones (an ID
+# acknowledged again after an earlier acknowledgement), by type; 23505s;
+# other errors (beyond the lost connections, read-only nodes and shutdowns
+# an event brings); IDs on a timeline at or below the greatest ID that
+# earlier timelines left in the final leader's table (that is, replicated
+# before the promotion); the warnings the writers got; and per event and
+# type the gap between the last acknowledged ID on the old timeline and the
+# first on the new (gap), and the time from the new leader's first write to
+# that first ID (refused).
+sub analyse
+{
+	my ($dir, $lead, $events) = @_;
+	my %r = (ids => 0, lost => 0, again => 0, reissued => 0, dup_key => 0, other => 0, below => 0);
+	my (%other, %warning);
+	for my $type (@types)
+	{
+		my %seen;
+		my @acks = map { [ split / /, "@$_" ] } read_lines("$dir/acks-$type");
+		for my $a (@acks)
+		{
+			my ($at, $id, $tl) = @$a;
+			$r{ids}++;
+			$r{by_type}{$type}++ if $seen{$id}++;
+		}
+		for my $e (read_lines("$dir/errors-$type"))
+		{
+			my ($at, $state, $msg) = @$e;
+			if ($state eq '23505') { $r{dup_key}++; next }
+			next if $state =~ /^(connect|08...|57P0[123]|25006)$/;
+			$r{other}++;
+			$other{"$state $msg"}++;
+		}
+		for my $ev (@$events)
+		{
+			my ($first) = grep { $_->[2] == $ev->{tl} } @acks;
+			my ($last) = grep { $_->[2] == $ev->{old_tl} } reverse @acks;
+			$ev->{gap}{$type} = $first->[0] - $last->[0];
+			$ev->{refused}{$type} = $first->[0] - $ev->{ready};
+		}
+		my $dbh = db($pg_port{$lead});
+		my ($below) = $dbh->selectrow_array(qq{
+			WITH top AS (SELECT tl, max(id) AS id FROM t_$type GROUP BY tl)
+			SELECT count(*) FROM t_$type a
+			WHERE a.id <= (SELECT max(b.id) FROM top b WHERE b.tl < a.tl)});
+		$r{below} += $below;
+		my %kept = map { $_ => 1 } @{ $dbh->selectcol_arrayref("SELECT id::text FROM t_$type") };
+		$r{lost} += grep { !$kept{ $_->[1] } } @acks;
+		# lost IDs at or past the first ID the next leader made: the range
+		# it made IDs in again, with the same identity or another
+		for my $ev (@$events)
+		{
+			my @lost = map { $_->[1] } grep { $_->[2] == $ev->{old_tl} && !$kept{ $_->[1] } } @acks;
+			next unless @lost;
+			my ($n) = $dbh->selectrow_array(qq{
+				SELECT count(*) FROM unnest(?::text[]) l
+				WHERE l::$type >= (SELECT min(id) FROM t_$type WHERE tl = ?)}, undef, \@lost, $ev->{tl});
+			$r{again} += $n;
+		}
+		($r{identities}) = $dbh->selectrow_array('SELECT count(DISTINCT sno_partition(id)) FROM t_sno')
+		  if $type eq 'sno';
+		if (open my $fh, '<', "$dir/notices-$type")
+		{
+			/^WARNING:\s+(.*)/ && $warning{$1}++ while <$fh>;
+		}
+		$dbh->disconnect;
+	}
+	$r{reissued} += $_ for values %{ $r{by_type} };
+	$r{other_detail} = \%other;
+	$r{warnings} = \%warning;
+	return \%r;
+}
+
+# --- a scenario ------------------------------------------------------------------
+
+sub scenario
+{
+	my ($sc) = @_;
+	my $dir = "$SCRATCH-$sc";
+	for my $n (@names)
+	{
+		fail("$dir/$n/data/postmaster.pid exists: a server of an earlier run still runs? stop it first")
+		  if -e "$dir/$n/data/postmaster.pid" && grep { kill 0, $_ } (split /\n/, `head -n 1 $dir/$n/data/postmaster.pid`);
+	}
+	remove_tree($dir);
+	pg_dir($dir);
+	say "$sc: scratch $dir";
+	my $coord = "$dir/coordinator";
+	start_coordinator($coord) if $sc eq 'leased';
+
+	node_config($sc, $dir, $_) for @names;
+	start_patroni($dir, 'n1');
+	wait_for('n1 to bootstrap and lead', sub { (leader() // '') eq 'n1' && writable('n1') });
+	my $dbh = db($pg_port{n1});
+	$dbh->do('CREATE EXTENSION uid');
+	$dbh->do("CREATE TABLE t_$_ (id $_ PRIMARY KEY DEFAULT $gen{$_}, tl int NOT NULL)") for @types;
+	$dbh->disconnect;
+	start_patroni($dir, $_) for @names[ 1 .. $#names ];
+	wait_all_streaming('n1');
+	if ($sc eq 'sync')
+	{
+		wait_for('a synchronous standby', sub {
+			grep { $http->get("http://127.0.0.1:$rest_port{$_}/sync")->{status} == 200 } @names;
+		});
+	}
+	say "$sc: n1 leads, n2 and n3 stream";
+
+	start_writers($dir);
+	my $lead = 'n1';
+	my $tl = writable($lead);
+	wait_writing($dir, $tl, 50, 'start');
+
+	my @events;
+	for my $i (0 .. $#plan)
+	{
+		my $p = $plan[$i];
+		my @standbys = grep { $_ ne $lead } @names;
+		my $cand = $standbys[ $p->{pick} ];
+		# synchronous_mode: Patroni fails over to the synchronous standby only
+		$cand = wait_for('a synchronous standby', sub {
+			(grep { $http->get("http://127.0.0.1:$rest_port{$_}/sync")->{status} == 200 } @standbys)[0];
+		}) if $sc eq 'sync';
+		my $ev = { kind => $p->{kind}, old => $lead, old_tl => $tl, rewinds => rewinds("$dir/$lead/patroni.log") };
+		if ($p->{kind} eq 'crash')
+		{
+			# The leader's clock right, so that its IDs follow the clock and
+			# renew the lease (one promoted with its clock behind makes its
+			# IDs in the fence's tick, and WAL already holds their lease).
+			set_behind($dir, $lead, 0);
+			wait_writing($dir, $tl, ack_count($dir, 'uid60', $tl) + 10, 'before the partition');
+			# Every standby's walsender stopped (one that a standby's
+			# reconnection replaced too): the standbys get no more WAL.
+			my %stopped;
+			wait_for('the walsenders to stop', sub {
+				my $lh = db($pg_port{$lead});
+				my $ws = $lh->selectcol_arrayref('SELECT pid FROM pg_stat_replication');
+				$lh->disconnect;
+				$stopped{$_} ||= kill 'STOP', $_ for @$ws;
+				return @$ws == $NODES - 1;
+			}, 60, 0.2);
+			my $tp = time();
+			$ev->{stopped} = scalar grep { (`ps -o stat= -p $_` // '') =~ /^T/ } keys %stopped;
+			my $before = ack_count($dir, 'sno');
+			sleep $p->{partition};    # the partition: the leader writes on alone
+			$ev->{during} = ack_count($dir, 'sno') - $before;
+			$ev->{start} = time();
+			crash_node($dir, $lead);
+			# Until one of them leads, the standbys' clocks are kept at a time
+			# in the partition (drawn): the next leader's clock is behind by
+			# the partition's rest and the outage, and passes again through
+			# the times of the IDs the lost WAL held.
+			my $land = $tp + $p->{land} * $p->{partition};
+			wait_for('a new leader', sub {
+				my $l = leader();
+				return $ev->{new} = $l if $l && $l ne $lead && writable($l);
+				write_file("$dir/$_/faketime.rc", sprintf("%d\n", $land - time())) for @standbys;
+				return 0;
+			});
+		}
+		else
+		{
+			# the standbys' clocks behind real time: the next leader's
+			set_behind($dir, $standbys[$_], $p->{behind}[$_]) for 0 .. $#standbys;
+			$ev->{start} = time();
+		}
+		if ($p->{kind} eq 'failover')
+		{
+			patronictl($dir, 'failover', '--candidate', $cand, '--force');
+			wait_for("$cand to lead", sub { (leader() // '') eq $cand && writable($cand) });
+			$ev->{new} = $cand;
+		}
+		elsif ($p->{kind} eq 'switchover')
+		{
+			patronictl($dir, 'switchover', '--leader', $lead, '--candidate', $cand, '--force');
+			wait_for("$cand to lead", sub { (leader() // '') eq $cand && writable($cand) });
+			$ev->{new} = $cand;
+		}
+		$ev->{ready} = time();
+		$ev->{tl} = writable($ev->{new});
+		$ev->{behind} = -clock_offset($ev->{new});
+		say sprintf('%s: event %d, %s: %s -> %s (timeline %d, clock %.0f s behind), a writer after %.1f s%s',
+			$sc, $i + 1, $p->{kind}, $lead, $ev->{new}, $ev->{tl}, $ev->{behind}, $ev->{ready} - $ev->{start},
+			$p->{kind} eq 'crash' ? ", $p->{partition} s of partition ($ev->{stopped} walsenders stopped, $ev->{during} sno IDs in it)" : '');
+		start_patroni($dir, $lead) if $p->{kind} eq 'crash';
+		$lead = $ev->{new};
+		$tl = $ev->{tl};
+		wait_writing($dir, $ev->{tl}, 20, "after event " . ($i + 1));
+		wait_all_streaming($lead);
+		my $rewinds = rewinds("$dir/$ev->{old}/patroni.log");
+		say "$sc: $ev->{old} streams again" . ($rewinds > $ev->{rewinds} ? ', after pg_rewind' : '');
+		push @events, $ev;
+	}
+	stop_writers();
+	wait_all_streaming($lead);
+	my $r = analyse($dir, $lead, \@events);
+	# per event, the slowest type's
+	my $worst = sub { my ($e, $k) = @_; my ($m) = sort { $b <=> $a } values %{ $e->{$k} }; sprintf '%.1f', $m < 0 ? 0 : $m };
+	$r->{failovers} = scalar @events;
+	$r->{refused} = join('/', map { $worst->($_, 'refused') } @events);
+	$r->{gap} = join('/', map { $worst->($_, 'gap') } @events);
+	$r->{kinds} = join('/', map { $_->{kind} } @events);
+
+	stop_cluster($dir);
+	stop_coordinator($coord) if $sc eq 'leased';
+	return $r;
+}
+
+# How many times Patroni ran pg_rewind, by its log.
+sub rewinds
+{
+	my ($log) = @_;
+	open my $fh, '<', $log or return 0;
+	return scalar grep { /running pg_rewind from/ } <$fh>;
+}
+
+sub stop_cluster
+{
+	my ($dir) = @_;
+	for my $n (@names)
+	{
+		my $pid = $patroni_pid{$n} or next;
+		kill 'TERM', $pid;
+	}
+	for my $n (@names)
+	{
+		my $pid = delete $patroni_pid{$n} or next;
+		my $end = time() + 90;
+		while (waitpid($pid, WNOHANG) == 0)
+		{
+			if (time() > $end) { crash_node($dir, $n) if -e "$dir/$n/data/postmaster.pid"; kill 'KILL', $pid; }
+			sleep 0.3;
+		}
+	}
+}
+
+# --- main --------------------------------------------------------------------------
+
+END
+{
+	my $rc = $?;
+	if ($$ == ($ENV{UID_INT_MAIN_PID} // $$) && @children)
+	{
+		# everything still running that we started: writers, Patroni (which stops
+		# its postgres), etcd
+		kill 'TERM', $_->[0] for reverse @children;
+		sleep 2;
+		for my $c (@children) { kill 'KILL', $c->[0] if waitpid($c->[0], WNOHANG) == 0 }
+		for my $sc (@SCENARIOS)
+		{
+			for my $pidfile (glob "$SCRATCH-$sc/*/data/postmaster.pid")
+			{
+				open my $fh, '<', $pidfile or next;
+				my $pm = <$fh>;
+				chomp $pm if defined $pm;
+				if ($pm && kill 0, $pm) { my @k = children_of($pm); kill 'KILL', $pm, @k }
+			}
+		}
+	}
+	$? = $rc;
+}
+$ENV{UID_INT_MAIN_PID} = $$;
+$SIG{INT} = $SIG{TERM} = sub { die "interrupted\n" };
+
+say "integration patroni: seed $SEED; events " . join(', ', map {
+	$_->{kind} eq 'crash'
+	  ? sprintf('crash (%d s partition, the next leader\'s clock then at %.0f%% of it)', $_->{partition}, 100 * $_->{land})
+	  : sprintf('%s (standby %d, clocks %s s)', $_->{kind}, $_->{pick} + 1, join(' ', map { "-$_" } @{ $_->{behind} }))
+} @plan);
+my (%res, @line);
+my $bad = 0;
+eval { start_etcd(); 1 } or do { print $@; exit 2 };
+for my $sc (@SCENARIOS)
+{
+	my $r = eval { scenario($sc) };
+	if (!$r)
+	{
+		print $@;
+		printf "integration patroni: seed %d, %s: did not run as planned (logs in %s-%s); %d s\n",
+		  $SEED, $sc, $SCRATCH, $sc, time() - $T0;
+		exit 2;
+	}
+	$res{$sc} = $r;
+	my $line = sprintf '%s: %d failovers (%s), %d ids, %d of them lost (%d in a range made again), %d reissued, %d at or below the replicated, %d 23505, %d other errors, no ID for %s s, after the leader took writes %s s',
+	  $sc, $r->{failovers}, $r->{kinds}, $r->{ids}, $r->{lost}, $r->{again}, $r->{reissued}, $r->{below}, $r->{dup_key}, $r->{other}, $r->{gap}, $r->{refused};
+	say "integration patroni: $line";
+	say "  other error: $_ (x$r->{other_detail}{$_})" for sort keys %{ $r->{other_detail} };
+	say "  warning to a writer: $_ (x$r->{warnings}{$_})" for sort keys %{ $r->{warnings} };
+	say "  sno partitions in the final table: $r->{identities}";
+	say "  reissued: " . join(', ', map { "$_ $r->{by_type}{$_}" } sort keys %{ $r->{by_type} }) if $r->{reissued};
+	push @line, sprintf('%s: %d failovers, %d ids, %d reissued', $sc, $r->{failovers}, $r->{ids}, $r->{reissued});
+	$bad = 1 if $r->{dup_key} || $r->{below} || $r->{other};
+	$bad = 1 if $sc ne 'async' && $r->{reissued};
+}
+printf "integration patroni: seed %d, %s; %d s%s\n", $SEED, join('; ', @line), time() - $T0, $bad ? '; FAILED' : '';
+exit $bad;

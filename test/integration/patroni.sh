@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# test/integration/patroni.sh: the integration suite's Patroni part (issue
+# 27).  Not run in CI.  Loopback only; ports 27200-27299 (UID_INT_PORT),
+# scratch directories UID_INT_SCRATCH-* (default /tmp/w/hB-*; the build of uid in
+# UID_SCRATCH, default /tmp/w/hB-build).
+#
+# Patroni 3.0.2 over etcd 3.4 (Debian 12's packages; three etcd members),
+# three PostgreSQL nodes with use_pg_rewind, one writer per type through
+# whichever node takes writes, and seeded events: a crash (the leader's
+# walsenders stopped for a few seconds while it goes on acknowledging, then
+# kill -9 of its Patroni and its whole postmaster tree; the node rejoins by
+# pg_rewind), `patronictl failover` and `patronictl switchover`, each with
+# the next leader's clock set 20 to 120 s behind real time first
+# (libfaketime, per node).  Three scenarios, the same events in each:
+#
+#   async   hand-set identity, the same on every node, asynchronous
+#           replication: a crash that loses acknowledged WAL may make IDs
+#           again (doc/operations.md, "IDs from WAL that was lost"); counted
+#   sync    the same with Patroni's synchronous_mode: 0 reissued
+#   leased  identities leased from a coordinator (a fourth PostgreSQL on
+#           loopback, uid.pool_grace 600 s): 0 reissued
+#
+# Counts per scenario: acknowledged IDs (each writer records them as its
+# INSERT ... RETURNING commits), IDs acknowledged again (reissued), IDs at or
+# below what earlier timelines left in the final leader's table (replicated
+# before a promotion: must be 0), 23505s (must be 0), other errors (beyond
+# lost connections, read-only nodes and shutdowns), and per event the
+# longest a type went without an acknowledged ID and how long after the new
+# leader took a write the slowest type's first ID came.  Prints a line per
+# scenario and a final line
+#   integration patroni: seed N, async: 3 failovers, 1234 ids, 16 reissued; sync: ...
+# and exits 1 if sync or leased reissued an ID, or any scenario had a 23505,
+# an ID at or below the replicated or another error; 2 if the run did not go
+# as planned (a state that did not come within UID_INT_WAIT seconds).
+#
+# Environment: UID_INT_SEED (default: drawn, printed) decides the events'
+# order, the candidates, the clock offsets and the partitions' lengths;
+# UID_INT_SCENARIOS (default "async sync leased"); UID_INT_EVENTS (default
+# 3: a crash, a failover and a switchover in the seed's order; more draw
+# more); UID_INT_RATE (inserts per second per writer, default 25);
+# UID_INT_ETCD (etcd members, default 3); UID_INT_WAIT (default 240 s, the
+# longest any one state may take to come); UID_INT_DEADLINE (default 2400 s,
+# the longest the run may take; a scenario takes about 2 minutes); PG_MAJOR
+# (default 15).
+# UID_INT_PG_BIN=DIR uses that installation, uid already in it, instead of
+# building uid into a private copy of PG_MAJOR's (as test/soak.sh does).
+UID_SCRATCH=${UID_SCRATCH:-/tmp/w/hB-build}
+source "$(dirname "$0")/../lib.sh"
+
+use_major "${PG_MAJOR:-15}"
+install_packages "$PG_MAJOR"
+# what this suite needs beyond the TAP tests
+missing=()
+for p in patroni etcd-server libdbd-pg-perl; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	say "installing ${missing[*]}"
+	"${SUDO[@]}" apt-get update -qq
+	"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >/dev/null
+fi
+ensure_postgres
+FAKETIME=$(faketime_lib)
+[ -n "$FAKETIME" ] && [ -e "$FAKETIME" ] || { echo "libfaketime not found (package libfaketime)" >&2; exit 2; }
+
+if [ -z "${UID_INT_PG_BIN:-}" ]; then
+	copy_sources
+	say "copying PostgreSQL $PG_MAJOR to $SCRATCH/pg"
+	private_installation "$SCRATCH/pg"
+	PG_BIN=$COPY_BIN
+	PG_CONFIG=$COPY_CONFIG
+	build_and_install
+	UID_INT_PG_BIN=$PG_BIN
+fi
+[ -e "$("$UID_INT_PG_BIN/pg_config" --pkglibdir)/uid.so" ] || { echo "no uid in $UID_INT_PG_BIN" >&2; exit 2; }
+
+say "the Patroni suite on $("$UID_INT_PG_BIN/pg_config" --version) in $UID_INT_PG_BIN"
+# every UID_INT_* setting given passes on to the driver
+mapfile -t int_env < <(env | grep '^UID_INT_' || true)
+"${SUDO[@]}" env "${int_env[@]}" UID_INT_PG_BIN="$UID_INT_PG_BIN" UID_INT_FAKETIME="$FAKETIME" \
+	perl "$UID_SRC/test/integration/patroni.pl"
