@@ -40,12 +40,10 @@ int_setup() {
 }
 
 # int_run PART.pl: runs the part as root (it starts its servers as postgres)
-# with the suite's settings.
+# with the suite's settings: every UID_INT_* variable given passes on.
 int_run() {
-	"${SUDO[@]}" env UID_INT_PG_BIN="$UID_INT_PG_BIN" UID_INT_FAKETIME="$FAKETIME" \
-		${UID_INT_SEED:+UID_INT_SEED="$UID_INT_SEED"} ${UID_INT_SCENARIOS:+UID_INT_SCENARIOS="$UID_INT_SCENARIOS"} \
-		${UID_INT_EVENTS:+UID_INT_EVENTS="$UID_INT_EVENTS"} ${UID_INT_RATE:+UID_INT_RATE="$UID_INT_RATE"} \
-		${UID_INT_WAIT:+UID_INT_WAIT="$UID_INT_WAIT"} \
-		${UID_INT_PORT:+UID_INT_PORT="$UID_INT_PORT"} ${UID_INT_SCRATCH:+UID_INT_SCRATCH="$UID_INT_SCRATCH"} \
+	local int_env
+	mapfile -t int_env < <(env | grep '^UID_INT_' || true)
+	"${SUDO[@]}" env "${int_env[@]}" UID_INT_PG_BIN="$UID_INT_PG_BIN" UID_INT_FAKETIME="$FAKETIME" \
 		perl "$UID_SRC/test/integration/$1"
 }

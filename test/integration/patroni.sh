@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test/integration/patroni.sh: the integration suite's Patroni part (issue
 # 27).  Not run in CI.  Loopback only; ports 27200-27299 (UID_INT_PORT),
-# scratch directories UID_INT_SCRATCH-* (default /tmp/w/hB-*; the build of uid in
-# UID_SCRATCH, default /tmp/w/hB-build).
+# scratch directories UID_INT_SCRATCH-* (default /tmp/uid-int-patroni-*; the
+# build of uid in UID_SCRATCH, default /tmp/uid-int-build).
 #
 # Patroni 3.0.2 over etcd 3.4 (Debian 12's packages; three etcd members),
 # three PostgreSQL nodes with use_pg_rewind, one writer per type through
@@ -44,39 +44,10 @@
 # (default 15).
 # UID_INT_PG_BIN=DIR uses that installation, uid already in it, instead of
 # building uid into a private copy of PG_MAJOR's (as test/soak.sh does).
-UID_SCRATCH=${UID_SCRATCH:-/tmp/w/hB-build}
+UID_SCRATCH=${UID_SCRATCH:-/tmp/uid-int-build}
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/lib.sh"
 
-use_major "${PG_MAJOR:-15}"
-install_packages "$PG_MAJOR"
-# what this suite needs beyond the TAP tests
-missing=()
-for p in patroni etcd-server libdbd-pg-perl; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	say "installing ${missing[*]}"
-	"${SUDO[@]}" apt-get update -qq
-	"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		"${missing[@]}" >/dev/null
-fi
-ensure_postgres
-FAKETIME=$(faketime_lib)
-[ -n "$FAKETIME" ] && [ -e "$FAKETIME" ] || { echo "libfaketime not found (package libfaketime)" >&2; exit 2; }
-
-if [ -z "${UID_INT_PG_BIN:-}" ]; then
-	copy_sources
-	say "copying PostgreSQL $PG_MAJOR to $SCRATCH/pg"
-	private_installation "$SCRATCH/pg"
-	PG_BIN=$COPY_BIN
-	PG_CONFIG=$COPY_CONFIG
-	build_and_install
-	UID_INT_PG_BIN=$PG_BIN
-fi
-[ -e "$("$UID_INT_PG_BIN/pg_config" --pkglibdir)/uid.so" ] || { echo "no uid in $UID_INT_PG_BIN" >&2; exit 2; }
-
+int_setup patroni etcd-server libdbd-pg-perl
 say "the Patroni suite on $("$UID_INT_PG_BIN/pg_config" --version) in $UID_INT_PG_BIN"
-# every UID_INT_* setting given passes on to the driver
-mapfile -t int_env < <(env | grep '^UID_INT_' || true)
-"${SUDO[@]}" env "${int_env[@]}" UID_INT_PG_BIN="$UID_INT_PG_BIN" UID_INT_FAKETIME="$FAKETIME" \
-	perl "$UID_SRC/test/integration/patroni.pl"
+int_run patroni.pl
