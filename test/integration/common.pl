@@ -1,12 +1,11 @@
-# test/integration/common.pl: what the integration suite's pgBackRest and
-# pg_auto_failover parts share (issue 27).  Loaded with `require` by
-# pgbackrest.pl and auto_failover.pl, into their package (main), after they
-# set $PART, $SCRATCH_DEFAULT and $PORT_DEFAULT.  Most of it is
-# test/integration/patroni.pl's code as that file has it (spawn_pg, reap,
-# wait_for, run_as_pg, pg_dir, write_file, children_of, db, the coordinator,
-# the writer, stop_writers, ack_count, wait_writing, read_lines), so that
-# the three parts can later share one module; where it differs, a comment
-# says how.
+# test/integration/common.pl: what the integration suite's parts (Patroni,
+# pgBackRest, pg_auto_failover) share (issue 27).  Loaded with `require` by
+# patroni.pl, pgbackrest.pl and auto_failover.pl, into their package (main),
+# after they set $PART, $SCRATCH_DEFAULT and $PORT_DEFAULT.  Its first half
+# (spawn_pg, reap, wait_for, run_as_pg, pg_dir, write_file, children_of, db,
+# the coordinator, the writer, stop_writers, ack_count, wait_writing,
+# read_lines) came from patroni.pl; where a part needs it a little
+# otherwise, a parameter or a setting says how.
 
 use strict;
 use warnings;
@@ -34,6 +33,7 @@ our $SCRATCH = $ENV{UID_INT_SCRATCH} // $SCRATCH_DEFAULT;
 our $BASE_PORT = $ENV{UID_INT_PORT} // $PORT_DEFAULT;
 our $WAIT = $ENV{UID_INT_WAIT} // 240;          # seconds any one state may take to come
 our $PROBE_RATE = 10;                           # probe rounds per second (one per type and a write)
+our $DEADLINE;    # seconds the whole run may take, if a part sets it (patroni.pl's UID_INT_DEADLINE)
 
 die "UID_INT_SEED is not a number\n" unless $SEED =~ /^\d+$/;
 
@@ -86,12 +86,14 @@ sub wait_for
 		my $v = eval { $cond->() };
 		return $v if $v;
 		fail("waited " . ($limit // $WAIT) . " s for $what") if time() > $end;
+		fail("the run's deadline of $DEADLINE s passed, waiting for $what") if defined $DEADLINE && time() > $T0 + $DEADLINE;
 		sleep($step // 0.5);
 	}
 }
 
-# patroni.pl's run_as_pg; here its output may go to a log ($log: a file to
-# append to; undef: inherited).
+# Runs a command as the postgres OS user; true if it succeeded.  Its output
+# goes to a log when the first argument is a reference to the log's name
+# (appended to), else where ours goes.
 sub run_as_pg
 {
 	my (@cmd) = @_;
@@ -147,11 +149,12 @@ sub children_of
 }
 
 # kill -9 of a postmaster and every child (stopped first, so that it forks
-# no more), as patroni.pl's crash_node does after killing Patroni.
+# no more), as a crash of its host; $name (default: $data) names it if it
+# has no pid file.
 sub crash_postmaster
 {
-	my ($data) = @_;
-	open my $fh, '<', "$data/postmaster.pid" or fail("$data has no postmaster.pid");
+	my ($data, $name) = @_;
+	open my $fh, '<', "$data/postmaster.pid" or fail(($name // $data) . " has no postmaster.pid");
 	my $pm = <$fh>;
 	chomp $pm;
 	close $fh;
@@ -188,7 +191,7 @@ sub faked_env
 		'FAKETIME_DONT_FAKE_MONOTONIC=1');
 }
 
-# The server's clock minus real time, in seconds (patroni.pl's, by port).
+# The server's clock minus real time, in seconds.
 sub clock_offset
 {
 	my ($port) = @_;
@@ -202,27 +205,31 @@ sub clock_offset
 
 # Sets the clock of the server on $port (clock file $rc) $offset s from real
 # time and waits until its backends read it (libfaketime re-reads the file
-# about once a second); patroni.pl's set_behind, by offset.
+# about once a second); $what names the wait (default: by port and offset).
 sub set_clock
 {
-	my ($rc, $port, $offset) = @_;
+	my ($rc, $port, $offset, $what) = @_;
 	write_file($rc, sprintf("%+d\n", $offset));
-	wait_for("port $port\'s clock to go to $offset s", sub { abs(clock_offset($port) - $offset) < 1.5 }, 60);
+	wait_for($what // "port $port\'s clock to go to $offset s", sub { abs(clock_offset($port) - $offset) < 1.5 }, 60);
 }
 
+# The timeline a primary writes on, in SQL (an error in recovery).
+our $TIMELINE = q{('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int};
+
 # The timeline of the server on $port as a writer sees it, or 0 in recovery.
-our $TL_SQL = q{SELECT CASE WHEN pg_is_in_recovery() THEN 0
-	ELSE ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int END, inet_server_port()};
+our $TL_SQL = "SELECT CASE WHEN pg_is_in_recovery() THEN 0\n\tELSE $TIMELINE END, inet_server_port()";
 
 # --- the coordinator of the leased scenario ------------------------------------
 
 our $COORD_PORT = $BASE_PORT + 10;
 
+# $log: where initdb's and pg_ctl's output goes (a file to append to;
+# default: where ours goes), for start and stop alike.
 sub start_coordinator
 {
-	my ($dir) = @_;
+	my ($dir, $log) = @_;
 	pg_dir($dir);
-	run_as_pg("$PG_BIN/initdb", '-D', "$dir/data", '-A', 'trust', '-U', 'postgres', '--no-sync')
+	run_as_pg(defined $log ? \$log : (), "$PG_BIN/initdb", '-D', "$dir/data", '-A', 'trust', '-U', 'postgres', '--no-sync')
 	  or fail('initdb of the coordinator');
 	open my $fh, '>>', "$dir/data/postgresql.conf" or die;
 	# A pool_grace of 600 s: the writers' clocks go up to 120 s behind,
@@ -230,7 +237,7 @@ sub start_coordinator
 	print $fh "listen_addresses = '127.0.0.1'\nport = $COORD_PORT\n"
 	  . "unix_socket_directories = '$dir'\nuid.pool_grace = 600\n";
 	close $fh;
-	run_as_pg("$PG_BIN/pg_ctl", '-D', "$dir/data", '-w', '-l', "$dir/coordinator.log", 'start')
+	run_as_pg(defined $log ? \$log : (), "$PG_BIN/pg_ctl", '-D', "$dir/data", '-w', '-l', "$dir/coordinator.log", 'start')
 	  or fail('start of the coordinator');
 	my $dbh = wait_for('the coordinator', sub { db($COORD_PORT) });
 	$dbh->do('CREATE EXTENSION uid');
@@ -240,8 +247,8 @@ sub start_coordinator
 
 sub stop_coordinator
 {
-	my ($dir) = @_;
-	run_as_pg("$PG_BIN/pg_ctl", '-D', "$dir/data", '-m', 'fast', '-w', 'stop')
+	my ($dir, $log) = @_;
+	run_as_pg(defined $log ? \$log : (), "$PG_BIN/pg_ctl", '-D', "$dir/data", '-m', 'fast', '-w', 'stop')
 	  if -e "$dir/data/postmaster.pid";
 }
 
@@ -278,14 +285,22 @@ our %writer_pid;
 # One writer per type: inserts into t_TYPE through $dsn, and appends each
 # acknowledged ID to acks-TYPE (real time, ID, timeline, port) and each error
 # to errors-TYPE (real time, SQLSTATE, message), at $RATE inserts a second.
-# patroni.pl's writer, but given its DSN (patroni.pl builds one from its
-# nodes) and reading the timeline as 0 on a server in recovery (patroni.pl's
-# writers reach only a primary).
+# It reads the timeline as 0 on a server in recovery, and records that as
+# an error "recovery".  Options (%$o, patroni.pl's):
+#   primary_only  the DSN reaches only a primary (target_session_attrs):
+#                 the timeline read with $TIMELINE, and when that fails (a
+#                 server in recovery, a lost connection), its SQLSTATE and
+#                 message recorded
+#   notices       libpq's notices (the server's warnings) to notices-TYPE
+#   jitter        inserts spaced at random around the mean
 sub writer
 {
-	my ($dir, $type, $dsn) = @_;
+	my ($dir, $type, $dsn, $o) = @_;
+	$o //= {};
 	open my $acks, '>>', "$dir/acks-$type" or die;
 	open my $errs, '>>', "$dir/errors-$type" or die;
+	# libpq's notices (the server's warnings) go to stderr
+	if ($o->{notices}) { open STDERR, '>>', "$dir/notices-$type" or die; }
 	$acks->autoflush(1);
 	$errs->autoflush(1);
 	my $stop = 0;
@@ -304,18 +319,22 @@ sub writer
 				sleep 0.3;
 				next;
 			}
-			($tl, $port) = $dbh->selectrow_array($TL_SQL);
-			$sth = $dbh->prepare("INSERT INTO t_$type (tl) VALUES (?) RETURNING id::text");
+			($tl, $port) = $dbh->selectrow_array($o->{primary_only} ? "SELECT $TIMELINE, inet_server_port()" : $TL_SQL);
 			if (!defined $port || !$tl)
 			{
 				# in recovery: no timeline to record yet (a row written after a
 				# promotion would carry 0); the probes show the refusal
-				printf $errs "%.3f recovery %s\n", time(), defined $port ? 'in recovery' : 'no answer';
+				# (primary_only: the query failed, in recovery or on a lost
+				# connection)
+				printf $errs "%.3f %s\n", time(), $o->{primary_only}
+				  ? ($dbh->state || '?????') . ' ' . ((split /\n/, $dbh->errstr // '')[0] // '')
+				  : 'recovery ' . (defined $port ? 'in recovery' : 'no answer');
 				$dbh->disconnect;
 				undef $dbh;
 				sleep 0.3;
 				next;
 			}
+			$sth = $dbh->prepare("INSERT INTO t_$type (tl) VALUES (?) RETURNING id::text");
 		}
 		my $ok = $sth->execute($tl);
 		my $at = time();
@@ -337,23 +356,28 @@ sub writer
 				undef $dbh;
 			}
 		}
-		$next += $pace;
+		# jitter: a writer on a fixed grid, and a next leader's clock a whole
+		# number of seconds off, would put its IDs in the same phase of
+		# every tick as the lost ones
+		$next += $o->{jitter} ? $pace * (0.5 + rand) : $pace;
 		my $nap = $next - time();
 		if ($nap > 0) { sleep $nap } else { $next = time() }
 	}
 	exit 0;
 }
 
+# The writers, with writer's options $o.
 sub start_writers
 {
-	my ($dir, $dsn) = @_;
+	my ($dir, $dsn, $o) = @_;
 	for my $type (@types)
 	{
 		my $pid = fork() // die "fork: $!";
 		if ($pid == 0)
 		{
 			@children = ();
-			writer($dir, $type, $dsn);
+			srand() if $o && $o->{jitter};    # a seed of its own, not the plan's
+			writer($dir, $type, $dsn, $o);
 		}
 		$writer_pid{$type} = $pid;
 		push @children, [ $pid, "writer $type" ];

@@ -20,34 +20,27 @@
 use strict;
 use warnings;
 
-use DBI;
-use File::Path qw(make_path remove_tree);
+use File::Basename qw(dirname);
+use File::Path qw(remove_tree);
 use HTTP::Tiny;
-use POSIX qw(setsid :sys_wait_h);
+use POSIX qw(:sys_wait_h);
 use Time::HiRes qw(time sleep);
 
-my %gen = (
-	sno => 'sno_new(1)',
-	muid => 'muid_new()',
-	snowflake_si => 'snowflake_si_new()',
-	revts8 => 'revts8_new()',
-	uid60 => 'uid60_new()');
-my @types = sort keys %gen;
+our ($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT);
+BEGIN
+{
+	($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT) = ('patroni', '/tmp/uid-int-patroni', 27200);
+	require(dirname(__FILE__) . '/common.pl');
+}
+our (%gen, @types, $PG_BIN, $FAKETIME, $SEED, $SCRATCH, $BASE_PORT, $DEADLINE, $T0, $COORD_PORT,
+	@PIDFILE_GLOBS, $TIMELINE);
 
-my $PG_BIN = $ENV{UID_INT_PG_BIN} or die "UID_INT_PG_BIN is not set\n";
-my $FAKETIME = $ENV{UID_INT_FAKETIME} or die "UID_INT_FAKETIME is not set\n";
-my $SEED = $ENV{UID_INT_SEED} // int(time() * 1000) % 1_000_000;
 my @SCENARIOS = split ' ', ($ENV{UID_INT_SCENARIOS} // 'async sync leased');
 my $EVENTS = $ENV{UID_INT_EVENTS} // 3;
-my $RATE = $ENV{UID_INT_RATE} // 25;           # inserts per second per writer
 my $ETCD_MEMBERS = $ENV{UID_INT_ETCD} // 3;
-my $SCRATCH = $ENV{UID_INT_SCRATCH} // '/tmp/uid-int-patroni';
-my $BASE_PORT = $ENV{UID_INT_PORT} // 27200;
-my $WAIT = $ENV{UID_INT_WAIT} // 240;          # seconds any one state may take to come
-my $DEADLINE = $ENV{UID_INT_DEADLINE} // 2400;  # seconds the whole run may take
+$DEADLINE = $ENV{UID_INT_DEADLINE} // 2400;    # seconds the whole run may take
 my $NODES = 3;
 
-die "UID_INT_SEED is not a number\n" unless $SEED =~ /^\d+$/;
 for my $s (@SCENARIOS)
 {
 	die "unknown scenario '$s': async, sync or leased\n"
@@ -58,25 +51,17 @@ for my $s (@SCENARIOS)
 # PostgreSQL 27221.., Patroni's REST API 27231...
 my @etcd_client = map { $BASE_PORT + $_ } 0 .. $ETCD_MEMBERS - 1;
 my @etcd_peer = map { $BASE_PORT + 5 + $_ } 0 .. $ETCD_MEMBERS - 1;
-my $COORD_PORT = $BASE_PORT + 10;
 my %pg_port = map { ("n$_" => $BASE_PORT + 20 + $_) } 1 .. $NODES;
 my %rest_port = map { ("n$_" => $BASE_PORT + 30 + $_) } 1 .. $NODES;
 my @names = sort keys %pg_port;
 
-my ($pg_uid, $pg_gid) = (getpwnam('postgres'))[ 2, 3 ];
-defined $pg_uid or die "no postgres OS user\n";
+@PIDFILE_GLOBS = map { "$SCRATCH-$_/*/data/postmaster.pid" } @SCENARIOS;
 
 my $http = HTTP::Tiny->new(timeout => 3);
-my $T0 = time();
-my @children;    # pids we started and must end: [pid, what]
-
-sub say { printf "[%6.1f] %s\n", time() - $T0, join('', @_); }
-sub fail { die "integration patroni: $_[0]\n"; }
 
 # --- the plan: drawn once from the seed, the same for every scenario -----
 
 srand($SEED);
-sub shuffle { my @a = @_; for (my $i = @a; --$i;) { my $j = int rand($i + 1); @a[ $i, $j ] = @a[ $j, $i ]; } @a }
 my @kinds = shuffle(qw(crash failover switchover));
 push @kinds, (qw(crash failover switchover))[ int rand 3 ] while @kinds < $EVENTS;
 @kinds = @kinds[ 0 .. $EVENTS - 1 ];
@@ -93,102 +78,6 @@ my @plan = map {
 	}
 } @kinds;
 
-# --- processes -------------------------------------------------------------
-
-# In a child: becomes the postgres OS user, its output appended to $log.
-sub become_pg
-{
-	my ($log) = @_;
-	open STDIN, '<', '/dev/null';
-	open STDOUT, '>>', $log or die "$log: $!";
-	open STDERR, '>&', \*STDOUT;
-	$( = $) = "$pg_gid $pg_gid";
-	$< = $> = $pg_uid;
-	$ENV{HOME} = '/var/lib/postgresql';
-}
-
-# Starts a command as the postgres OS user in a session of its own, its
-# output to $log; returns its pid (the command's own: fork and exec).
-sub spawn_pg
-{
-	my ($log, @cmd) = @_;
-	my $pid = fork() // die "fork: $!";
-	if ($pid == 0)
-	{
-		setsid();
-		become_pg($log);
-		exec @cmd or die "exec $cmd[0]: $!";
-	}
-	push @children, [ $pid, "$cmd[0] (log $log)" ];
-	return $pid;
-}
-
-# Runs a command as the postgres OS user, its output to $log; true if it
-# succeeded.
-sub run_as_pg
-{
-	my ($log, @cmd) = @_;
-	my $pid = fork() // die "fork: $!";
-	if ($pid == 0)
-	{
-		become_pg($log);
-		exec @cmd or die "exec $cmd[0]: $!";
-	}
-	waitpid($pid, 0);
-	return $? == 0;
-}
-
-sub reap { 1 while waitpid(-1, WNOHANG) > 0; }
-
-# Waits until $cond returns true, polling every $step s, for at most $limit s
-# ($WAIT by default); returns its value, or dies naming $what.
-sub wait_for
-{
-	my ($what, $cond, $limit, $step) = @_;
-	my $end = time() + ($limit // $WAIT);
-	while (1)
-	{
-		reap();
-		my $v = eval { $cond->() };
-		return $v if $v;
-		fail("waited " . ($limit // $WAIT) . " s for $what") if time() > $end;
-		fail("the run's deadline of $DEADLINE s passed, waiting for $what") if time() > $T0 + $DEADLINE;
-		sleep($step // 0.5);
-	}
-}
-
-sub pg_dir
-{
-	my ($dir) = @_;
-	make_path($dir);
-	chown $pg_uid, $pg_gid, $dir;
-	chmod 0700, $dir;
-}
-
-sub write_file
-{
-	my ($file, $text) = @_;
-	open my $fh, '>', "$file.tmp" or die "$file.tmp: $!";
-	print $fh $text;
-	close $fh or die "$file.tmp: $!";
-	chown $pg_uid, $pg_gid, "$file.tmp";
-	rename "$file.tmp", $file or die "rename to $file: $!";
-}
-
-# The children of $pid (from /proc).
-sub children_of
-{
-	my ($pid) = @_;
-	my @kids;
-	for my $stat (glob '/proc/[0-9]*/stat')
-	{
-		open my $fh, '<', $stat or next;
-		my $line = <$fh> // next;
-		push @kids, $1 if $line =~ /^(\d+) \(.*\) \S+ (\d+) / && $2 == $pid;
-	}
-	return @kids;
-}
-
 # --- etcd --------------------------------------------------------------------
 
 my $ETCD_DIR = "$SCRATCH-etcd";
@@ -202,7 +91,7 @@ sub start_etcd
 	for my $i (0 .. $ETCD_MEMBERS - 1)
 	{
 		push @etcd_pids, spawn_pg(
-			"$ETCD_DIR/e$i.log", 'etcd',
+			"$ETCD_DIR/e$i.log", {}, 'etcd',
 			'--name' => "e$i",
 			'--data-dir' => "$ETCD_DIR/e$i",
 			'--listen-client-urls' => "http://127.0.0.1:$etcd_client[$i]",
@@ -223,43 +112,7 @@ sub start_etcd
 	say "etcd: $ETCD_MEMBERS members up (client ports @etcd_client)";
 }
 
-# --- the coordinator of the leased scenario ------------------------------------
-
-sub start_coordinator
-{
-	my ($dir) = @_;
-	pg_dir($dir);
-	run_as_pg("$dir/commands.log", "$PG_BIN/initdb", '-D', "$dir/data", '-A', 'trust', '-U', 'postgres', '--no-sync')
-	  or fail('initdb of the coordinator');
-	open my $fh, '>>', "$dir/data/postgresql.conf" or die;
-	# A pool_grace of 600 s: the writers' clocks go up to 120 s behind,
-	# inside the bound of half of it.
-	print $fh "listen_addresses = '127.0.0.1'\nport = $COORD_PORT\n"
-	  . "unix_socket_directories = '$dir'\nuid.pool_grace = 600\n";
-	close $fh;
-	run_as_pg("$dir/commands.log", "$PG_BIN/pg_ctl", '-D', "$dir/data", '-w', '-l', "$dir/coordinator.log", 'start')
-	  or fail('start of the coordinator');
-	my $dbh = wait_for('the coordinator', sub { db($COORD_PORT) });
-	$dbh->do('CREATE EXTENSION uid');
-	$dbh->disconnect;
-	say "coordinator: port $COORD_PORT, uid.pool_grace 600 s";
-}
-
-sub stop_coordinator
-{
-	my ($dir) = @_;
-	run_as_pg("$dir/commands.log", "$PG_BIN/pg_ctl", '-D', "$dir/data", '-m', 'fast', '-w', 'stop')
-	  if -e "$dir/data/postmaster.pid";
-}
-
 # --- Patroni -------------------------------------------------------------------
-
-sub db
-{
-	my ($port, %o) = @_;
-	return DBI->connect("dbi:Pg:host=127.0.0.1;port=$port;dbname=postgres;connect_timeout=5",
-		'postgres', '', { RaiseError => 1, PrintError => 0, AutoCommit => 1, %o });
-}
 
 sub yaml_params
 {
@@ -358,7 +211,7 @@ sub start_patroni
 {
 	my ($dir, $name) = @_;
 	write_file("$dir/$name/faketime.rc", "+0\n");
-	$patroni_pid{$name} = spawn_pg("$dir/$name/patroni.log", 'patroni', "$dir/$name/patroni.yml");
+	$patroni_pid{$name} = spawn_pg("$dir/$name/patroni.log", {}, 'patroni', "$dir/$name/patroni.yml");
 }
 
 # The REST API's view: the name of the node that leads and runs as primary, or
@@ -372,9 +225,6 @@ sub leader
 	}
 	return undef;
 }
-
-# The timeline a primary writes on, in SQL.
-my $TIMELINE = q{('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int};
 
 # The leader takes a write, and returns its timeline.
 sub writable
@@ -405,25 +255,12 @@ sub wait_all_streaming
 	wait_for("every standby to stream from $lead", sub { (() = streaming($lead)) == $NODES - 1 });
 }
 
-# The node's clock minus real time, in seconds.
-sub clock_offset
-{
-	my ($n) = @_;
-	my $dbh = db($pg_port{$n});
-	my $before = time();
-	my ($t) = $dbh->selectrow_array('SELECT extract(epoch FROM clock_timestamp())');
-	my $after = time();
-	$dbh->disconnect;
-	return $t - ($before + $after) / 2;
-}
-
 # Sets node $n's clock $behind s behind real time and waits until its
-# backends read it (libfaketime re-reads the file about once a second).
+# backends read it.
 sub set_behind
 {
 	my ($dir, $n, $behind) = @_;
-	write_file("$dir/$n/faketime.rc", "-$behind\n");
-	wait_for("$n\'s clock to go $behind s behind", sub { abs(clock_offset($n) + $behind) < 1.5 }, 60);
+	set_clock("$dir/$n/faketime.rc", $pg_port{$n}, -$behind, "$n\'s clock to go $behind s behind");
 }
 
 sub patronictl
@@ -441,153 +278,10 @@ sub crash_node
 	my ($dir, $n) = @_;
 	kill 'KILL', $patroni_pid{$n};
 	waitpid($patroni_pid{$n}, 0);
-	open my $fh, '<', "$dir/$n/data/postmaster.pid" or fail("$n has no postmaster.pid");
-	my $pm = <$fh>;
-	chomp $pm;
-	close $fh;
-	kill 'STOP', $pm;
-	my @kids = children_of($pm);
-	kill 'KILL', $pm, @kids;
-	return scalar @kids;
-}
-
-# --- the writers ---------------------------------------------------------------
-
-my %writer_pid;
-
-# One writer per type: inserts into t_TYPE through whichever node takes
-# writes, and appends each acknowledged ID to acks-TYPE (real time, ID,
-# timeline, port) and each error to errors-TYPE (real time, SQLSTATE,
-# message), at $RATE inserts a second on average.
-sub writer
-{
-	my ($dir, $type) = @_;
-	my $hosts = join ',', ('127.0.0.1') x $NODES;
-	my $ports = join ',', map { $pg_port{$_} } @names;
-	my $dsn = "dbi:Pg:host=$hosts;port=$ports;dbname=postgres;target_session_attrs=read-write;"
-	  . 'connect_timeout=3;keepalives_idle=5;keepalives_interval=2;keepalives_count=3';
-	open my $acks, '>>', "$dir/acks-$type" or die;
-	open my $errs, '>>', "$dir/errors-$type" or die;
-	# libpq's notices (the server's warnings) go to stderr
-	open STDERR, '>>', "$dir/notices-$type" or die;
-	$acks->autoflush(1);
-	$errs->autoflush(1);
-	my $stop = 0;
-	$SIG{TERM} = sub { $stop = 1 };
-	my ($dbh, $sth, $tl, $port);
-	my $pace = 1 / $RATE;
-	my $next = time();
-	while (!$stop)
-	{
-		if (!$dbh)
-		{
-			$dbh = DBI->connect($dsn, 'postgres', '', { RaiseError => 0, PrintError => 0, AutoCommit => 1 });
-			if (!$dbh)
-			{
-				printf $errs "%.3f connect %s\n", time(), (split /\n/, $DBI::errstr // '')[0] // '';
-				sleep 0.3;
-				next;
-			}
-			($tl, $port) = $dbh->selectrow_array("SELECT $TIMELINE, inet_server_port()");
-			if (!defined $port)
-			{
-				printf $errs "%.3f %s %s\n", time(), $dbh->state || '?????', (split /\n/, $dbh->errstr // '')[0] // '';
-				undef $dbh;
-				sleep 0.3;
-				next;
-			}
-			$sth = $dbh->prepare("INSERT INTO t_$type (tl) VALUES (?) RETURNING id::text");
-		}
-		my $ok = $sth->execute($tl);
-		my $at = time();
-		if ($ok)
-		{
-			my ($id) = $sth->fetchrow_array;
-			printf $acks "%.3f %s %d %d\n", $at, $id, $tl, $port;
-		}
-		else
-		{
-			my $state = $dbh->state || '?????';
-			my $msg = (split /\n/, $dbh->errstr // '')[0] // '';
-			printf $errs "%.3f %s %s\n", $at, $state, $msg;
-			# a lost or read-only connection: find the leader again
-			if (!$dbh->ping || $state =~ /^(08|57P|25006)/)
-			{
-				undef $sth;
-				$dbh->disconnect;
-				undef $dbh;
-			}
-		}
-		# spaced at random around the mean: a writer on a fixed grid, and a
-		# next leader's clock a whole number of seconds off, would put its IDs
-		# in the same phase of every tick as the lost ones
-		$next += $pace * (0.5 + rand);
-		my $nap = $next - time();
-		if ($nap > 0) { sleep $nap } else { $next = time() }
-	}
-	exit 0;
-}
-
-sub start_writers
-{
-	my ($dir) = @_;
-	for my $type (@types)
-	{
-		my $pid = fork() // die "fork: $!";
-		if ($pid == 0)
-		{
-			@children = ();
-			srand();
-			writer($dir, $type);
-		}
-		$writer_pid{$type} = $pid;
-		push @children, [ $pid, "writer $type" ];
-	}
-}
-
-sub stop_writers
-{
-	kill 'TERM', values %writer_pid;
-	for my $pid (values %writer_pid)
-	{
-		my $end = time() + 30;
-		while (waitpid($pid, WNOHANG) == 0)
-		{
-			if (time() > $end) { kill 'KILL', $pid; waitpid($pid, 0); last }
-			sleep 0.2;
-		}
-	}
-	%writer_pid = ();
-}
-
-# Acknowledged IDs of each type so far, and on timeline $tl.
-sub ack_count
-{
-	my ($dir, $type, $tl) = @_;
-	open my $fh, '<', "$dir/acks-$type" or return 0;
-	my $n = 0;
-	while (<$fh>) { $n++ if !defined $tl || (split)[2] == $tl }
-	return $n;
-}
-
-sub wait_writing
-{
-	my ($dir, $tl, $min, $what) = @_;
-	for my $type (@types)
-	{
-		wait_for("$type to be acknowledged $min times on timeline $tl ($what)",
-			sub { ack_count($dir, $type, $tl) >= $min });
-	}
+	return crash_postmaster("$dir/$n/data", $n);
 }
 
 # --- the analysis ----------------------------------------------------------------
-
-sub read_lines
-{
-	my ($file) = @_;
-	open my $fh, '<', $file or return ();
-	return map { chomp; [ split / /, $_, 3 ] } <$fh>;
-}
 
 # Counts, for the scenario in $dir: acknowledged IDs; those the final
 # leader's table lacks (lost), and of those, the ones at or past the first
@@ -669,16 +363,10 @@ sub scenario
 {
 	my ($sc) = @_;
 	my $dir = "$SCRATCH-$sc";
-	for my $n (@names)
-	{
-		fail("$dir/$n/data/postmaster.pid exists: a server of an earlier run still runs? stop it first")
-		  if -e "$dir/$n/data/postmaster.pid" && grep { kill 0, $_ } (split /\n/, `head -n 1 $dir/$n/data/postmaster.pid`);
-	}
-	remove_tree($dir);
-	pg_dir($dir);
+	fresh_scratch($dir, 'n*/data/postmaster.pid');
 	say "$sc: scratch $dir";
 	my $coord = "$dir/coordinator";
-	start_coordinator($coord) if $sc eq 'leased';
+	start_coordinator($coord, "$coord/commands.log") if $sc eq 'leased';
 
 	node_config($sc, $dir, $_) for @names;
 	start_patroni($dir, 'n1');
@@ -697,7 +385,12 @@ sub scenario
 	}
 	say "$sc: n1 leads, n2 and n3 stream";
 
-	start_writers($dir);
+	# the writers: through whichever node takes writes
+	my $hosts = join ',', ('127.0.0.1') x $NODES;
+	my $ports = join ',', map { $pg_port{$_} } @names;
+	start_writers($dir, "dbi:Pg:host=$hosts;port=$ports;dbname=postgres;target_session_attrs=read-write;"
+		  . 'connect_timeout=3;keepalives_idle=5;keepalives_interval=2;keepalives_count=3',
+		{ primary_only => 1, notices => 1, jitter => 1 });
 	my $lead = 'n1';
 	my $tl = writable($lead);
 	wait_writing($dir, $tl, 50, 'start');
@@ -769,7 +462,7 @@ sub scenario
 		}
 		$ev->{ready} = time();
 		$ev->{tl} = writable($ev->{new});
-		$ev->{behind} = -clock_offset($ev->{new});
+		$ev->{behind} = -clock_offset($pg_port{ $ev->{new} });
 		say sprintf('%s: event %d, %s: %s -> %s (timeline %d, clock %.0f s behind), a writer after %.1f s%s',
 			$sc, $i + 1, $p->{kind}, $lead, $ev->{new}, $ev->{tl}, $ev->{behind}, $ev->{ready} - $ev->{start},
 			$p->{kind} eq 'crash' ? ", $p->{partition} s of partition ($ev->{stopped} walsenders stopped, $ev->{during} sno IDs in it)" : '');
@@ -793,7 +486,7 @@ sub scenario
 	$r->{kinds} = join('/', map { $_->{kind} } @events);
 
 	stop_cluster($dir);
-	stop_coordinator($coord) if $sc eq 'leased';
+	stop_coordinator($coord, "$coord/commands.log") if $sc eq 'leased';
 	return $r;
 }
 
@@ -827,29 +520,6 @@ sub stop_cluster
 
 # --- main --------------------------------------------------------------------------
 
-END
-{
-	my $rc = $?;
-	if ($$ == ($ENV{UID_INT_MAIN_PID} // $$) && @children)
-	{
-		# everything still running that we started: writers, Patroni (which stops
-		# its postgres), etcd
-		kill 'TERM', $_->[0] for reverse @children;
-		sleep 2;
-		for my $c (@children) { kill 'KILL', $c->[0] if waitpid($c->[0], WNOHANG) == 0 }
-		for my $sc (@SCENARIOS)
-		{
-			for my $pidfile (glob "$SCRATCH-$sc/*/data/postmaster.pid")
-			{
-				open my $fh, '<', $pidfile or next;
-				my $pm = <$fh>;
-				chomp $pm if defined $pm;
-				if ($pm && kill 0, $pm) { my @k = children_of($pm); kill 'KILL', $pm, @k }
-			}
-		}
-	}
-	$? = $rc;
-}
 $ENV{UID_INT_MAIN_PID} = $$;
 $SIG{INT} = $SIG{TERM} = sub { die "interrupted\n" };
 
@@ -863,14 +533,7 @@ my $bad = 0;
 eval { start_etcd(); 1 } or do { print $@; exit 2 };
 for my $sc (@SCENARIOS)
 {
-	my $r = eval { scenario($sc) };
-	if (!$r)
-	{
-		print $@;
-		printf "integration patroni: seed %d, %s: did not run as planned (logs in %s-%s); %d s\n",
-		  $SEED, $sc, $SCRATCH, $sc, time() - $T0;
-		exit 2;
-	}
+	my $r = run_scenario($sc, "$SCRATCH-$sc", \&scenario);
 	$res{$sc} = $r;
 	my $line = sprintf '%s: %d failovers (%s), %d ids, %d of them lost (%d in a range made again), %d reissued, %d at or below the replicated, %d 23505, %d other errors, no ID for %s s, after the leader took writes %s s',
 	  $sc, $r->{failovers}, $r->{kinds}, $r->{ids}, $r->{lost}, $r->{again}, $r->{reissued}, $r->{below}, $r->{dup_key}, $r->{other}, $r->{gap}, $r->{refused};
