@@ -166,6 +166,29 @@ sub crash_postmaster
 
 # --- servers -----------------------------------------------------------------
 
+# faked_bin(BIN_DIR, CLOCK_FILE): a bin directory for a tool that starts
+# postgres itself (Patroni, pg_autoctl): links to every program of $PG_BIN
+# but postgres, a wrapper that runs it under libfaketime with CLOCK_FILE
+# (written "+0": no offset until set_clock) as its clock.
+sub faked_bin
+{
+	my ($bin, $clock) = @_;
+	pg_dir($bin);
+	for my $prog (glob "$PG_BIN/*")
+	{
+		my $link = "$bin/" . ($prog =~ s{.*/}{}r);
+		symlink $prog, $link unless $link =~ m{/postgres$};
+	}
+	write_file($clock, "+0\n");
+	write_file("$bin/postgres", <<"EOF");
+#!/bin/sh
+exec env LD_PRELOAD='$FAKETIME' FAKETIME_TIMESTAMP_FILE='$clock' \\
+	FAKETIME_CACHE_DURATION=1 FAKETIME_DONT_FAKE_MONOTONIC=1 '$PG_BIN/postgres' "\$@"
+EOF
+	chmod 0755, "$bin/postgres";
+	return;
+}
+
 sub db
 {
 	my ($port, %o) = @_;

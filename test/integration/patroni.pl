@@ -126,19 +126,7 @@ sub node_config
 {
 	my ($sc, $dir, $name) = @_;
 	pg_dir("$dir/$name");
-	pg_dir("$dir/$name/bin");
-	for my $prog (glob "$PG_BIN/*")
-	{
-		my $link = "$dir/$name/bin/" . ($prog =~ s{.*/}{}r);
-		symlink $prog, $link unless $link =~ m{/postgres$};
-	}
-	write_file("$dir/$name/faketime.rc", "+0\n");
-	write_file("$dir/$name/bin/postgres", <<"EOF");
-#!/bin/sh
-exec env LD_PRELOAD='$FAKETIME' FAKETIME_TIMESTAMP_FILE='$dir/$name/faketime.rc' \\
-	FAKETIME_CACHE_DURATION=1 FAKETIME_DONT_FAKE_MONOTONIC=1 '$PG_BIN/postgres' "\$@"
-EOF
-	chmod 0755, "$dir/$name/bin/postgres";
+	faked_bin("$dir/$name/bin", "$dir/$name/faketime.rc");
 
 	my %identity =
 	  $sc eq 'leased'
