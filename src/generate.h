@@ -9,16 +9,11 @@
 
 #include "access/xact.h"
 
+#include "guc.h"
+#include "identity.h"
+#include "lease.h"
 #include "state.h"
 
-/*
- * This backend's server incarnation (see lease.c), UINT64_MAX until it has
- * checked that the server is out of recovery; a slot whose fenced word
- * equals it has been fenced in this incarnation.
- */
-extern UID_HIDDEN uint64 uid_incarnation;
-
-extern UidSlot *uid_gen_prepare(const UidClockSpec *spec, bool unique);
 
 /*
  * The slot of a type, for generating: maps the state file on first use,
@@ -85,18 +80,7 @@ uid_next_tick(const UidClockSpec *spec)
  */
 extern uint64 uid_unique_tick(const UidClockSpec *spec, int32 *ident);
 
-/*
- * The identity leased from a coordinator (identity.c).  Once a tick is
- * allocated: the lease id to embed, -1 for the identity settings, or
- * UID_IDENT_AGAIN when the tick may not be issued under the lease (it begins
- * before the lease's floor, whose marks are now raised, or the lease was
- * renewed or claimed meanwhile): allocate again.  Errors when no lease can
- * be had.
- */
-#define UID_IDENT_AGAIN (-2)
-extern UID_HIDDEN bool uid_ident_leased;	/* uid.coordinator is set (or refused) */
-extern int32 uid_ident_check(UidSlot *slot, const UidClockSpec *spec, bool unique,
-							 uint64 tick);
+/* The identity to embed in a tick's IDs: -1 for the identity settings (identity.h). */
 
 static inline int32
 uid_ident_cover(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tick)
@@ -106,9 +90,7 @@ uid_ident_cover(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tic
 	return uid_ident_check(slot, spec, unique, tick);
 }
 
-/* WAL holds a lease of at least need_us when it returns (lease.c). */
-extern void uid_lease_extend(uint64 need_us);
-
+/* WAL holds a lease past the tick's start when it returns (lease.h). */
 static inline void
 uid_lease_cover(const UidClockSpec *spec, uint64 tick)
 {

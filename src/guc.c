@@ -42,7 +42,7 @@
 #include "codec/bits.h"
 #include "codec/sno_codec.h"
 #include "codec/snowflake_si_codec.h"
-#include "glue.h"
+#include "type_support.h"
 #include "guc.h"
 #include "reload.h"
 
@@ -76,36 +76,17 @@ char	   *uid_sno_overflow_channel = NULL;
 static char *medallion_string = NULL;
 static char *epoch_string = NULL;
 
-/* The settings, in the order of UidSettingBit. */
-static const char *const uid_setting_names[UID_NSETTINGS] = {
-	"uid.generator",
-	"uid.cluster",
-	"uid.partition",
-	"uid.medallion",
-	"uid.snowflake_si_epoch",
-	"uid.snowflake_si_index_bits",
-	"uid.coordinator",
-	"uid.pool",
-	"uid.pool_size",
-	"uid.pool_ttl",
-	"uid.pool_grace",
-	"uid.coordinator_timeout",
-	"uid.sno_sequence_min",
-	"uid.sno_sequence_max",
-	"uid.sno_backfill_min",
-	"uid.sno_backfill_max",
-	"uid.sno_overflow_channel",
-};
+/*
+ * uid.coordinator is set (or refused): the identity comes from a lease
+ * (identity.c), never from the identity settings.
+ */
+UID_HIDDEN bool uid_ident_leased = false;
+
+/* Counts the assignments of the settings a lease is bound to (identity.c). */
+UID_HIDDEN uint64 uid_ident_settings_changes = 0;
 
 /* Settings whose server value was refused at load and not assigned since. */
 uint32		uid_settings_refused = 0;
-
-/*
- * Settings this session overrode before the library was loaded, whose
- * server values were read from the configuration files as they are now
- * (which may hold edits no reload delivered: see reload.c).
- */
-uint32		uid_settings_from_files = 0;
 
 /* Every assignment of a value clears its refusal. */
 #define UID_ASSIGN_HOOK(fn, bit) \
@@ -195,6 +176,12 @@ static char coordinator_problem[UID_COORDINATOR_PROBLEM_LEN];
 
 /* The problem this process logged last: each is logged once. */
 static char coordinator_logged[UID_COORDINATOR_PROBLEM_LEN];
+
+const char *
+uid_coordinator_problem(void)
+{
+	return coordinator_problem[0] ? coordinator_problem : NULL;
+}
 
 /* While the library defines uid.coordinator in a session (see the assign hook). */
 static bool coordinator_defining = false;
@@ -319,7 +306,7 @@ assign_coordinator(const char *newval, void *extra)
 	const UidCoordinatorVerdict *v = extra;
 
 	uid_ident_leased = newval != NULL && *newval != '\0';
-	uid_ident_config_changed();
+	uid_ident_settings_changes++;
 	/* the next ID under a lease checks that every session loads uid */
 	if (uid_ident_leased)
 		uid_settings_refused |= UID_PRELOAD_UNCHECKED;
@@ -360,7 +347,7 @@ static void
 assign_pool_size(int newval, void *extra)
 {
 	uid_settings_refused &= ~(1u << UID_SET_POOL_SIZE);
-	uid_ident_config_changed();
+	uid_ident_settings_changes++;
 }
 
 static bool
@@ -378,7 +365,7 @@ static void
 assign_pool(const char *newval, void *extra)
 {
 	uid_settings_refused &= ~(1u << UID_SET_POOL);
-	uid_ident_config_changed();
+	uid_ident_settings_changes++;
 }
 
 static bool
@@ -517,6 +504,99 @@ assign_epoch(const char *newval, void *extra)
 }
 
 /*
+ * The settings, in the order of UidSettingBit: everything uid_guc_init()
+ * defines and uid_config() shows (report.c) comes from here.
+ */
+#define INT_SETTING(bit, nm, sd, ld, v, boot, lo, hi, fl, chk, asg, shw) \
+	[bit] = {.name = (nm), .short_desc = (sd), .long_desc = (ld), .kind = UID_SETTING_INT, \
+			 .var = (v), .boot_int = (boot), .min = (lo), .max = (hi), .flags = (fl), \
+			 .int_check = (chk), .int_assign = (asg), .show = (shw)}
+#define STRING_SETTING(bit, nm, sd, ld, v, boot, fl, chk, asg, shw) \
+	[bit] = {.name = (nm), .short_desc = (sd), .long_desc = (ld), .kind = UID_SETTING_STRING, \
+			 .var = (v), .boot_str = (boot), .flags = (fl), \
+			 .str_check = (chk), .str_assign = (asg), .show = (shw)}
+
+const UidSetting uid_settings[UID_NSETTINGS] = {
+	INT_SETTING(UID_SET_GENERATOR, "uid.generator",
+				"Generator (node) id of this server: revts8 generator (0..63), snowflake_si machine id, uid60 worker.",
+				"Servers that generate IDs of the same type must use different values.",
+				&uid_generator, 0, 0, 511, 0, NULL, assign_generator, UID_SHOW_IDENTITY),
+	INT_SETTING(UID_SET_CLUSTER, "uid.cluster",
+				"Cluster id of this server for revts8.",
+				NULL,
+				&uid_cluster, 0, 0, 15, 0, NULL, assign_cluster, UID_SHOW_IDENTITY),
+	INT_SETTING(UID_SET_PARTITION, "uid.partition",
+				"Partition of this server for sno; -1 draws one when the server starts.",
+				"Servers that generate sno IDs must use different partitions.",
+				&uid_partition, -1, -1, 65535, 0, NULL, assign_partition, UID_SHOW_IDENTITY),
+	STRING_SETTING(UID_SET_MEDALLION, "uid.medallion",
+				   "Medallion of this server for muid, up to 11 hexadecimal digits; empty draws one when the server starts.",
+				   NULL,
+				   &medallion_string, "", 0, check_medallion, assign_medallion, UID_SHOW_IDENTITY),
+	STRING_SETTING(UID_SET_EPOCH, "uid.snowflake_si_epoch",
+				   "Base clock of snowflake_si IDs; set it once, before any ID exists.",
+				   "A value without a time zone is read as UTC.",
+				   &epoch_string, "2024-01-01 00:00:00+00", 0, check_epoch, assign_epoch,
+				   UID_SHOW_EPOCH),
+	INT_SETTING(UID_SET_INDEX_BITS, "uid.snowflake_si_index_bits",
+				"Width in bits of the snowflake_si per-millisecond index (UIN).",
+				"The machine id gets the other 13 - k bits.",
+				&uid_snowflake_si_index_bits, SNOWFLAKE_SI_DEFAULT_K,
+				SNOWFLAKE_SI_K_MIN, SNOWFLAKE_SI_K_MAX, 0, NULL, assign_index_bits, UID_SHOW_VALUE),
+	STRING_SETTING(UID_SET_COORDINATOR, "uid.coordinator",
+				   "Connection string of the coordinator this server leases its identity from, without a password; empty: the identity settings apply.",
+				   "The coordinator is a database with the uid extension; see doc/several-servers.md in uid's sources.",
+				   &uid_coordinator, "", GUC_SUPERUSER_ONLY, check_coordinator, assign_coordinator,
+				   UID_SHOW_COORDINATOR),
+	STRING_SETTING(UID_SET_POOL, "uid.pool",
+				   "Pool on the coordinator this server leases its identity from.",
+				   NULL,
+				   &uid_pool, "uid", 0, check_pool, assign_pool, UID_SHOW_VALUE),
+	INT_SETTING(UID_SET_POOL_SIZE, "uid.pool_size",
+				"Size of that pool: the number of servers it can hold.",
+				"Every claimant of one pool gives the same size.",
+				&uid_pool_size, 32, 1, 65536, 0, NULL, assign_pool_size, UID_SHOW_VALUE),
+	INT_SETTING(UID_SET_POOL_TTL, "uid.pool_ttl",
+				"Time to live of this server's lease; it is renewed when half is left.",
+				NULL,
+				&uid_pool_ttl_s, 3600, 2, 31536000, GUC_UNIT_S, NULL, assign_pool_ttl, UID_SHOW_VALUE),
+	INT_SETTING(UID_SET_POOL_GRACE, "uid.pool_grace",
+				"On a coordinator: how long an expired or released lease is kept from other claimants.",
+				"It must cover the clock differences between the pool's holders.",
+				&uid_pool_grace_s, 60, 0, 86400, GUC_UNIT_S, NULL, assign_pool_grace, UID_SHOW_VALUE),
+	INT_SETTING(UID_SET_COORDINATOR_TIMEOUT, "uid.coordinator_timeout",
+				"Longest time one call to the coordinator may take, connection included.",
+				NULL,
+				&uid_coordinator_timeout_ms, 10000, 100, 600000, GUC_UNIT_MS, NULL,
+				assign_coordinator_timeout, UID_SHOW_VALUE),
+	INT_SETTING(UID_SET_SNO_SEQUENCE_MIN, "uid.sno_sequence_min",
+				"Lowest sequence number sno_new() gives an ID of this server within a 4 ms unit.",
+				"Servers that share a sno partition must have disjoint sequence ranges; each range holds at least 4 numbers.",
+				&uid_sno_sequence_min, 0, 0, SNO_SEQ_MIN_MAX, 0, NULL, assign_sno_sequence_min,
+				UID_SHOW_SNO_LIVE),
+	INT_SETTING(UID_SET_SNO_SEQUENCE_MAX, "uid.sno_sequence_max",
+				"Highest sequence number sno_new() gives an ID of this server within a 4 ms unit.",
+				"Servers that share a sno partition must have disjoint sequence ranges; each range holds at least 4 numbers.",
+				&uid_sno_sequence_max, SNO_SEQ_MAX, SNO_SEQ_MAX_MIN, SNO_SEQ_MAX, 0, NULL,
+				assign_sno_sequence_max, UID_SHOW_SNO_LIVE),
+	INT_SETTING(UID_SET_SNO_BACKFILL_MIN, "uid.sno_backfill_min",
+				"Lowest sequence number of the IDs sno_new_at() back-fills; -1: back-fill off.",
+				"The back-fill range must keep clear of uid.sno_sequence_min..uid.sno_sequence_max.",
+				&uid_sno_backfill_min, -1, -1, SNO_SEQ_MIN_MAX, 0, NULL, assign_sno_backfill_min,
+				UID_SHOW_SNO_BACKFILL),
+	INT_SETTING(UID_SET_SNO_BACKFILL_MAX, "uid.sno_backfill_max",
+				"Highest sequence number of the IDs sno_new_at() back-fills; -1: back-fill off.",
+				"The back-fill range must keep clear of uid.sno_sequence_min..uid.sno_sequence_max.",
+				&uid_sno_backfill_max, -1, -1, SNO_SEQ_MAX, 0, check_sno_backfill_max,
+				assign_sno_backfill_max, UID_SHOW_SNO_BACKFILL),
+	STRING_SETTING(UID_SET_SNO_OVERFLOW_CHANNEL, "uid.sno_overflow_channel",
+				   "NOTIFY channel on which sno_new() reports that it waits for a used-up 4 ms unit; empty: none.",
+				   "At most one notification per 4 ms unit per server, delivered when the waiting call's transaction commits.",
+				   &uid_sno_overflow_channel, "", 0, check_sno_overflow_channel,
+				   assign_sno_overflow_channel, UID_SHOW_OFF_IF_EMPTY),
+};
+
+/*
  * The placeholder of a setting, if this session made one before the library
  * was loaded.
  */
@@ -526,163 +606,6 @@ uid_placeholder(const char *name)
 	struct config_generic *gen = uid_find_setting(name);
 
 	return gen && (gen->flags & GUC_CUSTOM_PLACEHOLDER) ? gen : NULL;
-}
-
-/*
- * A name from the postmaster's command line as the server reads it: in
- * --name=value, dashes stand for underscores.
- */
-static bool
-uid_argv_name_is(const char *arg, size_t len, const char *name)
-{
-	if (strlen(name) != len)
-		return false;
-	for (size_t i = 0; i < len; i++)
-	{
-		char		c = arg[i] == '-' ? '_' : arg[i];
-
-		if (pg_tolower((unsigned char) c) != pg_tolower((unsigned char) name[i]))
-			return false;
-	}
-	return true;
-}
-
-/*
- * The value of a setting on the postmaster's command line, from
- * postmaster.opts, which the postmaster writes at start ("-c" "name=value"
- * or "--name=value", each argument in double quotes), or NULL.
- */
-static char *
-uid_argv_value(const char *opts, const char *name)
-{
-	char	   *found = NULL;
-	bool		after_c = false;
-	const char *p = opts;
-
-	while ((p = strchr(p, '"')) != NULL)
-	{
-		const char *arg = ++p;
-		const char *end = strchr(arg, '"');
-		const char *eq;
-
-		if (end == NULL)
-			break;
-		p = end + 1;
-		if (!after_c && end - arg == 2 && strncmp(arg, "-c", 2) == 0)
-		{
-			after_c = true;
-			continue;
-		}
-		if (!after_c && end - arg > 2 && strncmp(arg, "--", 2) == 0)
-			arg += 2;
-		else if (!after_c && end - arg > 2 && strncmp(arg, "-c", 2) == 0)
-			arg += 2;
-		else if (!after_c)
-			continue;
-		after_c = false;
-		eq = memchr(arg, '=', end - arg);
-		if (eq != NULL && uid_argv_name_is(arg, eq - arg, name))
-			found = pnstrdup(eq + 1, end - eq - 1);
-	}
-	return found;
-}
-
-/*
- * The server's values of the settings in mask, as the configuration files
- * and the postmaster's command line give them: values[i] NULL where neither
- * sets setting i, sources[i] where the value comes from.  Allocated in the
- * current memory context.  Returns false if postgresql.conf could not be
- * read.
- */
-static bool
-uid_read_server_values(uint32 mask, char **values, GucSource *sources)
-{
-	ConfigVariable *head = NULL;
-	ConfigVariable *tail = NULL;
-	char		path[MAXPGPATH];
-	char	   *opts = NULL;
-	FILE	   *f;
-
-	for (int i = 0; i < UID_NSETTINGS; i++)
-	{
-		values[i] = NULL;
-		sources[i] = PGC_S_DEFAULT;
-	}
-	/* what is wrong in the files is the server log's, never a client's */
-	if (!ParseConfigFile(ConfigFileName, true, NULL, 0, 0, LOG_SERVER_ONLY, &head, &tail))
-		return false;
-	snprintf(path, sizeof(path), "%s/%s", DataDir, PG_AUTOCONF_FILENAME);
-	(void) ParseConfigFile(path, false, NULL, 0, 0, LOG_SERVER_ONLY, &head, &tail);
-
-	snprintf(path, sizeof(path), "%s/postmaster.opts", DataDir);
-	if ((f = AllocateFile(path, "r")) != NULL)
-	{
-		StringInfoData buf;
-
-		initStringInfo(&buf);
-		while (!feof(f) && !ferror(f))
-		{
-			char		chunk[1024];
-			size_t		n = fread(chunk, 1, sizeof(chunk), f);
-
-			appendBinaryStringInfo(&buf, chunk, n);
-		}
-		FreeFile(f);
-		opts = buf.data;
-	}
-
-	for (int i = 0; i < UID_NSETTINGS; i++)
-	{
-		const char *name = uid_setting_names[i];
-
-		if (!(mask & (1u << i)))
-			continue;
-		for (ConfigVariable *v = head; v != NULL; v = v->next)
-			if (!v->ignore && v->name != NULL && pg_strcasecmp(v->name, name) == 0)
-			{
-				values[i] = pstrdup(v->value);
-				sources[i] = PGC_S_FILE;
-			}
-		if (opts != NULL)
-		{
-			char	   *argv_value = uid_argv_value(opts, name);
-
-			if (argv_value != NULL)
-			{
-				values[i] = argv_value;
-				sources[i] = PGC_S_ARGV;
-			}
-		}
-	}
-	FreeConfigVariables(head);
-	return true;
-}
-
-/*
- * Sets again, from the configuration files and the postmaster's command
- * line, the settings whose placeholders this session overrode.  Returns
- * those the server sets.
- */
-static uint32
-uid_restore_server_settings(uint32 overridden)
-{
-	uint32		found = 0;
-	char	   *values[UID_NSETTINGS];
-	GucSource	sources[UID_NSETTINGS];
-
-	if (!uid_read_server_values(overridden, values, sources))
-		ereport(ERROR,
-				(errcode(ERRCODE_CONFIG_FILE_ERROR),
-				 errmsg("could not read the server's uid settings from \"%s\"", ConfigFileName)));
-	for (int i = 0; i < UID_NSETTINGS; i++)
-	{
-		if (values[i] == NULL)
-			continue;
-		found |= 1u << i;
-		(void) set_config_option(uid_setting_names[i], values[i], PGC_SIGHUP, sources[i],
-								 GUC_ACTION_SET, true, WARNING, false);
-	}
-	return found;
 }
 
 void
@@ -698,7 +621,7 @@ uid_guc_init(void)
 	 */
 	for (int i = 0; i < UID_NSETTINGS; i++)
 	{
-		struct config_generic *ph = uid_placeholder(uid_setting_names[i]);
+		struct config_generic *ph = uid_placeholder(uid_settings[i].name);
 
 		if (ph == NULL)
 			continue;
@@ -708,105 +631,30 @@ uid_guc_init(void)
 			server_set |= 1u << i;
 	}
 
-	DefineCustomIntVariable("uid.generator",
-							"Generator (node) id of this server: revts8 generator (0..63), snowflake_si machine id, uid60 worker.",
-							"Servers that generate IDs of the same type must use different values.",
-							&uid_generator, 0, 0, 511,
-							PGC_SIGHUP, 0, NULL, assign_generator, NULL);
-	DefineCustomIntVariable("uid.cluster",
-							"Cluster id of this server for revts8.",
-							NULL,
-							&uid_cluster, 0, 0, 15,
-							PGC_SIGHUP, 0, NULL, assign_cluster, NULL);
-	DefineCustomIntVariable("uid.partition",
-							"Partition of this server for sno; -1 draws one when the server starts.",
-							"Servers that generate sno IDs must use different partitions.",
-							&uid_partition, -1, -1, 65535,
-							PGC_SIGHUP, 0, NULL, assign_partition, NULL);
-	DefineCustomStringVariable("uid.medallion",
-							   "Medallion of this server for muid, up to 11 hexadecimal digits; empty draws one when the server starts.",
-							   NULL,
-							   &medallion_string, "",
-							   PGC_SIGHUP, 0,
-							   check_medallion, assign_medallion, NULL);
-	DefineCustomStringVariable("uid.snowflake_si_epoch",
-							   "Base clock of snowflake_si IDs; set it once, before any ID exists.",
-							   "A value without a time zone is read as UTC.",
-							   &epoch_string, "2024-01-01 00:00:00+00",
-							   PGC_SIGHUP, 0,
-							   check_epoch, assign_epoch, NULL);
-	DefineCustomIntVariable("uid.snowflake_si_index_bits",
-							"Width in bits of the snowflake_si per-millisecond index (UIN).",
-							"The machine id gets the other 13 - k bits.",
-							&uid_snowflake_si_index_bits, SNOWFLAKE_SI_DEFAULT_K,
-							SNOWFLAKE_SI_K_MIN, SNOWFLAKE_SI_K_MAX,
-							PGC_SIGHUP, 0, NULL, assign_index_bits, NULL);
-	coordinator_defining = true;
-	DefineCustomStringVariable("uid.coordinator",
-							   "Connection string of the coordinator this server leases its identity from, without a password; empty: the identity settings apply.",
-							   "The coordinator is a database with the uid extension; see doc/several-servers.md in uid's sources.",
-							   &uid_coordinator, "",
-							   PGC_SIGHUP, GUC_SUPERUSER_ONLY,
-							   check_coordinator, assign_coordinator, NULL);
+	for (int i = 0; i < UID_NSETTINGS; i++)
+	{
+		const UidSetting *s = &uid_settings[i];
+
+		coordinator_defining = i == UID_SET_COORDINATOR;
+		if (s->kind == UID_SETTING_INT)
+			DefineCustomIntVariable(s->name, s->short_desc, s->long_desc, s->var,
+									s->boot_int, s->min, s->max, PGC_SIGHUP, s->flags,
+									s->int_check, s->int_assign, NULL);
+		else
+			DefineCustomStringVariable(s->name, s->short_desc, s->long_desc, s->var,
+									   s->boot_str, PGC_SIGHUP, s->flags,
+									   s->str_check, s->str_assign, NULL);
+	}
 	coordinator_defining = false;
-	DefineCustomStringVariable("uid.pool",
-							   "Pool on the coordinator this server leases its identity from.",
-							   NULL,
-							   &uid_pool, "uid",
-							   PGC_SIGHUP, 0,
-							   check_pool, assign_pool, NULL);
-	DefineCustomIntVariable("uid.pool_size",
-							"Size of that pool: the number of servers it can hold.",
-							"Every claimant of one pool gives the same size.",
-							&uid_pool_size, 32, 1, 65536,
-							PGC_SIGHUP, 0, NULL, assign_pool_size, NULL);
-	DefineCustomIntVariable("uid.pool_ttl",
-							"Time to live of this server's lease; it is renewed when half is left.",
-							NULL,
-							&uid_pool_ttl_s, 3600, 2, 31536000,
-							PGC_SIGHUP, GUC_UNIT_S, NULL, assign_pool_ttl, NULL);
-	DefineCustomIntVariable("uid.pool_grace",
-							"On a coordinator: how long an expired or released lease is kept from other claimants.",
-							"It must cover the clock differences between the pool's holders.",
-							&uid_pool_grace_s, 60, 0, 86400,
-							PGC_SIGHUP, GUC_UNIT_S, NULL, assign_pool_grace, NULL);
-	DefineCustomIntVariable("uid.coordinator_timeout",
-							"Longest time one call to the coordinator may take, connection included.",
-							NULL,
-							&uid_coordinator_timeout_ms, 10000, 100, 600000,
-							PGC_SIGHUP, GUC_UNIT_MS, NULL, assign_coordinator_timeout, NULL);
-	DefineCustomIntVariable("uid.sno_sequence_min",
-							"Lowest sequence number sno_new() gives an ID of this server within a 4 ms unit.",
-							"Servers that share a sno partition must have disjoint sequence ranges; each range holds at least 4 numbers.",
-							&uid_sno_sequence_min, 0, 0, SNO_SEQ_MIN_MAX,
-							PGC_SIGHUP, 0, NULL, assign_sno_sequence_min, NULL);
-	DefineCustomIntVariable("uid.sno_sequence_max",
-							"Highest sequence number sno_new() gives an ID of this server within a 4 ms unit.",
-							"Servers that share a sno partition must have disjoint sequence ranges; each range holds at least 4 numbers.",
-							&uid_sno_sequence_max, SNO_SEQ_MAX, SNO_SEQ_MAX_MIN, SNO_SEQ_MAX,
-							PGC_SIGHUP, 0, NULL, assign_sno_sequence_max, NULL);
-	DefineCustomIntVariable("uid.sno_backfill_min",
-							"Lowest sequence number of the IDs sno_new_at() back-fills; -1: back-fill off.",
-							"The back-fill range must keep clear of uid.sno_sequence_min..uid.sno_sequence_max.",
-							&uid_sno_backfill_min, -1, -1, SNO_SEQ_MIN_MAX,
-							PGC_SIGHUP, 0, NULL, assign_sno_backfill_min, NULL);
-	DefineCustomIntVariable("uid.sno_backfill_max",
-							"Highest sequence number of the IDs sno_new_at() back-fills; -1: back-fill off.",
-							"The back-fill range must keep clear of uid.sno_sequence_min..uid.sno_sequence_max.",
-							&uid_sno_backfill_max, -1, -1, SNO_SEQ_MAX,
-							PGC_SIGHUP, 0, check_sno_backfill_max, assign_sno_backfill_max, NULL);
-	DefineCustomStringVariable("uid.sno_overflow_channel",
-							   "NOTIFY channel on which sno_new() reports that it waits for a used-up 4 ms unit; empty: none.",
-							   "At most one notification per 4 ms unit per server, delivered when the waiting call's transaction commits.",
-							   &uid_sno_overflow_channel, "",
-							   PGC_SIGHUP, 0,
-							   check_sno_overflow_channel, assign_sno_overflow_channel, NULL);
 	MarkGUCPrefixReserved("uid");
 
 	if (overridden != 0)
 	{
-		uid_settings_from_files = overridden;
-		server_set |= uid_restore_server_settings(overridden);
+		const char *names[UID_NSETTINGS];
+
+		for (int i = 0; i < UID_NSETTINGS; i++)
+			names[i] = uid_settings[i].name;
+		server_set |= uid_restore_server_settings(names, UID_NSETTINGS, overridden);
 	}
 
 	/*
@@ -816,7 +664,7 @@ uid_guc_init(void)
 	 */
 	for (int i = 0; i < UID_NSETTINGS; i++)
 		if ((server_set & (1u << i)) &&
-			uid_find_setting(uid_setting_names[i])->source == PGC_S_DEFAULT)
+			uid_find_setting(uid_settings[i].name)->source == PGC_S_DEFAULT)
 			uid_settings_refused |= 1u << i;
 	/* a refused coordinator must not fall back to the identity settings */
 	if (uid_settings_refused & (1u << UID_SET_COORDINATOR))
@@ -830,12 +678,12 @@ uid_setting_refused(UidSettingBit bit)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("this session's \"%s\" may not be what the server's last reload delivered",
-						uid_setting_names[bit]),
+						uid_settings[bit].name),
 				 errdetail("The configuration files changed after the reload this session took (or after the server's last reload, for a session that set uid settings when it started): an edit that no reload delivered, such as ALTER SYSTEM, may be among its values."),
 				 errhint("Reload the configuration, or start a session that sets no uid settings of its own; see doc/settings.md.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("the server's value of \"%s\" is invalid", uid_setting_names[bit]),
+			 errmsg("the server's value of \"%s\" is invalid", uid_settings[bit].name),
 			 errdetail("IDs are not made with the built-in default in its place."),
 			 errhint("Correct it and reload the configuration; the server log says why.")));
 }
@@ -918,52 +766,6 @@ uid_sentence(const char *phrase)
 	return s;
 }
 
-const char *
-uid_sno_live_problem(const UidSnoRanges *r)
-{
-	if (uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX)))
-		return "the server's value of one of them is invalid";
-	if (r->live_min > r->live_max)
-		return psprintf("%d..%d is no range", r->live_min, r->live_max);
-	if (r->live_max - r->live_min + 1 < UID_SNO_RANGE_MIN)
-		return psprintf("%d..%d holds %d sequences, fewer than %d",
-						r->live_min, r->live_max, r->live_max - r->live_min + 1,
-						UID_SNO_RANGE_MIN);
-	return NULL;
-}
-
-const char *
-uid_sno_backfill_problem(const UidSnoRanges *r)
-{
-	if (uid_settings_refused & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
-		return "the server's value of one of them is invalid";
-	if (r->backfill_min < 0 && r->backfill_max < 0)
-		return "back-fill is off";
-	if (r->backfill_min < 0 || r->backfill_max < 0)
-		return "only one of them is set";
-	if (r->backfill_min > r->backfill_max)
-		return psprintf("%d..%d is no range", r->backfill_min, r->backfill_max);
-	if (r->backfill_max - r->backfill_min + 1 < UID_SNO_RANGE_MIN)
-		return psprintf("%d..%d holds %d sequences, fewer than %d",
-						r->backfill_min, r->backfill_max,
-						r->backfill_max - r->backfill_min + 1, UID_SNO_RANGE_MIN);
-	if (r->backfill_min <= r->live_max && r->backfill_max >= r->live_min)
-		return psprintf("%d..%d overlaps the live range %d..%d (\"uid.sno_sequence_min\"..\"uid.sno_sequence_max\")",
-						r->backfill_min, r->backfill_max, r->live_min, r->live_max);
-	return NULL;
-}
-
-void
-uid_sno_live_refused(const UidSnoRanges *r)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("\"uid.sno_sequence_min\" and \"uid.sno_sequence_max\" give sno no sequence range"),
-			 errdetail("%s  sno_new() needs a range of at least %d sequences within 0..%d, the same for every session of the server.",
-					   uid_sentence(uid_sno_live_problem(r)), UID_SNO_RANGE_MIN, SNO_SEQ_MAX),
-			 errhint("Correct them and reload the configuration.")));
-}
-
 int64
 uid_effective_medallion(void)
 {
@@ -978,119 +780,6 @@ uid_effective_medallion(void)
 		drawn = lo + (int64) (uid_boot_value(UID_SLOT_MUID) % (uint64) span);
 	return drawn;
 }
-
-PG_FUNCTION_INFO_V1(uid_config);
-Datum
-uid_config(PG_FUNCTION_ARGS)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	char		buf[32];
-	struct
-	{
-		const char *name;
-		char	   *effective;
-	}			rows[UID_NSETTINGS];
-	bool		may_read = superuser() ||
-		has_privs_of_role(GetUserId(), ROLE_PG_READ_ALL_SETTINGS);
-	int			n = 0;
-
-	InitMaterializedSRF(fcinfo, 0);
-
-	/* on a leased server, what the IDs carry comes from the lease */
-	rows[n].name = "uid.generator";
-	rows[n++].effective = uid_ident_leased ? uid_ident_effective("uid.generator") :
-		psprintf("%d", uid_generator);
-	rows[n].name = "uid.cluster";
-	rows[n++].effective = uid_ident_leased ? uid_ident_effective("uid.cluster") :
-		psprintf("%d", uid_cluster);
-	rows[n].name = "uid.partition";
-	rows[n++].effective = uid_ident_leased ? uid_ident_effective("uid.partition") :
-		psprintf("%d", uid_effective_partition());
-	if (!uid_ident_leased)
-		snprintf(buf, sizeof(buf), "%011llX", (unsigned long long) uid_effective_medallion());
-	rows[n].name = "uid.medallion";
-	rows[n++].effective = uid_ident_leased ? uid_ident_effective("uid.medallion") : pstrdup(buf);
-	rows[n].name = "uid.snowflake_si_epoch";
-	rows[n++].effective = pstrdup(timestamptz_to_str((uid_snowflake_si_epoch_ms - PG_EPOCH_UNIX_MS) * 1000));
-	rows[n].name = "uid.snowflake_si_index_bits";
-	rows[n++].effective = psprintf("%d", uid_snowflake_si_index_bits);
-	rows[n].name = "uid.coordinator";
-	rows[n++].effective = !may_read ? pstrdup("(hidden)") :
-		!*uid_coordinator ? pstrdup("(none: identity settings)") :
-		coordinator_problem[0] ? psprintf("(refused: %s)", coordinator_problem) :
-		!uid_preloaded() ? pstrdup("(refused: uid is in neither session_preload_libraries nor shared_preload_libraries)") :
-		pstrdup(uid_coordinator);
-	rows[n].name = "uid.pool";
-	rows[n++].effective = pstrdup(uid_pool);
-	rows[n].name = "uid.pool_size";
-	rows[n++].effective = psprintf("%d", uid_pool_size);
-	rows[n].name = "uid.pool_ttl";
-	rows[n++].effective = psprintf("%d s", uid_pool_ttl_s);
-	rows[n].name = "uid.pool_grace";
-	rows[n++].effective = psprintf("%d s", uid_pool_grace_s);
-	rows[n].name = "uid.coordinator_timeout";
-	rows[n++].effective = psprintf("%d ms", uid_coordinator_timeout_ms);
-	{
-		UidSnoRanges r;
-		const char *live;
-		const char *backfill;
-
-		uid_sno_ranges(&r);
-		live = uid_sno_live_problem(&r);
-		backfill = uid_sno_backfill_problem(&r);
-		if (live != NULL)
-			backfill = "(none: the live range is refused)";
-		else if (backfill != NULL && r.backfill_min < 0 && r.backfill_max < 0 &&
-				 !(uid_settings_refused & ((1u << UID_SET_SNO_BACKFILL_MIN) |
-										   (1u << UID_SET_SNO_BACKFILL_MAX))))
-			backfill = "(off)";
-		else if (backfill != NULL)
-			backfill = psprintf("(refused: %s)", backfill);
-		rows[n].name = "uid.sno_sequence_min";
-		rows[n++].effective = live ? psprintf("(refused: %s)", live) : psprintf("%d", r.live_min);
-		rows[n].name = "uid.sno_sequence_max";
-		rows[n++].effective = live ? psprintf("(refused: %s)", live) :
-			psprintf("%d (%d IDs per 4 ms)", r.live_max, r.live_max - r.live_min + 1);
-		rows[n].name = "uid.sno_backfill_min";
-		rows[n++].effective = backfill ? pstrdup(backfill) : psprintf("%d", r.backfill_min);
-		rows[n].name = "uid.sno_backfill_max";
-		rows[n++].effective = backfill ? pstrdup(backfill) :
-			psprintf("%d (%d IDs per 4 ms)", r.backfill_max, r.backfill_max - r.backfill_min + 1);
-	}
-	rows[n].name = "uid.sno_overflow_channel";
-	rows[n++].effective = pstrdup(*uid_sno_overflow_channel ? uid_sno_overflow_channel : "(off)");
-	Assert(n == UID_NSETTINGS);
-
-	for (int i = 0; i < n; i++)
-	{
-		Datum		values[3];
-		bool		nulls[3] = {0};
-
-		values[0] = CStringGetTextDatum(rows[i].name);
-		/* the coordinator's connection string may hold a password */
-		values[1] = CStringGetTextDatum(!may_read && strcmp(rows[i].name, "uid.coordinator") == 0 ?
-										"(hidden)" : GetConfigOption(rows[i].name, false, false));
-		values[2] = CStringGetTextDatum(rows[i].effective);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-	return (Datum) 0;
-}
-
-/*
- * A coordinator's grace period (uid.pool_grace): an expired or released
- * lease is handed out again only this long after it ended.
- */
-PG_FUNCTION_INFO_V1(uid_pool_grace);
-Datum
-uid_pool_grace(PG_FUNCTION_ARGS)
-{
-	Interval   *grace = palloc0(sizeof(Interval));
-
-	uid_check_setting(UID_SET_POOL_GRACE);
-	grace->time = (int64) uid_pool_grace_s * USECS_PER_SEC;
-	PG_RETURN_INTERVAL_P(grace);
-}
-
 
 /*
  * Errors if uid.coordinator's value was refused: naming the setting alone

@@ -6,7 +6,10 @@
 #ifndef UID_GUC_H
 #define UID_GUC_H
 
+#include "utils/guc.h"
 #include "utils/timestamp.h"
+
+#include "compat.h"
 
 extern int	uid_generator;
 extern int	uid_cluster;
@@ -64,11 +67,71 @@ typedef enum UidSettingBit
 } UidSettingBit;
 
 /*
+ * How uid_config() (report.c) shows what a setting's value means: the value
+ * (with its unit), identity settings from the lease on a leased server,
+ * and the few whose meaning takes more than the value.
+ */
+typedef enum UidShow
+{
+	UID_SHOW_VALUE,
+	UID_SHOW_OFF_IF_EMPTY,		/* empty: "(off)" */
+	UID_SHOW_IDENTITY,			/* leased: the lease's; else the value, drawn if need be */
+	UID_SHOW_EPOCH,				/* the base clock as a timestamp */
+	UID_SHOW_COORDINATOR,		/* hidden, none, refused or the value */
+	UID_SHOW_SNO_LIVE,			/* the live range in force */
+	UID_SHOW_SNO_BACKFILL,		/* the back-fill range in force */
+} UidShow;
+
+typedef enum UidSettingKind
+{
+	UID_SETTING_INT,
+	UID_SETTING_STRING,
+} UidSettingKind;
+
+/* One setting: what uid_guc_init() defines and uid_config() shows. */
+typedef struct UidSetting
+{
+	const char *name;
+	const char *short_desc;
+	const char *long_desc;		/* or NULL */
+	UidSettingKind kind;
+	void	   *var;			/* int * or char ** */
+	int			boot_int;
+	int			min;
+	int			max;
+	const char *boot_str;
+	int			flags;			/* GUC_UNIT_S, GUC_UNIT_MS, GUC_SUPERUSER_ONLY */
+	GucIntCheckHook int_check;
+	GucIntAssignHook int_assign;
+	GucStringCheckHook str_check;
+	GucStringAssignHook str_assign;
+	UidShow		show;
+} UidSetting;
+
+/* Indexed by UidSettingBit. */
+extern const UidSetting uid_settings[UID_NSETTINGS];
+
+/*
+ * uid.coordinator is set (or refused): IDs carry a leased identity.  Read
+ * per ID, so hidden (compat.h).
+ */
+extern UID_HIDDEN bool uid_ident_leased;
+
+/*
+ * Counts the assignments of the settings a lease is bound to (the
+ * coordinator, the pool and its size): identity.c works out the lease's
+ * key again when it moved.
+ */
+extern UID_HIDDEN uint64 uid_ident_settings_changes;
+
+/* Why uid.coordinator's value was refused, or NULL. */
+extern const char *uid_coordinator_problem(void);
+
+/*
  * Settings whose server value the checks refused when the library was
  * loaded (a generator that embeds one refuses rather than use the default).
  */
 extern uint32 uid_settings_refused;
-extern uint32 uid_settings_from_files;
 
 /*
  * Not a setting: the bit of uid_settings_refused that makes the next ID
@@ -131,66 +194,10 @@ uid_per_reload(UidPerReload *c, int64 (*work_out) (void))
 extern int	uid_effective_partition(void);
 extern int64 uid_effective_medallion(void);
 
-/*
- * sno's sequence ranges.  back-fill -1, -1: off.  Not checked here.
- */
-typedef struct UidSnoRanges
-{
-	int			live_min;
-	int			live_max;
-	int			backfill_min;
-	int			backfill_max;
-} UidSnoRanges;
-
-/*
- * The ranges the server issues from now: those a backend took from a reload
- * and published in the state file, never edits of the configuration files
- * that no reload delivered (sno.c).
- */
-extern void uid_sno_ranges(UidSnoRanges *r);
-
 /* The smallest range of sequences a sno generator may have per 4 ms unit. */
 #define UID_SNO_RANGE_MIN 4
 
 /* A phrase as a sentence of a message's detail (capital, full stop). */
 extern char *uid_sentence(const char *phrase);
-
-/*
- * What is wrong with the live range (uid.sno_sequence_min..max) or the
- * back-fill range (uid.sno_backfill_min..max, which must also keep clear of
- * the live range), or NULL: a phrase for messages.
- */
-extern const char *uid_sno_live_problem(const UidSnoRanges *r);
-extern const char *uid_sno_backfill_problem(const UidSnoRanges *r);
-
-/* Errors, naming the settings, with what uid_sno_live_problem() found. */
-UID_NORETURN extern void uid_sno_live_refused(const UidSnoRanges *r) UID_NORETURN_AFTER;
-
-/*
- * Errors unless the live range is a usable one: its settings were accepted
- * and give at least UID_SNO_RANGE_MIN sequences.
- */
-static inline void
-uid_sno_check_live(const UidSnoRanges *r)
-{
-	if (unlikely((uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) |
-										  (1u << UID_SET_SNO_SEQUENCE_MAX))) ||
-				 r->live_max - r->live_min + 1 < UID_SNO_RANGE_MIN))
-		uid_sno_live_refused(r);
-}
-
-/* identity.c: the settings it depends on changed (assign hooks) */
-extern void uid_ident_config_changed(void);
-
-/*
- * identity.c: uid_config()'s effective value of an identity setting on a
- * server that leases its identity (what IDs carry), NULL on one that does
- * not.
- */
-extern char *uid_ident_effective(const char *setting);
-
-/* The value a type embeds for a lease id; errors if it does not fit 0..max. */
-extern uint32 uid_ident_value(int32 ident, const char *typname, const char *field,
-							  uint32 max);
 
 #endif							/* UID_GUC_H */

@@ -94,7 +94,7 @@
 #include "codec/revts8_codec.h"
 #include "codec/snowflake_si_codec.h"
 #include "codec/uid60_codec.h"
-#include "glue.h"
+#include "type_support.h"
 #include "guc.h"
 #include "remote.h"
 
@@ -107,9 +107,9 @@
 #define UID_IDENT_RETRY_EXPIRED_US INT64CONST(1000000)
 #define UID_IDENT_RETRY_MAX_US INT64CONST(60000000)
 
-bool		uid_ident_leased = false;
 
-static bool key_valid = false;
+/* uid_ident_settings_changes when key_cached was worked out (UINT64_MAX: never) */
+static uint64 key_for = UINT64_MAX;
 static uint64 key_cached;
 
 /* The lease as one consistent reading. */
@@ -134,13 +134,6 @@ typedef struct UidIdentSnap
 
 #define SNAP_ID(s)			((int32) (((s)->word & ID_MASK) - 1))
 #define SNAP_EXPIRY_US(s)	(((s)->word >> UID_IDENT_ID_BITS) * 1000)
-
-/* The key's settings changed (their assign hooks, which run before the variables change). */
-void
-uid_ident_config_changed(void)
-{
-	key_valid = false;
-}
 
 static uint64
 uid_hash_str(uint64 seed, const char *s)
@@ -169,7 +162,7 @@ uid_ident_key(void)
 	PQconninfoOption *opts;
 	uint64		k;
 
-	if (key_valid)
+	if (key_for == uid_ident_settings_changes)
 		return key_cached;
 	k = uid_mix64(GetSystemIdentifier());
 	k = uid_mix64(k ^ uid_state_file_id());
@@ -188,7 +181,7 @@ uid_ident_key(void)
 		PQconninfoFree(opts);
 	}
 	key_cached = k | 1;
-	key_valid = true;
+	key_for = uid_ident_settings_changes;
 	return key_cached;
 }
 
@@ -927,7 +920,7 @@ uid_ident_check(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tic
 
 	if (unlikely(uid_settings_refused & UID_IDENT_SETTINGS))
 		uid_ident_check_settings();
-	key = likely(key_valid) ? key_cached : uid_ident_key();
+	key = likely(key_for == uid_ident_settings_changes) ? key_cached : uid_ident_key();
 	uid_ident_read_cached(&s);
 	switch (uid_window_check(spec, tick, s.word != 0 && s.key == key && !s.skewed,
 							 s.floor_us, SNAP_EXPIRY_US(&s), s.renew_at_us))

@@ -44,7 +44,7 @@
 #include "utils/timestamp.h"
 
 #include "generate.h"
-#include "glue.h"
+#include "type_support.h"
 
 #define UID_FENCE_ORIGIN "uid_fence"
 

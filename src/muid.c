@@ -9,7 +9,7 @@
 #include "utils/builtins.h"
 
 #include "generate.h"
-#include "glue.h"
+#include "type_support.h"
 #include "guc.h"
 #include "muid.h"
 

@@ -49,6 +49,8 @@
 #include "miscadmin.h"
 #include "postmaster/interrupt.h"
 #include "postmaster/postmaster.h"
+#include "lib/stringinfo.h"
+#include "storage/fd.h"
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
@@ -102,6 +104,13 @@ static const char *const watched_settings[] = {
 	"uid.partition", "uid.generator", "uid.cluster", "uid.medallion",
 	"uid.snowflake_si_epoch", "uid.snowflake_si_index_bits",
 };
+
+/*
+ * Settings this session overrode before the library was loaded, whose
+ * server values were read from the configuration files as they are now
+ * (which may hold edits no reload delivered), by their bits (guc.h).
+ */
+uint32		uid_settings_from_files = 0;
 
 /* The bits of uid_settings_from_files that are watched settings. */
 #define UID_WATCHED_BITS ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX) | \
@@ -353,4 +362,165 @@ uint64
 uid_pm_key(void)
 {
 	return uid_mix64((uint64) PgStartTime ^ uid_mix64((uint64) PostmasterPid)) | 1;
+}
+
+/*
+ * A name from the postmaster's command line as the server reads it: in
+ * --name=value, dashes stand for underscores.
+ */
+static bool
+uid_argv_name_is(const char *arg, size_t len, const char *name)
+{
+	if (strlen(name) != len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+	{
+		char		c = arg[i] == '-' ? '_' : arg[i];
+
+		if (pg_tolower((unsigned char) c) != pg_tolower((unsigned char) name[i]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The value of a setting on the postmaster's command line, from
+ * postmaster.opts, which the postmaster writes at start ("-c" "name=value"
+ * or "--name=value", each argument in double quotes), or NULL.
+ */
+static char *
+uid_argv_value(const char *opts, const char *name)
+{
+	char	   *found = NULL;
+	bool		after_c = false;
+	const char *p = opts;
+
+	while ((p = strchr(p, '"')) != NULL)
+	{
+		const char *arg = ++p;
+		const char *end = strchr(arg, '"');
+		const char *eq;
+
+		if (end == NULL)
+			break;
+		p = end + 1;
+		if (!after_c && end - arg == 2 && strncmp(arg, "-c", 2) == 0)
+		{
+			after_c = true;
+			continue;
+		}
+		if (!after_c && end - arg > 2 && strncmp(arg, "--", 2) == 0)
+			arg += 2;
+		else if (!after_c && end - arg > 2 && strncmp(arg, "-c", 2) == 0)
+			arg += 2;
+		else if (!after_c)
+			continue;
+		after_c = false;
+		eq = memchr(arg, '=', end - arg);
+		if (eq != NULL && uid_argv_name_is(arg, eq - arg, name))
+			found = pnstrdup(eq + 1, end - eq - 1);
+	}
+	return found;
+}
+
+/*
+ * The server's values of the settings in mask, as the configuration files
+ * and the postmaster's command line give them: values[i] NULL where neither
+ * sets setting i, sources[i] where the value comes from.  Allocated in the
+ * current memory context.  Returns false if postgresql.conf could not be
+ * read.
+ */
+static bool
+uid_read_server_values(const char *const *names, int n, uint32 mask,
+					   char **values, GucSource *sources)
+{
+	ConfigVariable *head = NULL;
+	ConfigVariable *tail = NULL;
+	char		path[MAXPGPATH];
+	char	   *opts = NULL;
+	FILE	   *f;
+
+	for (int i = 0; i < n; i++)
+	{
+		values[i] = NULL;
+		sources[i] = PGC_S_DEFAULT;
+	}
+	/* what is wrong in the files is the server log's, never a client's */
+	if (!ParseConfigFile(ConfigFileName, true, NULL, 0, 0, LOG_SERVER_ONLY, &head, &tail))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", DataDir, PG_AUTOCONF_FILENAME);
+	(void) ParseConfigFile(path, false, NULL, 0, 0, LOG_SERVER_ONLY, &head, &tail);
+
+	snprintf(path, sizeof(path), "%s/postmaster.opts", DataDir);
+	if ((f = AllocateFile(path, "r")) != NULL)
+	{
+		StringInfoData buf;
+
+		initStringInfo(&buf);
+		while (!feof(f) && !ferror(f))
+		{
+			char		chunk[1024];
+			size_t		n = fread(chunk, 1, sizeof(chunk), f);
+
+			appendBinaryStringInfo(&buf, chunk, n);
+		}
+		FreeFile(f);
+		opts = buf.data;
+	}
+
+	for (int i = 0; i < n; i++)
+	{
+		const char *name = names[i];
+
+		if (!(mask & (1u << i)))
+			continue;
+		for (ConfigVariable *v = head; v != NULL; v = v->next)
+			if (!v->ignore && v->name != NULL && pg_strcasecmp(v->name, name) == 0)
+			{
+				values[i] = pstrdup(v->value);
+				sources[i] = PGC_S_FILE;
+			}
+		if (opts != NULL)
+		{
+			char	   *argv_value = uid_argv_value(opts, name);
+
+			if (argv_value != NULL)
+			{
+				values[i] = argv_value;
+				sources[i] = PGC_S_ARGV;
+			}
+		}
+	}
+	FreeConfigVariables(head);
+	return true;
+}
+
+/*
+ * Sets again, from the configuration files and the postmaster's command
+ * line, the settings of names[0..n-1] whose bits are in overridden (those
+ * whose placeholders this session overrode).  Returns the bits of those the
+ * server sets.
+ */
+uint32
+uid_restore_server_settings(const char *const *names, int n, uint32 overridden)
+{
+	uint32		found = 0;
+	char	   *values[32];
+	GucSource	sources[32];
+
+	Assert(n <= 32);
+	uid_settings_from_files = overridden;
+	if (!uid_read_server_values(names, n, overridden, values, sources))
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIG_FILE_ERROR),
+				 errmsg("could not read the server's uid settings from \"%s\"", ConfigFileName)));
+	for (int i = 0; i < n; i++)
+	{
+		if (values[i] == NULL)
+			continue;
+		found |= 1u << i;
+		(void) set_config_option(names[i], values[i], PGC_SIGHUP, sources[i],
+								 GUC_ACTION_SET, true, WARNING, false);
+	}
+	return found;
 }

@@ -34,6 +34,17 @@ extern bool uid_reload_first_only(void);
  */
 extern int64 uid_reload_stamp(void);
 
+/*
+ * The server's own values, for a session that overrode them before the
+ * library was loaded: sets again, from the configuration files and the
+ * postmaster's command line, those of names[0..n-1] whose bits are in
+ * overridden; returns the bits of those the server sets, and notes in
+ * uid_settings_from_files that the values came from the files as they are
+ * now.
+ */
+extern uint32 uid_restore_server_settings(const char *const *names, int n, uint32 overridden);
+extern uint32 uid_settings_from_files;
+
 /* The postmaster's life: the same for every backend of one server start. */
 extern uint64 uid_pm_key(void);
 

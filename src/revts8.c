@@ -10,7 +10,7 @@
 #include "utils/sortsupport.h"
 
 #include "generate.h"
-#include "glue.h"
+#include "type_support.h"
 #include "guc.h"
 #include "revts8.h"
 

@@ -16,7 +16,7 @@
 #include "utils/timestamp.h"
 
 #include "generate.h"
-#include "glue.h"
+#include "type_support.h"
 #include "guc.h"
 #include "reload.h"
 #include "sno.h"
@@ -458,6 +458,52 @@ sno_ranges_slow(uint64 w)
 			 errmsg("sno cannot tell which sequence ranges the server's last reload delivered"),
 			 errdetail("This session took a reload after the configuration files had changed again, and no session has taken the server's ranges since it started."),
 			 errhint("Reload the configuration (SELECT pg_reload_conf()), or call sno_range() in a new session.")));
+}
+
+const char *
+uid_sno_live_problem(const UidSnoRanges *r)
+{
+	if (uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX)))
+		return "the server's value of one of them is invalid";
+	if (r->live_min > r->live_max)
+		return psprintf("%d..%d is no range", r->live_min, r->live_max);
+	if (r->live_max - r->live_min + 1 < UID_SNO_RANGE_MIN)
+		return psprintf("%d..%d holds %d sequences, fewer than %d",
+						r->live_min, r->live_max, r->live_max - r->live_min + 1,
+						UID_SNO_RANGE_MIN);
+	return NULL;
+}
+
+const char *
+uid_sno_backfill_problem(const UidSnoRanges *r)
+{
+	if (uid_settings_refused & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
+		return "the server's value of one of them is invalid";
+	if (r->backfill_min < 0 && r->backfill_max < 0)
+		return "back-fill is off";
+	if (r->backfill_min < 0 || r->backfill_max < 0)
+		return "only one of them is set";
+	if (r->backfill_min > r->backfill_max)
+		return psprintf("%d..%d is no range", r->backfill_min, r->backfill_max);
+	if (r->backfill_max - r->backfill_min + 1 < UID_SNO_RANGE_MIN)
+		return psprintf("%d..%d holds %d sequences, fewer than %d",
+						r->backfill_min, r->backfill_max,
+						r->backfill_max - r->backfill_min + 1, UID_SNO_RANGE_MIN);
+	if (r->backfill_min <= r->live_max && r->backfill_max >= r->live_min)
+		return psprintf("%d..%d overlaps the live range %d..%d (\"uid.sno_sequence_min\"..\"uid.sno_sequence_max\")",
+						r->backfill_min, r->backfill_max, r->live_min, r->live_max);
+	return NULL;
+}
+
+void
+uid_sno_live_refused(const UidSnoRanges *r)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("\"uid.sno_sequence_min\" and \"uid.sno_sequence_max\" give sno no sequence range"),
+			 errdetail("%s  sno_new() needs a range of at least %d sequences within 0..%d, the same for every session of the server.",
+					   uid_sentence(uid_sno_live_problem(r)), UID_SNO_RANGE_MIN, SNO_SEQ_MAX),
+			 errhint("Correct them and reload the configuration.")));
 }
 
 /* The ranges word in force now; publishes this backend's when it should. */

@@ -8,6 +8,7 @@
 #include "fmgr.h"
 
 #include "codec/sno_codec.h"
+#include "guc.h"
 
 typedef struct sno_t
 {
@@ -18,5 +19,47 @@ typedef struct sno_t
 #define SnoPGetDatum(X)		PointerGetDatum(X)
 #define PG_GETARG_SNO_P(n)	DatumGetSnoP(PG_GETARG_DATUM(n))
 #define PG_RETURN_SNO_P(x)	return SnoPGetDatum(x)
+
+/*
+ * sno's sequence ranges.  back-fill -1, -1: off.  Not checked here.
+ */
+typedef struct UidSnoRanges
+{
+	int			live_min;
+	int			live_max;
+	int			backfill_min;
+	int			backfill_max;
+} UidSnoRanges;
+
+/*
+ * The ranges the server issues from now: those a backend took from a reload
+ * and published in the state file, never edits of the configuration files
+ * that no reload delivered.
+ */
+extern void uid_sno_ranges(UidSnoRanges *r);
+
+/*
+ * What is wrong with the live range (uid.sno_sequence_min..max) or the
+ * back-fill range (uid.sno_backfill_min..max, which must also keep clear of
+ * the live range), or NULL: a phrase for messages.
+ */
+extern const char *uid_sno_live_problem(const UidSnoRanges *r);
+extern const char *uid_sno_backfill_problem(const UidSnoRanges *r);
+
+/* Errors, naming the settings, with what uid_sno_live_problem() found. */
+UID_NORETURN extern void uid_sno_live_refused(const UidSnoRanges *r) UID_NORETURN_AFTER;
+
+/*
+ * Errors unless the live range is a usable one: its settings were accepted
+ * and give at least UID_SNO_RANGE_MIN sequences.
+ */
+static inline void
+uid_sno_check_live(const UidSnoRanges *r)
+{
+	if (unlikely((uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) |
+										  (1u << UID_SET_SNO_SEQUENCE_MAX))) ||
+				 r->live_max - r->live_min + 1 < UID_SNO_RANGE_MIN))
+		uid_sno_live_refused(r);
+}
 
 #endif							/* UID_SNO_H */

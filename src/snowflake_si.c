@@ -14,7 +14,7 @@
 #include "utils/sortsupport.h"
 
 #include "generate.h"
-#include "glue.h"
+#include "type_support.h"
 #include "guc.h"
 #include "snowflake_si.h"
 

@@ -12,7 +12,7 @@
 #include "utils/builtins.h"
 
 #include "generate.h"
-#include "glue.h"
+#include "type_support.h"
 #include "guc.h"
 #include "uid60.h"
 

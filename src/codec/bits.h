@@ -85,7 +85,7 @@ uid_hexval(unsigned char c)
 }
 
 /*
- * Outcome of a text or binary decode.  The glue layer maps each to an
+ * Outcome of a text or binary decode.  type_support.c maps each to an
  * SQLSTATE and a message; the codecs never format messages themselves.
  */
 typedef enum uid_status

@@ -1,12 +1,12 @@
 /*
- * glue.h
- *		PostgreSQL glue shared by the ID types: error reporting for bad
+ * type_support.h
+ *		What every ID type's SQL functions share: error reporting for bad
  *		input, time conversion, the comparison functions of the 8-byte
  *		by-value types, and the comparator, sortsupport, hashing and byte
  *		conversions of the fixed-length by-reference types.
  */
-#ifndef UID_GLUE_H
-#define UID_GLUE_H
+#ifndef UID_TYPE_SUPPORT_H
+#define UID_TYPE_SUPPORT_H
 
 #include "fmgr.h"
 #include "lib/hyperloglog.h"
@@ -289,4 +289,4 @@ bytea_to_##T(PG_FUNCTION_ARGS) \
 	PG_RETURN_POINTER(uid_bytea_to_bytes(PG_GETARG_BYTEA_PP(0), LEN, #T)); \
 }
 
-#endif							/* UID_GLUE_H */
+#endif							/* UID_TYPE_SUPPORT_H */

@@ -1,6 +1,6 @@
 /*
- * glue.c
- *		PostgreSQL glue shared by the ID types.
+ * type_support.c
+ *		What every ID type's SQL functions share (type_support.h).
  */
 #include "postgres.h"
 
@@ -10,7 +10,7 @@
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
 
-#include "glue.h"
+#include "type_support.h"
 #include "guc.h"
 
 
