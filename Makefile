@@ -23,7 +23,7 @@ DATA = $(wildcard src/upgrade/$(EXTENSION)--*.sql)
 # name but uninstalls $(bindir)/<the path given>, so the path must have no
 # directory part.
 SCRIPTS_built = uid-inspect
-EXTRA_CLEAN = $(DATA_built) tmp_check test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log test/sim/sim \
+EXTRA_CLEAN = $(DATA_built) tmp_check test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log test/sim/sim test/sim/alloc_alone.o \
 	uid-inspect test/unit/inspect_test
 
 PG_CONFIG ?= pg_config
@@ -84,7 +84,7 @@ uid-inspect: src/inspect/uid_inspect.c $(INSPECT_SRCS) src/inspect/*.h src/codec
 test/unit/inspect_test: test/unit/inspect_test.c test/unit/*.h $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
 	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/inspect_test.c $(INSPECT_SRCS)
 
-unitcheck: test/unit/codec_test test/unit/inspect_test uid-inspect metacheck
+unitcheck: test/unit/codec_test test/unit/inspect_test uid-inspect metacheck layercheck
 	test/unit/codec_test
 	test/unit/inspect_test
 	sh test/unit/inspect_cli.sh uid-inspect
@@ -116,6 +116,18 @@ simcheck: test/sim/sim
 	SIM_SEEDS=$(SIM_SEEDS) sh test/sim/plant.sh "$(CC)"
 
 .PHONY: unitcheck fuzzcheck simcheck
+
+# The modules of src/ form layers, with no import circle (test/layers.pl):
+# it reads the objects' symbols, the core's from the core compiled alone.
+# And src/sql_api.h declares every C function SQL calls (test/sql_api.pl).
+test/sim/alloc_alone.o: src/core/alloc.c src/core/*.h test/sim/*.h src/codec/*.h
+	$(CC) -std=gnu11 -c -DUID_SIM -I$(srcdir)/test/sim -I$(srcdir)/src -o $@ $<
+
+layercheck: test/sim/alloc_alone.o $(OBJS)
+	perl test/layers.pl test/sim/alloc_alone.o $(OBJS)
+	perl test/sql_api.pl src/sql_api.h $(OBJS)
+
+.PHONY: layercheck
 
 # The TAP tests, against the installed server (test/check.sh --only tap runs
 # them as the postgres user, with libfaketime).

@@ -25,6 +25,7 @@
  * compiled alone by the simulator (test/sim).
  */
 #include "core/alloc.c"
+#include "sql_api.h"
 
 /* IDs issued by this backend and not yet added to the shared counters. */
 uint64		uid_pending_issued[UID_NSLOTS];

@@ -97,6 +97,7 @@
 #include "type_support.h"
 #include "guc.h"
 #include "remote.h"
+#include "sql_api.h"
 
 #define ID_MASK ((UINT64CONST(1) << UID_IDENT_ID_BITS) - 1)
 

@@ -45,6 +45,7 @@
 
 #include "generate.h"
 #include "type_support.h"
+#include "sql_api.h"
 
 #define UID_FENCE_ORIGIN "uid_fence"
 

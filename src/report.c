@@ -22,6 +22,7 @@
 #include "guc.h"
 #include "identity.h"
 #include "sno.h"
+#include "sql_api.h"
 
 /* The sno ranges in force, in the words of uid_config(), worked out once. */
 typedef struct UidRangeWords

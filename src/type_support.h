@@ -18,6 +18,7 @@
 
 #include "generate.h"
 #include "codec/bits.h"
+#include "sql_api.h"
 
 /*
  * The 8-byte types are passed by value and abbreviated keys are 64-bit
