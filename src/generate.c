@@ -119,18 +119,16 @@ uid_flush_counts(void)
 	uid_pending_any = false;
 }
 
-/* The types uid_stats() reports, in slot order. */
+/* The types uid_stats() reports, in slot order (codec/registry.h). */
 static const struct
 {
 	UidSlotId	slot;
 	const char *name;
 }			uid_stat_types[] =
 {
-	{UID_SLOT_SNO, "sno"},
-	{UID_SLOT_MUID, "muid"},
-	{UID_SLOT_SNOWFLAKE_SI, "snowflake_si"},
-	{UID_SLOT_REVTS8, "revts8"},
-	{UID_SLOT_UID60, "uid60"},
+#define UID_STAT_TYPE(ID, name, slot, nbytes, text) {UID_SLOT_##ID, name},
+	UID_TYPES(UID_STAT_TYPE)
+#undef UID_STAT_TYPE
 };
 
 PG_FUNCTION_INFO_V1(uid_stats);

@@ -766,6 +766,27 @@ uid_sentence(const char *phrase)
 	return s;
 }
 
+/*
+ * An identity setting's value: the setting's, or, where it asks for one to
+ * be drawn at the server's start (*drawn), the drawn one (which errors as
+ * the generators do if the setting is refused).
+ */
+int64
+uid_identity_setting(UidSettingBit bit, bool *drawn)
+{
+	*drawn = (bit == UID_SET_PARTITION && uid_partition < 0) ||
+		(bit == UID_SET_MEDALLION && uid_medallion_value < 0);
+	switch (bit)
+	{
+		case UID_SET_PARTITION:
+			return *drawn ? uid_effective_partition() : uid_partition;
+		case UID_SET_MEDALLION:
+			return *drawn ? uid_effective_medallion() : uid_medallion_value;
+		default:
+			return *(int *) uid_settings[bit].var;
+	}
+}
+
 int64
 uid_effective_medallion(void)
 {

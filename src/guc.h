@@ -194,6 +194,12 @@ uid_per_reload(UidPerReload *c, int64 (*work_out) (void))
 extern int	uid_effective_partition(void);
 extern int64 uid_effective_medallion(void);
 
+/*
+ * An identity setting's value (a drawn partition or medallion resolved);
+ * *drawn if it was drawn at the server's start.
+ */
+extern int64 uid_identity_setting(UidSettingBit bit, bool *drawn);
+
 /* The smallest range of sequences a sno generator may have per 4 ms unit. */
 #define UID_SNO_RANGE_MIN 4
 

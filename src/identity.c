@@ -965,10 +965,11 @@ typedef struct UidIdentRow
 {
 	const char *type;
 	const char *field;
-	const char *setting;		/* the hand setting */
+	UidSettingBit setting;		/* the hand setting */
 	uint64		max;			/* the largest value the field holds */
 	int			shift;			/* of the lease id: revts8's cluster */
 	uint32		mask;			/* of the lease id: revts8's generator */
+	const char *collide;		/* drawn at start: how likely two servers collide */
 } UidIdentRow;
 
 #define UID_IDENT_NROWS 6
@@ -977,12 +978,12 @@ static void
 uid_ident_rows(UidIdentRow *rows)
 {
 	const UidIdentRow all[UID_IDENT_NROWS] = {
-		{"sno", "partition", "uid.partition", 65535, 0, 0xFFFF},
-		{"muid", "medallion", "uid.medallion", (UINT64CONST(1) << 44) - 2, 0, 0xFFFF},
-		{"snowflake_si", "machine id", "uid.generator", snowflake_si_mid_max(uid_snowflake_si_index_bits), 0, 0xFFFF},
-		{"revts8", "generator", "uid.generator", REVTS8_GENERATOR_MAX, 0, REVTS8_GENERATOR_MAX},
-		{"revts8", "cluster", "uid.cluster", REVTS8_CLUSTER_MAX, 6 /* log2(generators) */ , 0xFFFF},
-		{"uid60", "worker", "uid.generator", UID60_WORKER_MAX, 0, 0xFFFF},
+		{"sno", "partition", UID_SET_PARTITION, 65535, 0, 0xFFFF, "1/65536"},
+		{"muid", "medallion", UID_SET_MEDALLION, (UINT64CONST(1) << 44) - 2, 0, 0xFFFF, "1/2^40"},
+		{"snowflake_si", "machine id", UID_SET_GENERATOR, snowflake_si_mid_max(uid_snowflake_si_index_bits), 0, 0xFFFF},
+		{"revts8", "generator", UID_SET_GENERATOR, REVTS8_GENERATOR_MAX, 0, REVTS8_GENERATOR_MAX},
+		{"revts8", "cluster", UID_SET_CLUSTER, REVTS8_CLUSTER_MAX, 6 /* log2(generators) */ , 0xFFFF},
+		{"uid60", "worker", UID_SET_GENERATOR, UID60_WORKER_MAX, 0, 0xFFFF},
 	};
 
 	memcpy(rows, all, sizeof(all));
@@ -1040,7 +1041,7 @@ uid_ident_now(UidLeaseNow *n)
  * they carry none.  NULL if the server does not lease its identity.
  */
 char *
-uid_ident_effective(const char *setting)
+uid_ident_effective(UidSettingBit setting)
 {
 	UidIdentRow rows[UID_IDENT_NROWS];
 	UidLeaseNow n;
@@ -1068,9 +1069,9 @@ uid_ident_effective(const char *setting)
 	{
 		const UidIdentRow *r = &rows[i];
 		int64		v = uid_ident_row_value(r, id);
-		bool		several = strcmp(setting, "uid.generator") == 0;
+		bool		several = setting == UID_SET_GENERATOR;
 
-		if (strcmp(r->setting, setting) != 0)
+		if (r->setting != setting)
 			continue;
 		if (listed++ > 0)
 			appendStringInfoString(&buf, ", ");
@@ -1078,7 +1079,7 @@ uid_ident_effective(const char *setting)
 			appendStringInfo(&buf, "%s ", r->type);
 		if (v < 0)
 			appendStringInfo(&buf, "refuses (%d > %u)", id, uid_ident_row_fits(r));
-		else if (strcmp(setting, "uid.medallion") == 0)
+		else if (setting == UID_SET_MEDALLION)
 			appendStringInfo(&buf, "%011llX", (unsigned long long) v);
 		else
 			appendStringInfo(&buf, INT64_FORMAT, v);
@@ -1142,34 +1143,28 @@ uid_identity(PG_FUNCTION_ARGS)
 		}
 		else
 		{
-			struct config_generic *g = uid_find_setting(r->setting);
+			const char *name = uid_settings[r->setting].name;
+			struct config_generic *g = uid_find_setting(name);
 			bool		set = g != NULL && g->source != PGC_S_DEFAULT;
+			bool		drawn;
+			int64		v = uid_identity_setting(r->setting, &drawn);
 
 			nulls[4] = nulls[5] = nulls[6] = true;
-			if (strcmp(r->setting, "uid.partition") == 0 && uid_partition < 0)
+			if (drawn)
 			{
 				source = "drawn";
-				value = uid_effective_partition();
-				note = pstrdup("drawn at server start: two servers collide with probability 1/65536");
-			}
-			else if (strcmp(r->setting, "uid.medallion") == 0 && uid_medallion_value < 0)
-			{
-				source = "drawn";
-				value = uid_effective_medallion();
-				note = pstrdup("drawn at server start: two servers collide with probability 1/2^40");
+				value = v;
+				note = psprintf("drawn at server start: two servers collide with probability %s",
+								r->collide);
 			}
 			else
 			{
-				int64		v = strcmp(r->setting, "uid.medallion") == 0 ? uid_medallion_value :
-					strcmp(r->setting, "uid.partition") == 0 ? uid_partition :
-					strcmp(r->setting, "uid.cluster") == 0 ? uid_cluster : uid_generator;
-
 				source = set ? "setting" : "default";
 				value = (uint64) v <= r->max ? v : -1;
 				note = value < 0 ? psprintf("%s = " INT64_FORMAT " does not fit (0.." UINT64_FORMAT "): %s refuses to generate",
-											r->setting, v, r->max, r->type) :
-					set ? psprintf("%s: keeps servers apart if each has its own", r->setting) :
-					psprintf("%s is not set: every server that leaves it has " INT64_FORMAT, r->setting, v);
+											name, v, r->max, r->type) :
+					set ? psprintf("%s: keeps servers apart if each has its own", name) :
+					psprintf("%s is not set: every server that leaves it has " INT64_FORMAT, name, v);
 			}
 			safe = strcmp(source, "setting") == 0 && value >= 0;
 		}

@@ -5,6 +5,7 @@
 #ifndef UID_IDENTITY_H
 #define UID_IDENTITY_H
 
+#include "guc.h"
 #include "state.h"
 
 /*
@@ -24,7 +25,7 @@ extern int32 uid_ident_check(UidSlot *slot, const UidClockSpec *spec, bool uniqu
  * server that leases its identity (what IDs carry), NULL on one that does
  * not.
  */
-extern char *uid_ident_effective(const char *setting);
+extern char *uid_ident_effective(UidSettingBit setting);
 
 /* The value a type embeds for a lease id; errors if it does not fit 0..max. */
 extern uint32 uid_ident_value(int32 ident, const char *typname, const char *field,

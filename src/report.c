@@ -60,7 +60,10 @@ uid_range_end(UidSettingBit bit, int lo, int hi)
 		psprintf("%d", lo);
 }
 
-/* An identity setting's value on a server that sets it by hand. */
+/*
+ * An identity setting's value on a server that sets it by hand, as the
+ * generators check it (a refused partition or medallion errors).
+ */
 static char *
 uid_hand_identity(UidSettingBit bit)
 {
@@ -100,7 +103,7 @@ uid_effective_words(UidSettingBit bit, bool may_read, const UidRangeWords *range
 			return **(char **) s->var ? uid_value_words(s) : pstrdup("(off)");
 		case UID_SHOW_IDENTITY:
 			/* on a leased server, what the IDs carry comes from the lease */
-			return uid_ident_leased ? uid_ident_effective(s->name) : uid_hand_identity(bit);
+			return uid_ident_leased ? uid_ident_effective(bit) : uid_hand_identity(bit);
 		case UID_SHOW_EPOCH:
 			return pstrdup(timestamptz_to_str((uid_snowflake_si_epoch_ms - PG_EPOCH_UNIX_MS) * 1000));
 		case UID_SHOW_COORDINATOR:

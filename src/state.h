@@ -22,19 +22,21 @@
 #ifndef UID_STATE_H
 #define UID_STATE_H
 
+#include "codec/registry.h"
 #include "core/alloc.h"
 
 #include "compat.h"
 
-/* Slot numbers are part of the file layout: never renumber, only append. */
+/*
+ * Slot numbers are part of the file layout: never renumber, only append
+ * (codec/registry.h).
+ */
+#define UID_SLOT_ENUM(ID, name, slot, nbytes, text) UID_SLOT_##ID = (slot),
 typedef enum UidSlotId
 {
-	UID_SLOT_SNO = 0,
-	UID_SLOT_MUID = 1,
-	UID_SLOT_SNOWFLAKE_SI = 2,
-	UID_SLOT_REVTS8 = 3,
-	UID_SLOT_UID60 = 4
+	UID_TYPES(UID_SLOT_ENUM)
 } UidSlotId;
+#undef UID_SLOT_ENUM
 
 #define UID_NSLOTS 8
 

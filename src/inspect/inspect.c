@@ -25,16 +25,9 @@ static const struct
 	int			nbytes;			/* the binary form */
 	const char *text;			/* the text form */
 }			types[UID_INSPECT_NTYPES] = {
-	[UID_INSPECT_SNO] = {"sno", SNO_LEN,
-	"16 characters of 2-9 and a-x (either case)"},
-	[UID_INSPECT_MUID] = {"muid", MUID_LEN,
-	"hex digits in groups of 13, 11 and 8 joined by dashes, or the first one or two groups"},
-	[UID_INSPECT_SNOWFLAKE_SI] = {"snowflake_si", 8,
-	"a decimal integer from 0 to 9007199254740991"},
-	[UID_INSPECT_REVTS8] = {"revts8", 8,
-	"16 hexadecimal digits with bits 15 to 10 clear"},
-	[UID_INSPECT_UID60] = {"uid60", 8,
-	"10 characters of A-Z, a-z, 0-9, - and _"},
+#define UID_INSPECT_TYPE(ID, name, slot, nbytes, text) [UID_INSPECT_##ID] = {name, nbytes, text},
+	UID_TYPES(UID_INSPECT_TYPE)
+#undef UID_INSPECT_TYPE
 };
 
 #define US_PER_MS	INT64_C(1000)

@@ -23,17 +23,17 @@
 #include <stdint.h>
 
 #include "codec/bits.h"
+#include "codec/registry.h"
 #include "codec/snowflake_si_codec.h"
 
+/* The types, in codec/registry.h's order. */
+#define UID_INSPECT_ENUM(ID, name, slot, nbytes, text) UID_INSPECT_##ID,
 typedef enum uid_inspect_type
 {
-	UID_INSPECT_SNO,
-	UID_INSPECT_MUID,
-	UID_INSPECT_SNOWFLAKE_SI,
-	UID_INSPECT_REVTS8,
-	UID_INSPECT_UID60,
+	UID_TYPES(UID_INSPECT_ENUM)
 	UID_INSPECT_NTYPES
 } uid_inspect_type;
+#undef UID_INSPECT_ENUM
 
 #define UID_INSPECT_ALL_TYPES ((1u << UID_INSPECT_NTYPES) - 1)
 

@@ -1,0 +1,41 @@
+/*
+ * codec/registry.h
+ *		The five ID types, once: what every list of them is made from.
+ *
+ * UID_TYPES(X) calls X(ID, name, slot, nbytes, text) for each type, in
+ * slot order:
+ *   ID      the type in upper case: UID_SLOT_ID (state.h) and
+ *           UID_INSPECT_ID (inspect.h) are made from it
+ *   name    its SQL name, and the name uid_stats(), uid_identity() and
+ *           uid-inspect print
+ *   slot    its slot in the state file: part of the file's layout, never
+ *           renumbered; a new type takes the next one (the file has 8)
+ *   nbytes  its binary form's length (send/recv, the bytea casts)
+ *   text    its text form, in the words of its input function
+ *
+ * Plain C, no PostgreSQL headers: the server, uid-inspect, the unit tests
+ * and the simulator include it.
+ */
+#ifndef UID_CODEC_REGISTRY_H
+#define UID_CODEC_REGISTRY_H
+
+#include "codec/muid_codec.h"
+#include "codec/sno_codec.h"
+
+#define UID_TYPES(X) \
+	X(SNO, "sno", 0, SNO_LEN, \
+	  "16 characters of 2-9 and a-x (either case)") \
+	X(MUID, "muid", 1, MUID_LEN, \
+	  "hex digits in groups of 13, 11 and 8 joined by dashes, or the first one or two groups") \
+	X(SNOWFLAKE_SI, "snowflake_si", 2, 8, \
+	  "a decimal integer from 0 to 9007199254740991") \
+	X(REVTS8, "revts8", 3, 8, \
+	  "16 hexadecimal digits with bits 15 to 10 clear") \
+	X(UID60, "uid60", 4, 8, \
+	  "10 characters of A-Z, a-z, 0-9, - and _")
+
+/* How many there are. */
+#define UID_TYPE_COUNT_ONE(ID, name, slot, nbytes, text) + 1
+#define UID_NTYPES (0 UID_TYPES(UID_TYPE_COUNT_ONE))
+
+#endif							/* UID_CODEC_REGISTRY_H */
