@@ -8,7 +8,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 TYPES = sno muid snowflake_si revts8 uid60
 
 MODULE_big = uid
-OBJS = src/uid.o src/state.o src/generate.o src/core/platform_pg.o src/lease.o src/identity.o src/remote.o src/reload.o src/guc.o src/report.o src/type_support.o \
+OBJS = src/uid.o src/state.o src/generate.o src/core/platform_pg.o src/core/backfill.o src/lease.o src/identity.o src/remote.o src/reload.o src/guc.o src/report.o src/type_support.o \
 	$(patsubst %,src/%.o,$(TYPES)) \
 	$(patsubst %,src/codec/%_codec.o,$(TYPES))
 
@@ -108,8 +108,8 @@ test/fuzz/inspect_fuzz: test/fuzz/inspect_fuzz.c $(INSPECT_SRCS) src/inspect/*.h
 # src/core/alloc.c): plain C, no server.  SIM_SEEDS picks the seeds; then
 # the planted bugs, each of which it must find (test/sim/plant.sh).
 SIM_SEEDS ?= 1-2000
-test/sim/sim: test/sim/sim.c test/sim/*.h src/core/alloc.c src/core/*.h src/codec/*.h
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -DUID_SIM -I$(srcdir)/test/sim -I$(srcdir)/src -o $@ test/sim/sim.c src/core/alloc.c
+test/sim/sim: test/sim/sim.c test/sim/*.h src/core/alloc.c src/core/backfill.c src/core/*.h src/codec/*.h
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -DUID_SIM -I$(srcdir)/test/sim -I$(srcdir)/src -o $@ test/sim/sim.c src/core/alloc.c src/core/backfill.c
 
 simcheck: test/sim/sim
 	test/sim/sim --seeds $(SIM_SEEDS) --quiet

@@ -20,6 +20,7 @@
 #include "guc.h"
 #include "reload.h"
 #include "sno.h"
+#include "core/backfill.h"
 
 #define SNO_EXPECTED "16 characters of 2-9 and a-x"
 
@@ -29,18 +30,16 @@
  * zero means "not in use", so the file's layout and version stay as they
  * were.
  *
- * type[0], type[1]: the back-fill lanes (see sno_backfill_alloc): 0 while
- *   unused, else tick << 20 | (sequence + 1) of the lane's last ID.
- * type[2]: the back-fill ranges: the range in use << 32 | the smallest range
+ * type[0], type[1] (UID_SNO_BF_LANE0, core/backfill.h): the back-fill lanes
+ *   (see sno_new_at): 0 while unused, else tick << 20 | (sequence + 1) of
+ *   the lane's last ID.
+ * type[2] (UID_SNO_BF_RANGES): the back-fill ranges: the range in use << 32 | the smallest range
  *   that holds every back-fill range used since the file was made, each
  *   min << 16 | max; 0 before the first back-fill.
  * type[3]: overflow notifications: the last tick notified << 24 | for how
  *   many ticks in a row one was (capped at 2^24 - 1).
  * spare[0]: overflow_waits as the last notification found it.
  */
-#define SNO_BF_LANES		2
-#define SNO_BF_LANE0		0	/* in tt.type[], the slot's words 4 to 7 */
-#define SNO_BF_RANGE		2
 #define SNO_OVERFLOW		3
 #define SNO_OVF_RUN_BITS	24
 #define SNO_OVF_RUN_MAX		((UINT64CONST(1) << SNO_OVF_RUN_BITS) - 1)
@@ -184,27 +183,9 @@ sno_boundary(PG_FUNCTION_ARGS)
 	PG_RETURN_SNO_P(sno_make(&f));
 }
 
-static inline uint32
-sno_range_enc(uint32 lo, uint32 hi)
-{
-	return lo << 16 | hi;
-}
-
-static inline uint32
-sno_range_lo(uint32 enc)
-{
-	return enc >> 16;
-}
-
-static inline uint32
-sno_range_hi(uint32 enc)
-{
-	return enc & 0xFFFF;
-}
-
 /*
  * The live range lo..hi without the sequences that back-fill has used
- * (hull, from type[2]): the larger part of it below or above them.  They
+ * (the hull in type[2]; uid_live_clear_of_backfill, core/backfill.h).  They
  * are disjoint whenever every session has the settings that the back-fill
  * was made with (sno_new_at() checks that); a session that has not taken a
  * reload yet, or settings changed back later, could otherwise issue a
@@ -216,35 +197,22 @@ static void
 sno_live_clear_of_backfill(uint64 ranges, uint32 *lo, uint32 *hi, bool error)
 {
 	uint32		hull = (uint32) ranges;
-	uint32		hlo = sno_range_lo(hull);
-	uint32		hhi = sno_range_hi(hull);
-	uint32		below;
-	uint32		above;
 
-	if (*hi < hlo || *lo > hhi)
+	if (uid_live_clear_of_backfill(ranges, lo, hi))
 		return;
-	below = hlo > *lo ? hlo - *lo : 0;
-	above = hhi < *hi ? *hi - hhi : 0;
-	if (Max(below, above) < UID_SNO_RANGE_MIN)
+	if (!error)
 	{
-		if (!error)
-		{
-			*lo = 1;
-			*hi = 0;
-			return;
-		}
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the sno sequence range %u..%u leaves fewer than %d sequences beside the back-fill ranges %u..%u",
-						*lo, *hi, UID_SNO_RANGE_MIN, hlo, hhi),
-				 errdetail("sno_new() never issues a sequence that back-fill has used on this server."),
-				 errhint("Set \"uid.sno_sequence_min\" and \"uid.sno_sequence_max\" clear of %u..%u and reload the configuration.",
-						 hlo, hhi)));
+		*lo = 1;
+		*hi = 0;
+		return;
 	}
-	if (below >= above)
-		*hi = hlo - 1;
-	else
-		*lo = hhi + 1;
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("the sno sequence range %u..%u leaves fewer than %d sequences beside the back-fill ranges %u..%u",
+					*lo, *hi, UID_SNO_RANGE_MIN, uid_range_lo(hull), uid_range_hi(hull)),
+			 errdetail("sno_new() never issues a sequence that back-fill has used on this server."),
+			 errhint("Set \"uid.sno_sequence_min\" and \"uid.sno_sequence_max\" clear of %u..%u and reload the configuration.",
+					 uid_range_lo(hull), uid_range_hi(hull))));
 }
 
 /*
@@ -536,18 +504,7 @@ uid_sno_ranges(UidSnoRanges *r)
  */
 static uint64 sno_used_copy = 0;
 
-static inline uint32
-sno_used_lo(uint64 u)
-{
-	return (uint32) (u >> 16) & 0xFFFF;
-}
-
-static inline uint32
-sno_used_hi(uint64 u)
-{
-	return (uint32) u & 0xFFFF;
-}
-
+/* The record; an older file's is taken over first. */
 static uint64
 sno_used_read(void)
 {
@@ -561,39 +518,30 @@ sno_used_read(void)
 		/* an older file: what came before the marks is unknown */
 		uid_raise_u64(&c->live_used_since, sno_marks_tick());
 		pg_memory_barrier();
-		(void) pg_atomic_compare_exchange_u64(&c->live_used, &zero, UID_SNO_USED_EMPTY);
+		(void) pg_atomic_compare_exchange_u64(&c->live_used, &zero, UID_USED_EMPTY);
 		u = pg_atomic_read_u64(&c->live_used);
 	}
 	return u;
 }
 
-static void
-sno_used_widen(uint32 seq)
+static pg_noinline void
+sno_used_widen(uint32 seq, uint32 live_lo, uint32 live_hi)
 {
-	pg_atomic_uint64 *word = &uid_state->sno_cfg.live_used;
-	uint64		u = sno_used_read();
-
-	for (;;)
-	{
-		uint32		lo = Min(sno_used_lo(u), seq);
-		uint32		hi = Max(sno_used_hi(u), seq);
-		uint64		want = UID_SNO_USED_VALID | (uint64) lo << 16 | hi;
-
-		if (want == u || pg_atomic_compare_exchange_u64(word, &u, want))
-		{
-			sno_used_copy = want;
-			return;
-		}
-	}
+	(void) sno_used_read();
+	uid_used_widen(&uid_state->sno_cfg.live_used, &sno_used_copy, seq, live_lo, live_hi,
+				   UID_USED_BLOCK, uid_state_sync);
 }
 
+/*
+ * Before sno_new() hands out a sequence of its live range: the record
+ * covers it, and the state file holds that (core/backfill.h,
+ * UID_USED_DURABLE).
+ */
 static inline void
-sno_used_note(uint32 seq)
+sno_used_note(uint32 seq, uint32 live_lo, uint32 live_hi)
 {
-	uint64		u = sno_used_copy;
-
-	if (unlikely(u == 0 || seq < sno_used_lo(u) || seq > sno_used_hi(u)))
-		sno_used_widen(seq);
+	if (unlikely(!uid_used_covers(sno_used_copy, seq)))
+		sno_used_widen(seq, live_lo, live_hi);
 }
 
 /*
@@ -625,7 +573,7 @@ sno_live_work_out(UidSlot *slot, uint64 *w, uint64 *bf)
 
 	sno_live.reload = -1;
 	*w = sno_ranges_word();
-	*bf = pg_atomic_read_u64(&slot->tt.type[SNO_BF_RANGE]);
+	*bf = pg_atomic_read_u64(&slot->tt.type[UID_SNO_BF_RANGES]);
 	sno_ranges_dec(*w, &r);
 	uid_sno_check_live(&r);
 	out = *w == sno_mine && PgReloadTime == sno_mine_for && !ConfigReloadPending ?
@@ -662,14 +610,14 @@ sno_new(PG_FUNCTION_ARGS)
 	for (;;)
 	{
 		uint64		w = pg_atomic_read_u64(&uid_state->sno_cfg.ranges);
-		uint64		bf = pg_atomic_read_u64(&slot->tt.type[SNO_BF_RANGE]);
+		uint64		bf = pg_atomic_read_u64(&slot->tt.type[UID_SNO_BF_RANGES]);
 		const SnoLive *live = &sno_live;
 
 		if (unlikely(w != live->ranges || bf != live->bf || PgReloadTime != live->reload ||
 					 ConfigReloadPending))
 			live = sno_live_work_out(slot, &w, &bf);
 		ts = uid_next_tick_in(&sno_clock, live->lo, live->hi);
-		sno_used_note(ts.seq);
+		sno_used_note(ts.seq, live->lo, live->hi);
 
 		/*
 		 * Issued under the ranges and back-fill ranges still in force: a
@@ -680,7 +628,7 @@ sno_new(PG_FUNCTION_ARGS)
 		 * recorded the sequence if it was new, are full barriers.
 		 */
 		if (likely(pg_atomic_read_u64(&uid_state->sno_cfg.ranges) == w &&
-				   pg_atomic_read_u64(&slot->tt.type[SNO_BF_RANGE]) == bf))
+				   pg_atomic_read_u64(&slot->tt.type[UID_SNO_BF_RANGES]) == bf))
 			break;
 	}
 	f.units = ts.tick;
@@ -782,215 +730,102 @@ sno_tick_text(uint64 tick)
 }
 
 /*
- * The first and the last sequence of lane i's part of lo..hi: lane 0 the
- * lower half, lane 1 the upper (lo..hi holds at least 4, a half 2).
+ * A sequence of the back-fill range r for an ID dated at tick
+ * (uid_backfill_alloc, core/backfill.c), or the error that says why not.
  */
-static inline uint32
-sno_lane_first(int i, uint32 lo, uint32 hi)
-{
-	return i == 0 ? lo : lo + (hi - lo + 1) / 2;
-}
-
-static inline uint32
-sno_lane_last(int i, uint32 lo, uint32 hi)
-{
-	return i == 0 ? lo + (hi - lo + 1) / 2 - 1 : hi;
-}
-
-static inline uint64
-sno_lane_word(uint64 tick, uint32 seq)
-{
-	return tick << UID_SEQ_BITS | (seq + 1);
-}
-
-/* Starts a pass of back-fill range lo..hi, or errors; see above. */
-static void
-sno_backfill_pass(pg_atomic_uint64 *rangew, uint64 old, uint32 lo, uint32 hi,
-				  const UidSnoRanges *r)
-{
-	uint32		mine = sno_range_enc(lo, hi);
-	uint32		hull = (uint32) old;
-	uint32		hlo = old == 0 ? lo : sno_range_lo(hull);
-	uint32		hhi = old == 0 ? hi : sno_range_hi(hull);
-	uint32		cur = (uint32) (old >> 32);
-
-	if (old != 0 && !(hi < hlo || lo > hhi))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the back-fill range %u..%u overlaps the back-fill ranges used before on this server, %u..%u",
-						lo, hi, hlo, hhi),
-				 errdetail("Back-fill continues in the range in use, %u..%u, or begins anew in a range clear of every one used before (the state file remembers them).",
-						   sno_range_lo(cur), sno_range_hi(cur)),
-				 errhint("Set \"uid.sno_backfill_min\" and \"uid.sno_backfill_max\" to %u and %u, or clear of %u..%u, and reload the configuration.",
-						 sno_range_lo(cur), sno_range_hi(cur), hlo, hhi)));
-	hlo = Min(hlo, lo);
-	hhi = Max(hhi, hi);
-	/* sno_new() leaves every back-fill range out of the live one */
-	if (hlo <= (uint32) r->live_max && hhi >= (uint32) r->live_min)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the back-fill range %u..%u with those used before would span the live range %d..%d",
-						lo, hi, r->live_min, r->live_max),
-				 errdetail("Back-fill ranges used on this server hold %u..%u; sno_new() keeps clear of all of them.",
-						   hlo, hhi),
-				 errhint("Put every back-fill range on the same side of the live range.")));
-	(void) pg_atomic_compare_exchange_u64(rangew, &old,
-										  (uint64) mine << 32 | sno_range_enc(hlo, hhi));
-}
-
-/*
- * Back-fill at tick from lo..hi must keep clear of every sequence sno_new()
- * issued (sno_used_read()), and of a time whose live sequences are unknown.
- */
-static void
-sno_backfill_check_used(uint64 tick, uint32 lo, uint32 hi)
-{
-	uint64		u = sno_used_read();
-	uint64		since = pg_atomic_read_u64(&uid_state->sno_cfg.live_used_since);
-
-	if (since != 0 && tick <= since)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("sno_new_at() cannot date an ID at %s: this server made live IDs up to %s before uid recorded which sequences they used",
-						sno_tick_text(tick), sno_tick_text(since)),
-				 errdetail("The state file was made by uid 0.5.0 or older: sno_new() IDs of that time may hold any sequence, the back-fill range's too."),
-				 errhint("Back-fill only times after %s on this server.", sno_tick_text(since))));
-	if (u != UID_SNO_USED_EMPTY && sno_used_lo(u) <= hi && sno_used_hi(u) >= lo)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the back-fill range %u..%u holds sequences that sno_new() has issued on this server, %u..%u",
-						lo, hi, sno_used_lo(u), sno_used_hi(u)),
-				 errdetail("A back-filled ID with such a sequence could equal a live ID made at its time."),
-				 errhint("Set \"uid.sno_backfill_min\" and \"uid.sno_backfill_max\" clear of %u..%u and reload the configuration.",
-						 sno_used_lo(u), sno_used_hi(u))));
-}
-
 static uint32
 sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 {
-	pg_atomic_uint64 *rangew = &slot->tt.type[SNO_BF_RANGE];
+	UidSnoConfig *c = &uid_state->sno_cfg;
+	UidBackfillWords w = {
+		.lanes = &slot->tt.type[UID_SNO_BF_LANE0],
+		.ranges = &slot->tt.type[UID_SNO_BF_RANGES],
+		.used = &c->live_used,
+		.used_since = &c->live_used_since,
+	};
+	UidBackfillSeen seen = {0};
 	uint32		lo = (uint32) r->backfill_min;
 	uint32		hi = (uint32) r->backfill_max;
+	uint32		hull;
+	uint32		cur;
+	uint32		seq;
 
-	for (;;)
+	(void) sno_used_read();		/* takes an older file's record over */
+	switch (uid_backfill_alloc(&w, tick, lo, hi, (uint32) r->live_min, (uint32) r->live_max,
+							   &seen, &seq))
 	{
-		uint64		ranges;
-		uint32		hull;
-		uint64		word[SNO_BF_LANES];
-		bool		in_use[SNO_BF_LANES];
-		uint64		at[SNO_BF_LANES];
-		uint32		seq[SNO_BF_LANES];
-		bool		later_pass = false;
-		bool		full = false;
-		int			best = -1;
-		int			i;
-
-		CHECK_FOR_INTERRUPTS();
-		ranges = pg_atomic_read_u64(rangew);
-		hull = (uint32) ranges;
-		if (ranges == 0 || (uint32) (ranges >> 32) != sno_range_enc(lo, hi))
-		{
-			sno_backfill_pass(rangew, ranges, lo, hi, r);
-			continue;
-		}
-
-		/*
-		 * Clear of the live sequences, read after the range word (sno_new()
-		 * reads the range word after it recorded its sequence, so one of
-		 * the two sees the other), and the lanes as of this pass.
-		 */
-		pg_memory_barrier();
-		sno_backfill_check_used(tick, lo, hi);
-		for (i = 0; i < SNO_BF_LANES; i++)
-		{
-			uint64		w = pg_atomic_read_u64(&slot->tt.type[SNO_BF_LANE0 + i]);
-			uint32		s = (uint32) (w & ((UINT64CONST(1) << UID_SEQ_BITS) - 1)) - 1;
-
-			word[i] = w;
-			in_use[i] = w != 0 && s >= lo && s <= hi;
-			at[i] = w >> UID_SEQ_BITS;
-			seq[i] = s;
-			/* neither this pass's nor an earlier one's: a later pass began */
-			if (w != 0 && !in_use[i] &&
-				!(s >= sno_range_lo(hull) && s <= sno_range_hi(hull)))
-				later_pass = true;
-		}
-		if (later_pass)
-		{
-			/*
-			 * A later pass published its range before it wrote a lane, and
-			 * the range word never goes back to an earlier range: unless
-			 * the file is damaged, it has moved on, and the call is refused
-			 * when it looks again.
-			 */
-			pg_read_barrier();
-			if (pg_atomic_read_u64(rangew) == ranges)
-				ereport(ERROR,
-						(errcode(ERRCODE_DATA_CORRUPTED),
-						 errmsg("uid state file: a sno back-fill lane holds a sequence outside every back-fill range used"),
-						 errdetail("Lanes %016llX and %016llX, ranges %016llX.",
-								   (unsigned long long) word[0], (unsigned long long) word[1],
-								   (unsigned long long) ranges)));
-			continue;
-		}
-
-		/* a lane at this tick with a sequence left */
-		for (i = 0; i < SNO_BF_LANES; i++)
-		{
-			if (in_use[i] && at[i] == tick)
-			{
-				uint32		next = seq[i] + 1;
-
-				if (next > sno_lane_last(i, lo, hi))
-				{
-					full = true;
-					continue;
-				}
-				if (pg_atomic_compare_exchange_u64(&slot->tt.type[SNO_BF_LANE0 + i], &word[i],
-												   sno_lane_word(tick, next)))
-					return next;
-				break;
-			}
-		}
-		if (i < SNO_BF_LANES)
-			continue;			/* lost a race: read again */
-
-		/* else the lane furthest ahead that is before it, or unused */
-		for (i = 0; i < SNO_BF_LANES; i++)
-		{
-			if (in_use[i] && at[i] >= tick)
-				continue;
-			if (best < 0 ||
-				(in_use[i] && (!in_use[best] || at[i] > at[best])))
-				best = i;
-		}
-		if (best >= 0)
-		{
-			uint32		first = sno_lane_first(best, lo, hi);
-
-			if (pg_atomic_compare_exchange_u64(&slot->tt.type[SNO_BF_LANE0 + best], &word[best],
-											   sno_lane_word(tick, first)))
-				return first;
-			continue;
-		}
-
-		if (full)
+		case UID_BACKFILL_ISSUED:
+			return seq;
+		case UID_BACKFILL_OVERLAPS:
+			hull = (uint32) seen.ranges;
+			cur = (uint32) (seen.ranges >> 32);
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("the back-fill range %u..%u overlaps the back-fill ranges used before on this server, %u..%u",
+							lo, hi, uid_range_lo(hull), uid_range_hi(hull)),
+					 errdetail("Back-fill continues in the range in use, %u..%u, or begins anew in a range clear of every one used before (the state file remembers them).",
+							   uid_range_lo(cur), uid_range_hi(cur)),
+					 errhint("Set \"uid.sno_backfill_min\" and \"uid.sno_backfill_max\" to %u and %u, or clear of %u..%u, and reload the configuration.",
+							 uid_range_lo(cur), uid_range_hi(cur), uid_range_lo(hull), uid_range_hi(hull))));
+			break;
+		case UID_BACKFILL_SPANS_LIVE:
+			hull = (uint32) seen.hull_if_new;
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("the back-fill range %u..%u with those used before would span the live range %d..%d",
+							lo, hi, r->live_min, r->live_max),
+					 errdetail("Back-fill ranges used on this server hold %u..%u; sno_new() keeps clear of all of them.",
+							   uid_range_lo(hull), uid_range_hi(hull)),
+					 errhint("Put every back-fill range on the same side of the live range.")));
+			break;
+		case UID_BACKFILL_UNRECORDED:
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("sno_new_at() cannot date an ID at %s: this server made live IDs up to %s before uid recorded which sequences they used",
+							sno_tick_text(tick), sno_tick_text(seen.used_since)),
+					 errdetail("The state file was made by uid 0.5.0 or older: sno_new() IDs of that time may hold any sequence, the back-fill range's too."),
+					 errhint("Back-fill only times after %s on this server.", sno_tick_text(seen.used_since))));
+			break;
+		case UID_BACKFILL_LIVE_USED:
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("the back-fill range %u..%u holds sequences that sno_new() has issued on this server, %u..%u",
+							lo, hi, uid_used_lo(seen.used), uid_used_hi(seen.used)),
+					 errdetail("A back-filled ID with such a sequence could equal a live ID made at its time."),
+					 errhint("Set \"uid.sno_backfill_min\" and \"uid.sno_backfill_max\" clear of %u..%u and reload the configuration.",
+							 uid_used_lo(seen.used), uid_used_hi(seen.used))));
+			break;
+		case UID_BACKFILL_FULL:
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 					 errmsg("sno_new_at() has used up the back-fill sequences of the 4 ms unit at %s",
 							sno_tick_text(tick)),
 					 errdetail("The back-fill range %u..%u holds %u IDs per 4 ms unit, half in each of %d lanes; a lane that has back-filled a later time takes no earlier one.",
-							   lo, hi, hi - lo + 1, SNO_BF_LANES),
+							   lo, hi, hi - lo + 1, UID_BACKFILL_LANES),
 					 errhint("Spread the IDs over more time, or back-fill with a wider range; see doc/types.md.")));
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("sno_new_at() cannot date an ID at %s: this server has back-filled past it",
-						sno_tick_text(tick)),
-				 errdetail("Back-fill goes forward in time in %d lanes, and both have made IDs dated after it (at %s and %s).",
-						   SNO_BF_LANES, sno_tick_text(at[0]), sno_tick_text(at[1])),
-				 errhint("Back-fill in time order; to go over earlier times again, use a back-fill range clear of %u..%u.",
-						 sno_range_lo(hull), sno_range_hi(hull))));
+			break;
+		case UID_BACKFILL_PASSED:
+			hull = (uint32) seen.ranges;
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("sno_new_at() cannot date an ID at %s: this server has back-filled past it",
+							sno_tick_text(tick)),
+					 errdetail("Back-fill goes forward in time in %d lanes, and both have made IDs dated after it (at %s and %s).",
+							   UID_BACKFILL_LANES, sno_tick_text(seen.lanes[0] >> UID_SEQ_BITS),
+							   sno_tick_text(seen.lanes[1] >> UID_SEQ_BITS)),
+					 errhint("Back-fill in time order; to go over earlier times again, use a back-fill range clear of %u..%u.",
+							 uid_range_lo(hull), uid_range_hi(hull))));
+			break;
+		case UID_BACKFILL_CORRUPT:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("uid state file: a sno back-fill lane holds a sequence outside every back-fill range used"),
+					 errdetail("Lanes %016llX and %016llX, ranges %016llX.",
+							   (unsigned long long) seen.lanes[0], (unsigned long long) seen.lanes[1],
+							   (unsigned long long) seen.ranges)));
+			break;
 	}
+	pg_unreachable();
 }
 
 PG_FUNCTION_INFO_V1(sno_new_at);
@@ -1162,7 +997,7 @@ sno_snapshot(PG_FUNCTION_ARGS)
 	seen = pg_atomic_read_u64(&slot->tt.seen);
 	for (size_t i = 0; i < lengthof(type); i++)
 		type[i] = pg_atomic_read_u64(&slot->tt.type[i]);
-	ranges = type[SNO_BF_RANGE];
+	ranges = type[UID_SNO_BF_RANGES];
 
 	/* the tick-tock timelines: the active one, the flips, each one's mark */
 	values[n++] = Int32GetDatum((int32) (flips & 1));
@@ -1213,14 +1048,14 @@ sno_snapshot(PG_FUNCTION_ARGS)
 	}
 	else
 	{
-		values[n++] = Int32GetDatum((int32) sno_range_lo((uint32) (ranges >> 32)));
-		values[n++] = Int32GetDatum((int32) sno_range_hi((uint32) (ranges >> 32)));
-		values[n++] = Int32GetDatum((int32) sno_range_lo((uint32) ranges));
-		values[n++] = Int32GetDatum((int32) sno_range_hi((uint32) ranges));
+		values[n++] = Int32GetDatum((int32) uid_range_lo((uint32) (ranges >> 32)));
+		values[n++] = Int32GetDatum((int32) uid_range_hi((uint32) (ranges >> 32)));
+		values[n++] = Int32GetDatum((int32) uid_range_lo((uint32) ranges));
+		values[n++] = Int32GetDatum((int32) uid_range_hi((uint32) ranges));
 	}
-	for (int i = 0; i < SNO_BF_LANES; i++)
+	for (int i = 0; i < UID_BACKFILL_LANES; i++)
 	{
-		uint64		lw = type[SNO_BF_LANE0 + i];
+		uint64		lw = type[UID_SNO_BF_LANE0 + i];
 
 		if (lw == 0)
 			nulls[n] = nulls[n + 1] = true;

@@ -22,6 +22,7 @@
 #include "utils/timestamp.h"
 
 #include "state.h"
+#include "core/backfill.h"
 
 #define UID_STATE_FILE		"uid_generator.state"
 #define UID_STATE_MAGIC		0x75696447	/* "uidG" */
@@ -69,7 +70,7 @@ uid_state_create(const char *path)
 		init->magic = UID_STATE_MAGIC;
 		init->version = UID_STATE_VERSION;
 		/* a new file records every sequence sno_new() issues (sno.c) */
-		pg_atomic_init_u64(&init->sno_cfg.live_used, UID_SNO_USED_EMPTY);
+		pg_atomic_init_u64(&init->sno_cfg.live_used, UID_USED_EMPTY);
 		if (!pg_strong_random(&init->secret, sizeof(init->secret)))
 		{
 			CloseTransientFile(fd);

@@ -91,10 +91,11 @@ typedef struct UidIdentState
  * sno.c), 0 before any was.  The other words describe the switch for
  * sno_range() and are written under lock by the publishing backend.
  *
- * live_used is UID_SNO_USED_VALID | lowest << 16 | highest sequence that
+ * live_used is UID_USED_VALID | lowest << 16 | highest sequence that
  * sno_new() issued while it has been recorded, that is since the file was
  * made (live_used_since 0), or for an older file since the sno mark was
- * live_used_since: back-fill must keep clear of those sequences.
+ * live_used_since: back-fill must keep clear of those sequences.  With
+ * UID_USED_DURABLE once the file on disk holds it (core/backfill.h).
  */
 typedef struct UidSnoConfig
 {
@@ -109,10 +110,6 @@ typedef struct UidSnoConfig
 	pg_atomic_uint64 live_used_since;
 	pg_atomic_uint64 stamp;		/* uid_reload_stamp() of the publisher */
 } UidSnoConfig;
-
-#define UID_SNO_USED_VALID	(UINT64CONST(1) << 63)
-/* recorded, and no sequence issued yet: lowest 0xFFFF, highest 0 */
-#define UID_SNO_USED_EMPTY	(UID_SNO_USED_VALID | UINT64CONST(0xFFFF) << 16)
 
 /*
  * The layout of the mapped state file, version 3.  Version 1 (uid 0.1.0 and

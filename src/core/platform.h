@@ -2,12 +2,12 @@
  * core/platform.h
  *		What the generator core needs from the world below it.
  *
- * The core (alloc.c) is plain C: no ereport, no settings, no WAL, no libpq.
+ * The core (alloc.c, backfill.c) is plain C: no ereport, no settings, no WAL, no libpq.
  * It reaches the world only through what this header names:
  *
  *   types     uint32, uint64, int64, bool; UidWord, a shared 64-bit word
  *   words     uid_word_read, uid_word_write, uid_word_cas, uid_word_add,
- *             uid_read_barrier, uid_write_barrier
+ *             uid_read_barrier, uid_write_barrier, uid_full_barrier
  *   clocks    uid_plat_unix_us (the system clock, Unix microseconds),
  *             uid_plat_mono_us (a clock that no step moves)
  *   waiting   uid_plat_sleep_us (true when it slept its full time),

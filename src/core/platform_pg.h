@@ -33,6 +33,7 @@ typedef pg_atomic_uint64 UidWord;
 #define uid_word_add(w, v)			((void) pg_atomic_fetch_add_u64((w), (v)))
 #define uid_read_barrier()			pg_read_barrier()
 #define uid_write_barrier()			pg_write_barrier()
+#define uid_full_barrier()			pg_memory_barrier()
 
 #define uid_leftmost_one_pos32(x)	pg_leftmost_one_pos32(x)
 #define UID_ALWAYS_INLINE			pg_attribute_always_inline

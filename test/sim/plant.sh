@@ -17,6 +17,11 @@
 #          fence, which marked ticks that end before it): IDs a tick late
 #   floor  a leased identity's floor is not checked: a new holder of an id
 #          issues before its claim returned
+#   durable the record of live sno sequences is widened without a sync of
+#          the state file (0.6.0 before it had UID_USED_DURABLE): an
+#          operating-system crash loses it, and back-fill repeats a live ID
+#   used   back-fill does not check the record of live sequences: a back-fill
+#          range carved out of a live range repeats live IDs
 #
 # Usage: test/sim/plant.sh [CC]   (run from the top of the source tree)
 set -eu
@@ -35,7 +40,7 @@ plant() {
 		exit 1
 	fi
 	$CC -std=gnu11 -O2 -DUID_SIM -Itest/sim -I"$work/$name" -Isrc \
-		-o "$work/$name/sim" test/sim/sim.c "$work/$name/core/alloc.c"
+		-o "$work/$name/sim" test/sim/sim.c "$work/$name/core/alloc.c" "$work/$name/core/backfill.c"
 	start=$(date +%s%N)
 	if "$work/$name/sim" --seeds "$SEEDS" --quiet >"$work/$name/out" 2>&1; then
 		echo "plant $name: NOT FOUND in seeds $SEEDS" >&2
@@ -61,4 +66,8 @@ plant raise window.h \
 	's/\treturn floor_us;\n/\treturn floor_us + (uint64) spec->tick_us - 1;\n/'
 plant floor window.h \
 	's/\tif \(end - \(uint64\) spec->tick_us < floor_us\)\n\t\treturn UID_WINDOW_RAISE;\n//'
-echo "plants: all 7 found"
+plant durable backfill.c \
+	's/\t\t\tsync\(\);\n//g'
+plant used backfill.c \
+	's/\t\tif \(seen->used == 0 \|\|\n\t\t\t\(uid_used_lo\(seen->used\) <= hi && uid_used_hi\(seen->used\) >= lo\)\)\n\t\t\treturn UID_BACKFILL_LIVE_USED;\n//'
+echo "plants: all 9 found"

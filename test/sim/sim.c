@@ -70,8 +70,10 @@
 #include <ucontext.h>
 
 #include "core/alloc.h"
+#include "core/backfill.h"
 #include "core/window.h"
 #include "codec/muid_codec.h"
+#include "codec/registry.h"
 #include "codec/revts8_codec.h"
 #include "codec/sno_codec.h"
 #include "codec/uid60_codec.h"
@@ -113,12 +115,16 @@ rng_below(Rng *r, uint64 n)
 
 /* ---------------------------------------------------------------- types */
 
+/* The types, by their slots (codec/registry.h). */
+#define SIM_TYPE_ENUM(ID, name, slot, nbytes, text) T_##ID = (slot),
 enum
 {
-	T_SNO, T_MUID, T_SNOWFLAKE, T_REVTS8, T_UID60, NTYPES
+	UID_TYPES(SIM_TYPE_ENUM)
+	NTYPES = UID_NTYPES
 };
 
-static const char *type_names[NTYPES] = {"sno", "muid", "snowflake_si", "revts8", "uid60"};
+#define SIM_TYPE_NAME(ID, name, slot, nbytes, text) [T_##ID] = name,
+static const char *type_names[NTYPES] = {UID_TYPES(SIM_TYPE_NAME)};
 
 static uint64 sim_now(const UidClockSpec *spec);
 
@@ -132,7 +138,7 @@ static const UidClockSpec specs[NTYPES] = {
 	.tick_max = SNO_UNITS_MAX, .seq_max = SNO_SEQ_MAX, .now = sim_now},
 	[T_MUID] = {.type_name = "muid", .slot = T_MUID, .epoch_us = 0, .tick_us = 1,
 	.tick_max = MUID_TS_MAX - 1, .seq_max = 0, .now = sim_now},
-	[T_SNOWFLAKE] = {.type_name = "snowflake_si", .slot = T_SNOWFLAKE, .epoch_us = 0,
+	[T_SNOWFLAKE_SI] = {.type_name = "snowflake_si", .slot = T_SNOWFLAKE_SI, .epoch_us = 0,
 	.tick_us = 1000, .tick_max = UID_TICK_MAX, .seq_max = 3, .now = sim_now},
 	[T_REVTS8] = {.type_name = "revts8", .slot = T_REVTS8, .epoch_us = 0, .tick_us = 1000,
 	.tick_max = REVTS8_TS_MAX, .seq_max = REVTS8_SEQ_MAX, .now = sim_now},
@@ -141,10 +147,30 @@ static const UidClockSpec specs[NTYPES] = {
 	.tick_max = UID60_TS_MAX, .seq_max = UID60_SEQ_MAX, .now = sim_now},
 };
 
-/* sno's sequence ranges a reload may deliver (narrow, so that ticks fill) */
-static const uint32 sno_parts[][2] = {{0, 3}, {2, 5}, {4, 4}, {0, 1}, {6, 9}, {0, 9}};
+/*
+ * sno's sequence ranges a reload may deliver (narrow, so that ticks fill;
+ * the last two across back-fill ranges below)
+ */
+static const uint32 sno_parts[][2] = {{0, 3}, {2, 5}, {4, 4}, {0, 1}, {6, 9}, {0, 9}, {20, 23}, {18, 25}};
 
 #define NPARTS (sizeof(sno_parts) / sizeof(sno_parts[0]))
+
+/*
+ * sno's back-fill ranges a reload may deliver: most clear of every live
+ * range above, two across live ones (refused while live IDs hold their
+ * sequences), some overlapping each other (a second pass over them is
+ * refused).
+ */
+static const uint32 bf_parts[][2] = {{12, 15}, {16, 19}, {20, 27}, {12, 19}, {8, 11}, {6, 9}};
+
+#define NBF (sizeof(bf_parts) / sizeof(bf_parts[0]))
+
+/* The sequences a range takes, as bits (every range here is below 32). */
+static inline uint32
+seq_bits(uint32 lo, uint32 hi)
+{
+	return (uint32) (((UINT64CONST(1) << (hi + 1)) - 1) & ~((UINT64CONST(1) << lo) - 1));
+}
 
 /* ---------------------------------------------------------------- world */
 
@@ -167,6 +193,8 @@ typedef struct SimFile
 	UidSlot		slots[NTYPES];
 	uint64		secret;
 	SimIdent	ident;
+	UidWord		used;			/* sno's record of live sequences (UidSnoConfig) */
+	UidWord		used_since;
 } SimFile;
 
 typedef struct Server
@@ -181,6 +209,17 @@ typedef struct Server
 	int			rate_num;
 	int			rate_den;
 	int			part;			/* the sno range its last reload delivered */
+	int			bf;				/* the back-fill range it delivered, -1: off */
+	/*
+	 * Sequences this server, or one it was copied from, ever issued by
+	 * back-fill, or may have issued live: after a failover, back-fill takes a
+	 * range clear of all of them (doc/types.md, "Durability").
+	 */
+	uint32		bf_spent;
+	bool		copied;			/* a failover made it from a copy */
+	/* the ticks of its last live sno IDs, where back-fill is aimed half the time */
+	uint64		live_ticks[64];
+	int			nlive_ticks;
 	/* leased identities: this server's key, its retries, its link */
 	uint64		key;
 	int64		retry_at;		/* no conversation before (real time) */
@@ -207,6 +246,8 @@ typedef struct Backend
 	int64		wake_t;
 	UidCursor	cur[NTYPES];
 	int			part;			/* the sno range it issues from */
+	int			bf;				/* the back-fill range it takes, -1: off */
+	uint64		used_copy;		/* its copy of the live sequences' record */
 	/* the call under way */
 	int			type;
 	int64		call_t;
@@ -275,6 +316,10 @@ typedef struct Sim
 	uint64		refused;		/* calls refused: no usable lease */
 	uint64		moves;			/* ids claimed that another server held before */
 	uint64		leased_ids;		/* IDs handed out under a leased id */
+	uint32		used_block;		/* how the record of live sequences widens: 1, 2 or 256 */
+	uint64		live_refused;	/* sno calls refused: the live range is all back-fill's */
+	uint64		backfilled;		/* IDs back-filled (committed) */
+	uint64		bf_refused;		/* back-fill calls refused */
 	Rng			sched;
 	Rng			frng;
 	Server		servers[NSERVERS_MAX];
@@ -484,6 +529,26 @@ disk_write(Server *s)
 		s->nimages--;
 	}
 	s->images[s->nimages++] = s->file;
+}
+
+/*
+ * uid_state_sync(): the disk holds the file as it is when the sync begins;
+ * no crash goes back further.  It takes time, during which the backend may
+ * die.
+ */
+static void
+disk_sync(Server *s)
+{
+	s->images[0] = s->file;
+	s->nimages = 1;
+	sim_sleep_us((int64) rng_below(&sim->sched, 500));
+}
+
+/* The sync a core function asks for: the running backend's server's. */
+static void
+sync_running(void)
+{
+	disk_sync(&sim->servers[running->server]);
 }
 
 /*
@@ -809,39 +874,59 @@ generate(Backend *b, int type)
 	b->floor[1] = sim->done_max[b->server][type][1];
 
 	slot = gen_slot(s, spec);
-	for (int talks = 0;;)
+	for (;;)
 	{
-		LeaseStep	st;
+		/* sno.c's sno_new(): its live range clear of the back-fill ranges used */
+		uint64		bfw = type == T_SNO ? uid_word_read(&slot->tt.type[UID_SNO_BF_RANGES]) : 0;
+		uint32		lo = type == T_SNO ? sno_parts[b->part][0] : 0;
+		uint32		hi = type == T_SNO ? sno_parts[b->part][1] : spec->seq_max;
 
-		if (type == T_MUID)
-			r = uid_alloc_unique(slot, spec, &ts.tick);
-		else
-			r = uid_alloc_tick(slot, spec, &b->cur[type],
-							   type == T_SNO ? sno_parts[b->part][0] : 0,
-							   type == T_SNO ? sno_parts[b->part][1] : spec->seq_max, &ts);
-		if (r != UID_ALLOC_ISSUED)
+		if (!uid_live_clear_of_backfill(bfw, &lo, &hi))
 		{
-			fail("%s: out of time at tick %" PRIu64, spec->type_name, ts.tick);
-			return;
-		}
-		if (!sim->leased)
-		{
-			ident = s->ident;
-			break;
-		}
-		st = ident_cover(b, s, slot, spec, ts.tick, &talks, &ident, &used);
-		if (st == LEASE_ISSUE)
-			break;
-		if (st == LEASE_REFUSED)
-		{
-			/* the generator raises an error: no ID */
-			sim->refused++;
+			/* sno_new() raises an error: its range is all back-fill's */
+			sim->live_refused++;
 			b->in_call = false;
 			return;
 		}
+		for (int talks = 0;;)
+		{
+			LeaseStep	st;
+
+			if (type == T_MUID)
+				r = uid_alloc_unique(slot, spec, &ts.tick);
+			else
+				r = uid_alloc_tick(slot, spec, &b->cur[type], lo, hi, &ts);
+			if (r != UID_ALLOC_ISSUED)
+			{
+				fail("%s: out of time at tick %" PRIu64, spec->type_name, ts.tick);
+				return;
+			}
+			if (!sim->leased)
+			{
+				ident = s->ident;
+				break;
+			}
+			st = ident_cover(b, s, slot, spec, ts.tick, &talks, &ident, &used);
+			if (st == LEASE_ISSUE)
+				break;
+			if (st == LEASE_REFUSED)
+			{
+				/* the generator raises an error: no ID */
+				sim->refused++;
+				b->in_call = false;
+				return;
+			}
+		}
+		if (uid_lease_short(&s->file.lease, spec, ts.tick))
+			lease_extend(b, s, spec, ts.tick);
+		if (type != T_SNO)
+			break;
+		/* recorded, then issued only under the back-fill ranges it was made in */
+		uid_used_note(&s->file.used, &b->used_copy, ts.seq, lo, hi, sim->used_block,
+					  sync_running);
+		if (uid_word_read(&slot->tt.type[UID_SNO_BF_RANGES]) == bfw)
+			break;
 	}
-	if (uid_lease_short(&s->file.lease, spec, ts.tick))
-		lease_extend(b, s, spec, ts.tick);
 
 	/* handed out */
 	b->in_call = false;
@@ -880,6 +965,81 @@ generate(Backend *b, int type)
 		sim->done_max[b->server][type][ts.timeline] = key;
 	if (!spec->ticktock && type != T_MUID)
 		check_pace(b, s, type, ts.tick);
+	if (type == T_SNO)
+		s->live_ticks[s->nlive_ticks++ % 64] = ts.tick;
+}
+
+/*
+ * sno.c's sno_new_at(): an ID dated at a past tick, from the back-fill
+ * range, committed (the file synced first) before it counts as handed out.
+ */
+static void
+backfill(Backend *b)
+{
+	Server	   *s = &sim->servers[b->server];
+	const UidClockSpec *spec = &specs[T_SNO];
+	UidSlot    *slot;
+	UidBackfillWords w;
+	UidBackfillSeen seen = {0};
+	UidBackfillResult res;
+	uint32		lo = bf_parts[b->bf][0];
+	uint32		hi = bf_parts[b->bf][1];
+	uint32		llo = sno_parts[b->part][0];
+	uint32		lhi = sno_parts[b->part][1];
+	int64		now_tick = (server_unix_us(s) - spec->epoch_us) / spec->tick_us;
+	uint64		back = rng_below(&sim->sched, 4) == 0 ? rng_below(&sim->sched, 3000) :
+		rng_below(&sim->sched, 40);
+	uint64		tick;
+
+	/* half the time at the tick of a recent live ID, where a mistake would show */
+	if (s->nlive_ticks > 0 && rng_below(&sim->sched, 2) == 0)
+	{
+		uint64		at = s->live_ticks[rng_below(&sim->sched, (uint64) Min(s->nlive_ticks, 64))];
+
+		back = now_tick > (int64) at ? (uint64) now_tick - at : 0;
+	}
+	uint32		seq;
+	IdKey		k;
+
+	if (now_tick <= (int64) back)
+		return;
+	tick = (uint64) now_tick - back;
+	/* the settings' check: the back-fill range is clear of the live range */
+	if (lo <= lhi && hi >= llo)
+	{
+		sim->bf_refused++;
+		return;
+	}
+	b->type = T_SNO;
+	b->call_t = sim->t;
+	b->in_call = true;
+	slot = gen_slot(s, spec);
+	w.lanes = &slot->tt.type[UID_SNO_BF_LANE0];
+	w.ranges = &slot->tt.type[UID_SNO_BF_RANGES];
+	w.used = &s->file.used;
+	w.used_since = &s->file.used_since;
+	res = uid_backfill_alloc(&w, tick, lo, hi, llo, lhi, &seen, &seq);
+	b->in_call = false;
+	if (res != UID_BACKFILL_ISSUED)
+	{
+		sim->bf_refused++;
+		return;
+	}
+	s->bf_spent |= seq_bits(lo, hi);
+	/* the transaction's work, then the sync before its commit */
+	sim_sleep_us((int64) rng_below(&sim->sched, 1000));
+	disk_sync(s);
+	trace(b, b->server, "back-fills sno tick %" PRIu64 " seq %u", tick, seq);
+	memset(&k, 0, sizeof(k));
+	k.server = (uint32) s->ident;
+	k.type = T_SNO;
+	k.timeline = 0;				/* a back-filled sno's tick bit */
+	k.seq = seq;
+	k.tick = tick + 1;
+	if (!ids_add(&k))
+		fail("unique: server %d back-filled sno tick %" PRIu64 " seq %u, an ID handed "
+			 "out before", s->ident, tick, seq);
+	sim->backfilled++;
 }
 
 static void
@@ -892,16 +1052,21 @@ backend_main(void)
 		Server	   *s = &sim->servers[b->server];
 
 		/* a reload reaches each backend at its own time */
-		if (b->part != s->part && rng_below(&sim->sched, 4) == 0)
+		if ((b->part != s->part || b->bf != s->bf) && rng_below(&sim->sched, 4) == 0)
 		{
 			b->part = s->part;
-			trace(b, b->server, "takes sno range %u..%u",
-				  sno_parts[b->part][0], sno_parts[b->part][1]);
+			b->bf = s->bf;
+			trace(b, b->server, "takes sno range %u..%u, back-fill %d",
+				  sno_parts[b->part][0], sno_parts[b->part][1], b->bf);
 		}
 		/* runs of one type, so that a type's ticks fill and borrowing is asked for */
 		if (rng_below(&sim->sched, 8) == 0)
 			b->type = (int) rng_below(&sim->sched, NTYPES);
-		generate(b, b->type);
+		/* back-fill beside live sno (a partition set by hand only) */
+		if (b->type == T_SNO && b->bf >= 0 && !sim->leased && rng_below(&sim->sched, 3) == 0)
+			backfill(b);
+		else
+			generate(b, b->type);
 	}
 }
 
@@ -917,6 +1082,8 @@ backend_start(Backend *b, int server)
 	b->wake_t = sim->t;
 	b->in_call = false;
 	b->part = (int) rng_below(&sim->sched, NPARTS);
+	b->bf = s->bf;
+	b->used_copy = 0;
 	memset(b->cur, 0, sizeof(b->cur));
 	for (int i = 0; i < NTYPES; i++)
 		b->cur[i].seq_origin = uid_seq_origin(s->file.secret, i);
@@ -949,6 +1116,7 @@ file_init(SimFile *f, uint64 secret)
 	memset(f, 0, sizeof(*f));
 	f->secret = secret;
 	f->ident.id = -1;
+	f->used.value = UID_USED_EMPTY;
 }
 
 /* A boot: the monotonic clock starts again, from an arbitrary value. */
@@ -961,6 +1129,25 @@ server_boot(Server *s, uint64 r)
 
 
 /* ---------------------------------------------------------------- faults */
+
+/*
+ * The back-fill range a reload delivers, -1: off.  On a server made from a
+ * copy, one clear of every sequence the servers it came from used, by
+ * back-fill or live, as doc/types.md says to set after such a copy takes
+ * over (the copy's lanes and record of live sequences are of when it was
+ * copied).
+ */
+static int
+server_bf_pick(Server *s, uint64 r)
+{
+	int			i = (int) (r % (NBF + 2)) - 2;
+
+	if (i < 0)
+		return -1;
+	if (s->copied && (seq_bits(bf_parts[i][0], bf_parts[i][1]) & s->bf_spent))
+		return -1;
+	return i;
+}
 
 static void
 apply_fault(const Fault *f)
@@ -1041,6 +1228,10 @@ apply_fault(const Fault *f)
 				server_set_clock(s, true_unix_us() + skew, 1, 1);
 				server_new_incarnation(s);
 				s->key = uid_mix64(f->a + f->b) | 1;	/* another system: another key */
+				/* its lanes and record are of when it was copied */
+				s->copied = true;
+				s->bf_spent |= seq_bits(0, 9) | seq_bits(18, 25);	/* every live range */
+				s->bf = server_bf_pick(s, f->b >> 40);
 				s->talk_began = 0;
 				s->retry_at = 0;
 				server_backends_restart(si);
@@ -1051,8 +1242,9 @@ apply_fault(const Fault *f)
 			}
 		case F_RELOAD:
 			s->part = (int) (f->b % NPARTS);
-			trace(NULL, si, "reload: sno range %u..%u", sno_parts[s->part][0],
-				  sno_parts[s->part][1]);
+			s->bf = server_bf_pick(s, f->b >> 32);
+			trace(NULL, si, "reload: sno range %u..%u, back-fill %d", sno_parts[s->part][0],
+				  sno_parts[s->part][1], s->bf);
 			break;
 		case F_WRITEBACK:
 			disk_write(s);
@@ -1098,6 +1290,8 @@ typedef struct RunResult
 	uint64		refused;
 	uint64		moves;
 	uint64		leased_ids;
+	uint64		backfilled;
+	uint64		bf_refused;
 	bool		leased;
 	int			nfaults;
 	uint64		fault_counts[NFAULTKINDS];
@@ -1121,6 +1315,7 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	sim->dt_scale = dt_scales[rng_below(&setup, 3)];
 	sim->fault_period = 200 + rng_below(&setup, 4000);
 	sim->leased = rng_below(&setup, 2) == 1;
+	sim->used_block = (uint32[]) {1, 2, 256}[rng_below(&setup, 3)];
 	sim->pool_size = Max(1, sim->nservers + (rng_below(&setup, 2) ? 1 : -1));
 	for (int i = 0; i < POOL_MAX; i++)
 		sim->pool[i].holder = -1;
@@ -1137,6 +1332,7 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 		server_set_clock(s, true_unix_us() + (int64) rng_below(&setup, 2000000) - 1000000, 1, 1);
 		server_new_incarnation(s);
 		s->part = (int) rng_below(&setup, NPARTS);
+		s->bf = server_bf_pick(s, rng_next(&setup));
 		server_backends_restart(i);
 	}
 
@@ -1196,6 +1392,8 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	out->refused = sim->refused;
 	out->moves = sim->moves;
 	out->leased_ids = sim->leased_ids;
+	out->backfilled = sim->backfilled;
+	out->bf_refused = sim->bf_refused;
 	out->leased = sim->leased;
 	out->nfaults = sim->nfaults;
 	out->sim_us = sim->t;
@@ -1299,6 +1497,8 @@ main(int argc, char **argv)
 				total_refused = 0,
 				total_moves = 0,
 				total_leased_ids = 0,
+				total_backfilled = 0,
+				total_bf_refused = 0,
 				leased_runs = 0;
 	uint64		fault_counts[NFAULTKINDS] = {0};
 	int64		total_sim_us = 0;
@@ -1347,6 +1547,8 @@ main(int argc, char **argv)
 		total_refused += r.refused;
 		total_moves += r.moves;
 		total_leased_ids += r.leased_ids;
+		total_backfilled += r.backfilled;
+		total_bf_refused += r.bf_refused;
 		leased_runs += r.leased;
 		total_sim_us += r.sim_us;
 		for (int k = 0; k < NFAULTKINDS; k++)
@@ -1370,9 +1572,11 @@ main(int argc, char **argv)
 	printf("simcheck: %" PRIu64 " schedules (seeds %" PRIu64 "-%" PRIu64 "), %" PRIu64
 		   " steps, %" PRIu64 " IDs, %.0f simulated s; %" PRIu64 " schedules with leased "
 		   "identities: %" PRIu64 " IDs under them, %" PRIu64 " ids moved between servers, %"
-		   PRIu64 " calls refused (no usable lease); faults:",
+		   PRIu64 " calls refused (no usable lease); %" PRIu64 " sno back-filled beside "
+		   "live IDs, %" PRIu64 " back-fill calls refused; faults:",
 		   runs, first, first + runs - 1, total_steps, total_ids, total_sim_us / 1e6,
-		   leased_runs, total_leased_ids, total_moves, total_refused);
+		   leased_runs, total_leased_ids, total_moves, total_refused, total_backfilled,
+		   total_bf_refused);
 	for (int k = 0; k < NFAULTKINDS; k++)
 		printf(" %s %" PRIu64, fault_names[k], fault_counts[k]);
 	printf("; all invariants held (%.1f s)\n",

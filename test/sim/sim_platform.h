@@ -79,6 +79,7 @@ uid_word_add(UidWord *w, uint64 v)
 
 #define uid_read_barrier()		((void) 0)
 #define uid_write_barrier()		((void) 0)
+#define uid_full_barrier()		((void) 0)
 
 /* The clocks of the server the running backend belongs to. */
 extern int64 sim_unix_us(void);

@@ -1,0 +1,217 @@
+/*
+ * core/backfill.c
+ *		sno's back-fill lanes and the record of live sequences, as
+ *		decisions on shared words (see core/backfill.h, and sno.c above
+ *		sno_new_at() for the protocol).  Plain C over core/platform.h: the
+ *		server and the simulator (test/sim) run this same file.
+ */
+#include "core/backfill.h"
+
+void
+uid_used_widen(UidWord *used, uint64 *copy, uint32 seq, uint32 live_lo, uint32 live_hi,
+			   uint32 block, void (*sync) (void))
+{
+	/* seq's block of the live range */
+	uint32		block_lo = Max(live_lo, seq & ~(block - 1));
+	uint32		block_hi = Min(live_hi, seq | (block - 1));
+	uint64		u = uid_word_read(used);
+
+	for (;;)
+	{
+		uint32		lo = Min(uid_used_lo(u), block_lo);
+		uint32		hi = Max(uid_used_hi(u), block_hi);
+		uint64		want = UID_USED_VALID | (uint64) lo << 16 | hi;
+
+		if (u != 0 && seq >= uid_used_lo(u) && seq <= uid_used_hi(u))
+		{
+			if (u & UID_USED_DURABLE)
+			{
+				*copy = u;
+				return;
+			}
+			/* another backend widened it and has not synced yet: sync too */
+			sync();
+			want = u;
+		}
+		else
+		{
+			if (!uid_word_cas(used, &u, want))
+				continue;
+			sync();
+			u = want;
+		}
+		/* the file holds want (or a wider record) now */
+		if (uid_word_cas(used, &u, want | UID_USED_DURABLE))
+		{
+			*copy = want | UID_USED_DURABLE;
+			return;
+		}
+		/* widened or marked meanwhile: look again */
+	}
+}
+
+/* The first and the last sequence of lane i's half of lo..hi (at least 4). */
+static inline uint32
+uid_lane_first(int i, uint32 lo, uint32 hi)
+{
+	return i == 0 ? lo : lo + (hi - lo + 1) / 2;
+}
+
+static inline uint32
+uid_lane_last(int i, uint32 lo, uint32 hi)
+{
+	return i == 0 ? lo + (hi - lo + 1) / 2 - 1 : hi;
+}
+
+static inline uint64
+uid_lane_word(uint64 tick, uint32 seq)
+{
+	return tick << UID_SEQ_BITS | (seq + 1);
+}
+
+/*
+ * Starts a pass of back-fill range lo..hi: publishes it with the hull of
+ * every range used, or says why not.  Whether the CAS wins or not, the
+ * caller reads the word again.
+ */
+static UidBackfillResult
+uid_backfill_pass(const UidBackfillWords *w, uint64 old, uint32 lo, uint32 hi,
+				  uint32 live_lo, uint32 live_hi, UidBackfillSeen *seen)
+{
+	uint32		mine = uid_range_enc(lo, hi);
+	uint32		hull = (uint32) old;
+	uint32		hlo = old == 0 ? lo : uid_range_lo(hull);
+	uint32		hhi = old == 0 ? hi : uid_range_hi(hull);
+
+	if (old != 0 && !(hi < hlo || lo > hhi))
+		return UID_BACKFILL_OVERLAPS;
+	hlo = Min(hlo, lo);
+	hhi = Max(hhi, hi);
+	/* sno_new() leaves every back-fill range out of the live one */
+	if (hlo <= live_hi && hhi >= live_lo)
+	{
+		seen->hull_if_new = uid_range_enc(hlo, hhi);
+		return UID_BACKFILL_SPANS_LIVE;
+	}
+	(void) uid_word_cas(w->ranges, &old, (uint64) mine << 32 | uid_range_enc(hlo, hhi));
+	return UID_BACKFILL_ISSUED;
+}
+
+UidBackfillResult
+uid_backfill_alloc(const UidBackfillWords *w, uint64 tick, uint32 lo, uint32 hi,
+				   uint32 live_lo, uint32 live_hi, UidBackfillSeen *seen, uint32 *seq_out)
+{
+	for (;;)
+	{
+		uint64		ranges;
+		uint32		hull;
+		uint64		word[UID_BACKFILL_LANES];
+		bool		in_use[UID_BACKFILL_LANES];
+		uint64		at[UID_BACKFILL_LANES];
+		uint32		seq[UID_BACKFILL_LANES];
+		bool		later_pass = false;
+		bool		full = false;
+		int			best = -1;
+		int			i;
+
+		uid_plat_interrupts();
+		ranges = uid_word_read(w->ranges);
+		seen->ranges = ranges;
+		hull = (uint32) ranges;
+		if (ranges == 0 || (uint32) (ranges >> 32) != uid_range_enc(lo, hi))
+		{
+			UidBackfillResult r = uid_backfill_pass(w, ranges, lo, hi, live_lo, live_hi, seen);
+
+			if (r != UID_BACKFILL_ISSUED)
+				return r;
+			continue;
+		}
+
+		/*
+		 * Clear of the live sequences, read after the range word (sno_new()
+		 * reads the range word after it recorded its sequence, so one of
+		 * the two sees the other), and the lanes as of this pass.
+		 */
+		uid_full_barrier();
+		seen->used = uid_word_read(w->used);
+		seen->used_since = uid_word_read(w->used_since);
+		if (seen->used_since != 0 && tick <= seen->used_since)
+			return UID_BACKFILL_UNRECORDED;
+		if (seen->used == 0 ||
+			(uid_used_lo(seen->used) <= hi && uid_used_hi(seen->used) >= lo))
+			return UID_BACKFILL_LIVE_USED;
+		for (i = 0; i < UID_BACKFILL_LANES; i++)
+		{
+			uint64		lw = uid_word_read(&w->lanes[i]);
+			uint32		s = (uint32) (lw & UID_SEQ_MASK) - 1;
+
+			word[i] = lw;
+			seen->lanes[i] = lw;
+			in_use[i] = lw != 0 && s >= lo && s <= hi;
+			at[i] = lw >> UID_SEQ_BITS;
+			seq[i] = s;
+			/* neither this pass's nor an earlier one's: a later pass began */
+			if (lw != 0 && !in_use[i] &&
+				!(s >= uid_range_lo(hull) && s <= uid_range_hi(hull)))
+				later_pass = true;
+		}
+		if (later_pass)
+		{
+			/*
+			 * A later pass published its range before it wrote a lane, and
+			 * the range word never goes back to an earlier range: unless
+			 * the file is damaged, it has moved on, and the call is refused
+			 * when it looks again.
+			 */
+			uid_read_barrier();
+			if (uid_word_read(w->ranges) == ranges)
+				return UID_BACKFILL_CORRUPT;
+			continue;
+		}
+
+		/* a lane at this tick with a sequence left */
+		for (i = 0; i < UID_BACKFILL_LANES; i++)
+		{
+			if (in_use[i] && at[i] == tick)
+			{
+				uint32		next = seq[i] + 1;
+
+				if (next > uid_lane_last(i, lo, hi))
+				{
+					full = true;
+					continue;
+				}
+				if (uid_word_cas(&w->lanes[i], &word[i], uid_lane_word(tick, next)))
+				{
+					*seq_out = next;
+					return UID_BACKFILL_ISSUED;
+				}
+				break;
+			}
+		}
+		if (i < UID_BACKFILL_LANES)
+			continue;			/* lost a race: read again */
+
+		/* else the lane furthest ahead that is before it, or unused */
+		for (i = 0; i < UID_BACKFILL_LANES; i++)
+		{
+			if (in_use[i] && at[i] >= tick)
+				continue;
+			if (best < 0 ||
+				(in_use[i] && (!in_use[best] || at[i] > at[best])))
+				best = i;
+		}
+		if (best >= 0)
+		{
+			uint32		first = uid_lane_first(best, lo, hi);
+
+			if (uid_word_cas(&w->lanes[best], &word[best], uid_lane_word(tick, first)))
+			{
+				*seq_out = first;
+				return UID_BACKFILL_ISSUED;
+			}
+			continue;
+		}
+		return full ? UID_BACKFILL_FULL : UID_BACKFILL_PASSED;
+	}
+}
