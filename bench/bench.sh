@@ -79,6 +79,8 @@ while [ $# -gt 0 ]; do
 done
 check_rows_rounds "$N" "$ROUNDS"
 case $ONLY in all|gen|sort) ;; *) echo "--only takes gen or sort" >&2; exit 2 ;; esac
+# runs SECTION: whether this run includes SECTION (gen or sort)
+runs() { [ "$ONLY" = all ] || [ "$ONLY" = "$1" ]; }
 case $WORK_MEM in *[!0-9A-Za-z]*) echo "bad work_mem: $WORK_MEM" >&2; exit 2 ;; esac
 OUT=${OUT:-$SCRIPT_DIR/results.md}
 case $OUT in *.md) ;; *) echo "--out takes a file name ending in .md" >&2; exit 2 ;; esac
@@ -179,7 +181,7 @@ declare -A VALUES=(
 declare -A COLTYPE=([bigint]=bigint [uuid]=uuid [uuidv7]=uuid [sno_dense]=sno [sno_spread]=sno [muid_bulk]=muid [muid_txns]=muid [snowflake_si]=snowflake_si [revts8]=revts8 [uid60]=uid60)
 declare -A SORT_METHOD CORRELATION
 
-if [ "$ONLY" != gen ]; then
+if runs sort; then
 	for t in "${SORT_TABLES[@]}"; do
 		have=-1
 		if [ "$(sql "SELECT to_regclass('$SCHEMA.sort_$t') IS NOT NULL")" = t ]; then
@@ -269,7 +271,7 @@ gen_session() {
 	fi
 }
 
-if [ "$ONLY" != sort ]; then
+if runs gen; then
 	for ((r = 0; r <= ROUNDS; r++)); do
 		log "generation: round $r of $ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
 		gen_session "$r"
@@ -286,7 +288,7 @@ declare -A CAP_LABEL=([snowflake_si]="snowflake_si_new() (k = 8: 256 per ms)" [r
 declare -A CAP_N=([snowflake_si]=1024000 [revts8]=256000 [uid60]=5120)
 CAP_ROUNDS=$((ROUNDS < 3 ? ROUNDS : 3))
 
-if [ "$ONLY" != sort ]; then
+if runs gen; then
 	for ((r = 0; r <= CAP_ROUNDS; r++)); do
 		log "capacity: round $r of $CAP_ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
 		{
@@ -335,7 +337,7 @@ sort_session() {
 	} | run_session sort "$round"
 }
 
-if [ "$ONLY" != gen ]; then
+if runs sort; then
 	for ((r = 0; r <= ROUNDS; r++)); do
 		log "ORDER BY: round $r of $ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
 		sort_session "$r"
@@ -448,7 +450,7 @@ machine_info() {
 $(bench_machine "$SCRIPT_DIR/..")
 - load average (1/5/15 min) at start: $LOAD_START; at end: $LOAD_END
 - PostgreSQL: $PGVERSION; shared_buffers $SHARED_BUFFERS
-- random bytes of gen_random_uuid()$([ "$UUIDV7" = 1 ] && echo " and uuidv7()"): $(if [ "$SSL_LIBRARY" = none ]; then echo "/dev/urandom (server built without OpenSSL: an open, a read and a close per call)"; else echo "$SSL_LIBRARY (ssl_library)"; fi)$([ "$ONLY" != gen ] && printf '\n%s' "- sort tables pre-warmed: $PREWARM")
+- random bytes of gen_random_uuid()$([ "$UUIDV7" = 1 ] && echo " and uuidv7()"): $(if [ "$SSL_LIBRARY" = none ]; then echo "/dev/urandom (server built without OpenSSL: an open, a read and a close per call)"; else echo "$SSL_LIBRARY (ssl_library)"; fi)$(runs sort && printf '\n%s' "- sort tables pre-warmed: $PREWARM")
 - uid extension $EXTVERSION
 - sessions: work_mem $WORK_MEM, max_parallel_workers_per_gather 0, jit off
 - N = $N rows per query, $ROUNDS timed rounds per section (after one warm-up round), candidates interleaved round-robin; wall time ${ELAPSED} s
@@ -638,8 +640,8 @@ report() {
 	echo "## uid benchmarks"
 	echo
 	machine_info
-	if [ "$ONLY" != sort ]; then echo; gen_report; echo; primitives_report; echo; cap_report; fi
-	if [ "$ONLY" != gen ]; then echo; sort_report; fi
+	if runs gen; then echo; gen_report; echo; primitives_report; echo; cap_report; fi
+	if runs sort; then echo; sort_report; fi
 	if [ "$ONLY" = all ]; then echo; io_report; fi
 	if [ "$ONLY" = all ] && command -v pgbench >/dev/null; then echo; pgb_report; fi
 	echo
