@@ -599,6 +599,14 @@ raw_report() {
 	echo "</details>"
 }
 
+# The cells "IDs per second | share of the format's capacity | ticks the IDs are dated in |
+# share of those ticks' capacity" of N IDs made in MS ms: cap_cells GENERATOR N MS TICKS
+cap_cells() {
+	awk -v n="$2" -v m="$3" -v t="$4" -v cap="${CAP_PER_S[$1]}" -v p="${CAP_PER_TICK[$1]}" 'BEGIN {
+		if (m != "nan" && m > 0) printf "%.0f | %.1f%%", n / m * 1000, 100 * n / m * 1000 / cap; else printf "– | –"
+		if (t != "nan" && t > 0) printf " | %.0f | %.1f%%\n", t, 100 * n / t / p; else print " | – | –" }'
+}
+
 cap_report() {
 	local c med
 	echo "### Capacity: one session, SELECT count(f()) over generate_series, medians of $CAP_ROUNDS rounds"
@@ -609,7 +617,7 @@ cap_report() {
 	for c in "${CAP_CANDS[@]}"; do
 		med=$(ctimes cap "$c" | median)
 		ticks=$(ctimes ticks "$c" | median)
-		echo "| ${CAP_LABEL[$c]} | ${CAP_N[$c]} | $(fmt "$med" 1) | $(fmt "$(awk -v n="${CAP_N[$c]}" -v m="$med" 'BEGIN { print n / m * 1000 }')" 0) | $(awk -v n="${CAP_N[$c]}" -v m="$med" -v cap="${CAP_PER_S[$c]}" 'BEGIN { if (m > 0) printf "%.1f%%", 100 * n / m * 1000 / cap; else print "–" }') | $(fmt "$ticks" 0) | $(awk -v n="${CAP_N[$c]}" -v t="$ticks" -v p="${CAP_PER_TICK[$c]}" 'BEGIN { if (t > 0) printf "%.1f%%", 100 * n / t / p; else print "–" }') |"
+		echo "| ${CAP_LABEL[$c]} | ${CAP_N[$c]} | $(fmt "$med" 1) | $(cap_cells "$c" "${CAP_N[$c]}" "$med" "$ticks") |"
 	done
 	echo
 	echo "IDs per second = IDs / elapsed time. A run that starts late in one tick and ends early in"
