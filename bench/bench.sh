@@ -13,6 +13,10 @@
 #      gen_random_uuid(), nextval('bench_seq'), sno_new() and muid_new() (one transaction),
 #      and on PostgreSQL 18+ its own uuidv7();
 #      the capacity-bound generators' rate as a share of their format's capacity;
+#   1c. the hot path (issue 25, --only hot): every generator's marginal cost per ID beside
+#      clock_timestamp()'s, and two sessions of a capacity-bound generator as a share of its
+#      capacity, in two states: as the server comes, and after back-fill and many reloads
+#      (as a superuser only: it changes uid.sno_* settings with ALTER SYSTEM and puts them back);
 #   2. ORDER BY over N values of bigint, uuid, sno "dense" (sno_new(), many IDs per 4 ms
 #      unit) and sno "spread" (one ID per distinct time), muid "bulk" (muid_new() in one
 #      transaction) and muid "txns" (4 per transaction), snowflake_si and revts8 (and uuid
@@ -25,7 +29,9 @@
 # psql's \timing (client-side wall clock); tables report medians.
 #
 # It creates the extension uid if missing (left in place) and a schema uid_bench with a
-# sequence and four unlogged tables of N rows (dropped at the end unless --keep).
+# sequence and four unlogged tables of N rows (dropped at the end unless --keep).  With the
+# hot path section, as a superuser, it also back-fills a few sno (sno_new_at()) in
+# 65532..65535, which sno_new() then leaves out of its range on this server for good.
 #
 # Session settings: work_mem (default 2GB, so that both generate_series' tuplestore and the
 # sorts stay in memory), max_parallel_workers_per_gather = 0 and jit = off, so that every
@@ -53,7 +59,7 @@ usage: $0 [options]
   -n, --rows N        rows per query (default $N)
   -r, --rounds R      timed rounds per section, after one warm-up round (default $ROUNDS)
   -m, --work-mem MEM  work_mem for the benchmark sessions (default $WORK_MEM)
-      --only SECTION  gen or sort (default: both)
+      --only SECTION  gen, sort or hot (default: all sections)
       --write         also write the report to bench/results.md (and the chart to results.png)
       --out FILE      like --write, but to FILE (the chart to FILE without .md, plus .png)
       --keep          keep schema $SCHEMA (tables, sequence) at the end
@@ -78,7 +84,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 check_rows_rounds "$N" "$ROUNDS"
-case $ONLY in all|gen|sort) ;; *) echo "--only takes gen or sort" >&2; exit 2 ;; esac
+case $ONLY in all|gen|sort|hot) ;; *) echo "--only takes gen, sort or hot" >&2; exit 2 ;; esac
+# runs SECTION: whether this run includes SECTION (gen, sort or hot)
+runs() { [ "$ONLY" = all ] || [ "$ONLY" = "$1" ]; }
 case $WORK_MEM in *[!0-9A-Za-z]*) echo "bad work_mem: $WORK_MEM" >&2; exit 2 ;; esac
 OUT=${OUT:-$SCRIPT_DIR/results.md}
 case $OUT in *.md) ;; *) echo "--out takes a file name ending in .md" >&2; exit 2 ;; esac
@@ -91,7 +99,11 @@ PSQL=(psql -X -q -v ON_ERROR_STOP=1 -At)
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/uid-bench.XXXXXX")
 SCHEMA_MADE=0
+HOT_ALTERED=0
 cleanup() {
+	if [ "$HOT_ALTERED" = 1 ]; then
+		hot_restore >/dev/null 2>&1 || log "could not put the uid.* settings back: run the ALTER SYSTEM statements below and SELECT pg_reload_conf();"$'\n'"$HOT_RESTORE_SQL"
+	fi
 	rm -rf "$TMP"
 	if [ "$KEEP" = 0 ] && [ "$SCHEMA_MADE" = 1 ]; then
 		"${PSQL[@]}" -c "SET client_min_messages = warning" -c "DROP SCHEMA IF EXISTS $SCHEMA CASCADE" >/dev/null 2>&1 || true
@@ -131,6 +143,128 @@ run_session() {
 		"$TMP/session.out" >>"$RAW"
 }
 
+# psql lines that time one query as candidate NAME: timed NAME SQL
+timed() {
+	echo "\\echo @@ $1"
+	echo '\timing on'
+	echo "$2"
+	echo '\timing off'
+}
+
+# ------------------------------------------------------------------ hot path: server settings
+# State (b) of the hot path section (1c) measures after the server has used back-fill
+# (sno_new_at()) and many reloads.  Back-fill needs a range of sequences that sno_new() has
+# never issued on the server, so before any generator runs the script lowers
+# uid.sno_sequence_max to 65531 and later back-fills in 65532..65535.  It changes settings
+# only as a superuser (ALTER SYSTEM) and puts back what it changed at the end, on error too.
+HOT_SETTINGS=(uid.sno_sequence_max uid.sno_backfill_min uid.sno_backfill_max)
+HOT_LIVE_MAX=65531		# sno_new()'s highest sequence while the script runs
+HOT_BACKFILL_RANGE=(65532 65535)
+HOT_RELOADS=200
+HOT_B=0				# 1: state (b) is measured (superuser)
+HOT_BACKFILL=0			# 1: state (b) back-fills, in the range the script set
+# HOT_ALTERED (set before the EXIT trap): 1 while there are settings to put back
+HOT_RESTORE_SQL=		# the ALTER SYSTEM statements that put them back
+HOT_BEFORE=			# the settings as the server had them
+HOT_NOTES=()			# what the script did to the server, for the report
+HOT_B_WHAT="$HOT_RELOADS reloads"	# what state (b) comes after
+
+# the uid.* settings of the server, as "name=value ..." (a new session reads them)
+hot_settings_now() {
+	sql "SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) FROM $EXTSCHEMA.uid_config()
+		WHERE name IN ('uid.sno_sequence_min', 'uid.sno_sequence_max', 'uid.sno_backfill_min', 'uid.sno_backfill_max')"
+}
+hot_setting() { sql "SELECT setting FROM $EXTSCHEMA.uid_config() WHERE name = '$1'"; }
+
+# ALTER SYSTEM statements (on stdin), then a reload, waited for: a new session has loaded it
+alter_system() {
+	local before i
+	before=$(sql "SELECT pg_conf_load_time()")
+	{ echo "LOAD 'uid';"; cat; } | "${PSQL[@]}" >/dev/null || return 1
+	sql "SELECT pg_reload_conf()" >/dev/null || return 1
+	for ((i = 0; i < 100; i++)); do
+		[ "$(sql "SELECT pg_conf_load_time() > '$before'::timestamptz")" = t ] && return 0
+		sleep 0.1
+	done
+	log "the server has not reloaded its configuration after 10 s"
+	return 1
+}
+
+# Before anything generates: the statements that put the settings back, and room for a
+# back-fill range above sno_new()'s live range.
+hot_prepare() {
+	local bmin bmax smin smax
+	if [ "$(sql "SELECT current_setting('is_superuser')")" != on ]; then
+		HOT_NOTES+=("State (b) skipped: role $(sql "SELECT current_user") is not a superuser, and the script changes server settings with ALTER SYSTEM only as one.")
+		return
+	fi
+	if [ "$(sql "SELECT coalesce(current_setting('allow_alter_system', true), 'on')")" = off ]; then
+		HOT_NOTES+=("State (b) skipped: the server has allow_alter_system = off.")
+		return
+	fi
+	HOT_B=1
+	HOT_BEFORE=$(hot_settings_now)
+	bmin=$(hot_setting uid.sno_backfill_min)
+	bmax=$(hot_setting uid.sno_backfill_max)
+	smin=$(hot_setting uid.sno_sequence_min)
+	smax=$(hot_setting uid.sno_sequence_max)
+	if [ "$bmin" != -1 ] || [ "$bmax" != -1 ]; then
+		HOT_NOTES+=("The server's configuration sets a back-fill range ($bmin..$bmax): the script leaves it alone and does not back-fill (its calls would move the lanes of a port under way); state (b) is reloads only.")
+		return
+	fi
+	if [ "$smin" -gt $((HOT_LIVE_MAX - 3)) ]; then
+		HOT_NOTES+=("uid.sno_sequence_min is $smin: no room for a back-fill range above a live range of at least 4; state (b) is reloads only.")
+		return
+	fi
+	HOT_RESTORE_SQL=$(sql "SELECT string_agg(coalesce(
+			(SELECT format('ALTER SYSTEM SET %s = %L;', f.name, f.setting) FROM pg_file_settings f
+				WHERE f.name = n AND f.sourcefile LIKE '%/postgresql.auto.conf' ORDER BY f.seqno DESC LIMIT 1),
+			format('ALTER SYSTEM RESET %s;', n)), E'\n' ORDER BY n)
+		FROM unnest(ARRAY['${HOT_SETTINGS[0]}', '${HOT_SETTINGS[1]}', '${HOT_SETTINGS[2]}']) n")
+	HOT_BACKFILL=1
+	if [ "$smax" -gt "$HOT_LIVE_MAX" ]; then
+		HOT_ALTERED=1
+		echo "ALTER SYSTEM SET uid.sno_sequence_max = $HOT_LIVE_MAX;" | alter_system
+		HOT_NOTES+=("Before any generator ran: \`ALTER SYSTEM SET uid.sno_sequence_max = $HOT_LIVE_MAX\` and a reload (was $smax), so that sno_new() leaves ${HOT_BACKFILL_RANGE[0]}..${HOT_BACKFILL_RANGE[1]} to back-fill: every section of this run has $((HOT_LIVE_MAX - smin + 1)) sno per 4 ms unit.")
+	fi
+}
+
+# State (b): back-fill, then HOT_RELOADS reloads from one session, which counts those it took.
+hot_use_features() {
+	local out seen i
+	if [ "$HOT_BACKFILL" = 1 ]; then
+		HOT_ALTERED=1
+		alter_system <<-EOF
+			ALTER SYSTEM SET uid.sno_backfill_min = ${HOT_BACKFILL_RANGE[0]};
+			ALTER SYSTEM SET uid.sno_backfill_max = ${HOT_BACKFILL_RANGE[1]};
+		EOF
+		# one session, in time order, one ID per 4 ms unit: never refused for order or a full unit
+		if out=$(sql "SELECT count($EXTSCHEMA.sno_new_at(0, t)) FROM generate_series(clock_timestamp() - interval '10 s',
+				clock_timestamp() - interval '2 s', interval '8 ms') t" 2>&1); then
+			HOT_B_WHAT="back-fill and $HOT_RELOADS reloads"
+			HOT_NOTES+=("Back-fill: \`ALTER SYSTEM SET uid.sno_backfill_min = ${HOT_BACKFILL_RANGE[0]}, uid.sno_backfill_max = ${HOT_BACKFILL_RANGE[1]}\` and a reload, then $out IDs from \`sno_new_at(0, t)\` for t 8 ms apart over the 8 s ending 2 s before. sno_new() keeps a back-fill range it has seen used out of its own range for good (the state file records it): on this server it issues at most ${HOT_BACKFILL_RANGE[0]} sequences per unit from now on, whatever the settings.")
+		else
+			HOT_NOTES+=("Back-fill refused, state (b) is reloads only: $(printf '%s\n' "$out" | sed -n 's/^.*ERROR: *//p' | head -n 1)")
+		fi
+	fi
+	seen=$({
+		echo "SELECT pg_conf_load_time();"
+		for ((i = 0; i < HOT_RELOADS; i++)); do
+			echo "SELECT pg_reload_conf() \\g /dev/null"
+			echo "SELECT pg_sleep(0.01) \\g /dev/null"
+			echo "SELECT pg_conf_load_time();"
+		done
+	} | "${PSQL[@]}" | sort -u | wc -l)
+	HOT_NOTES+=("Reloads: $HOT_RELOADS \`pg_reload_conf()\` calls from one session, 10 ms apart; the session loaded the configuration $((seen - 1)) times. Each state (b) round's session takes one more reload (\`pg_reload_conf()\`, 100 ms) before its timed queries.")
+}
+
+# Puts the settings back as they were and reloads (also from the EXIT trap).
+hot_restore() {
+	[ "$HOT_ALTERED" = 1 ] || return 0
+	printf '%s\n' "$HOT_RESTORE_SQL" | alter_system
+	HOT_ALTERED=0
+}
+
 # ------------------------------------------------------------------ setup
 
 log "connecting: PGHOST=${PGHOST:-} PGPORT=${PGPORT:-} PGUSER=${PGUSER:-} PGDATABASE=${PGDATABASE:-}"
@@ -159,6 +293,8 @@ fi
 sql "CREATE SCHEMA IF NOT EXISTS $SCHEMA" >/dev/null
 SCHEMA_MADE=1
 sql "CREATE SEQUENCE IF NOT EXISTS $SCHEMA.bench_seq" >/dev/null
+# before anything generates sno: room for state (b)'s back-fill range (section 1c)
+if runs hot; then hot_prepare; fi
 
 SORT_TABLES=(bigint uuid sno_dense sno_spread muid_bulk muid_txns snowflake_si revts8 uid60)
 [ "$UUIDV7" = 1 ] && SORT_TABLES=(bigint uuid uuidv7 sno_dense sno_spread muid_bulk muid_txns snowflake_si revts8 uid60)
@@ -179,7 +315,7 @@ declare -A VALUES=(
 declare -A COLTYPE=([bigint]=bigint [uuid]=uuid [uuidv7]=uuid [sno_dense]=sno [sno_spread]=sno [muid_bulk]=muid [muid_txns]=muid [snowflake_si]=snowflake_si [revts8]=revts8 [uid60]=uid60)
 declare -A SORT_METHOD CORRELATION
 
-if [ "$ONLY" != gen ]; then
+if runs sort; then
 	for t in "${SORT_TABLES[@]}"; do
 		have=-1
 		if [ "$(sql "SELECT to_regclass('$SCHEMA.sort_$t') IS NOT NULL")" = t ]; then
@@ -269,7 +405,7 @@ gen_session() {
 	fi
 }
 
-if [ "$ONLY" != sort ]; then
+if runs gen; then
 	for ((r = 0; r <= ROUNDS; r++)); do
 		log "generation: round $r of $ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
 		gen_session "$r"
@@ -286,7 +422,7 @@ declare -A CAP_LABEL=([snowflake_si]="snowflake_si_new() (k = 8: 256 per ms)" [r
 declare -A CAP_N=([snowflake_si]=1024000 [revts8]=256000 [uid60]=5120)
 CAP_ROUNDS=$((ROUNDS < 3 ? ROUNDS : 3))
 
-if [ "$ONLY" != sort ]; then
+if runs gen; then
 	for ((r = 0; r <= CAP_ROUNDS; r++)); do
 		log "capacity: round $r of $CAP_ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
 		{
@@ -307,6 +443,131 @@ if [ "$ONLY" != sort ]; then
 			awk -v r="$r" '$1 == "@@ticks" { print "ticks", r, $2, $3 }' "$TMP/session.out" >>"$RAW"
 		fi
 	done
+fi
+
+# ------------------------------------------------------------------ 1c. hot path
+# Issue 25's targets, side by side in one run, in two states of the server: (a) as it comes,
+# (b) after back-fill and HOT_RELOADS reloads (hot_use_features; superuser only).
+#  1. every generator's marginal cost per ID within 2x of clock_timestamp()'s: as in section 1,
+#     count(f()) over generate_series(1, n) minus count(g) over the same n in the same round.
+#     n is N, except for the capacity-bound formats, which get about 1 s of their capacity
+#     (uid60: 4 ticks), so that a round does not take minutes; each n has its own floor.
+#  2. two sessions together reach 95% of a capacity-bound format's capacity: two psql
+#     processes started together, each making CAP_N / 2 IDs into a table, as in section 1b.
+HOT_CANDS=(clock sno muid snowflake_si revts8 uid60 seq uuid)
+[ "$UUIDV7" = 1 ] && HOT_CANDS+=(uuidv7)
+declare -A HOT_EXPR=(
+	[clock]="clock_timestamp()" [sno]="sno_new()" [muid]="muid_new()"
+	[snowflake_si]="snowflake_si_new()" [revts8]="revts8_new()" [uid60]="uid60_new()"
+	[seq]="nextval('bench_seq')" [uuid]="gen_random_uuid()" [uuidv7]="uuidv7()"
+)
+# the formats' capacity: IDs per tick and the tick in ns (doc/formats.md); sno's per tick is
+# read from sno_snapshot() when the section starts (it follows uid.sno_sequence_min..max)
+declare -A HOT_PER_TICK=([sno]=65536 [snowflake_si]=${CAP_PER_TICK[snowflake_si]} [revts8]=${CAP_PER_TICK[revts8]} [uid60]=${CAP_PER_TICK[uid60]})
+declare -A HOT_TICK_NS=([sno]=4000000 [snowflake_si]=1000000 [revts8]=1000000 [uid60]=1000000000)
+declare -A HOT_N
+for c in "${HOT_CANDS[@]}"; do HOT_N[$c]=$N; done
+for c in "${CAP_CANDS[@]}"; do
+	HOT_N[$c]=$((CAP_PER_S[$c] > 4 * CAP_PER_TICK[$c] ? CAP_PER_S[$c] : 4 * CAP_PER_TICK[$c]))
+	[ "${HOT_N[$c]}" -lt "$N" ] || HOT_N[$c]=$N
+done
+# the timed queries of a round: the candidates and one floor per n
+HOT_QUERIES=("${HOT_CANDS[@]}")
+for n in $(printf '%s\n' "${HOT_N[@]}" | sort -un); do HOT_QUERIES+=("floor_$n"); done
+HOT_STATES=(a)
+
+hot_sql() {
+	case $1 in
+		floor_*) echo "SELECT count(g) FROM generate_series(1, :n) g;" ;;
+		*) echo "SELECT count(${HOT_EXPR[$1]}) FROM generate_series(1, :n) g;" ;;
+	esac
+}
+
+# A round of part 1: hot_session STATE ROUND.  For the capacity-bound formats it records
+# the growth of uid_stats()'s overflow_waits (c_waits) and overflow_wait_us (c_wait, in ms).
+hot_session() {
+	local section=hot_$1 round=$2 q
+	{
+		echo "$SETTINGS"
+		echo '\o /dev/null'
+		echo '\set n 10'
+		for q in "${HOT_CANDS[@]}"; do hot_sql "$q"; done
+		if [ "$1" = b ]; then
+			echo "SELECT pg_reload_conf();"
+			echo "SELECT pg_sleep(0.1);"
+		fi
+		for q in $(rotate "$round" "${HOT_QUERIES[@]}"); do
+			echo "\\set n $(case $q in floor_*) echo "${q#floor_}" ;; *) echo "${HOT_N[$q]}" ;; esac)"
+			[ -z "${HOT_TICK_NS[$q]:-}" ] ||
+				echo "SELECT overflow_waits AS w0, overflow_wait_us AS u0 FROM uid_stats() WHERE type = '$q' \\gset"
+			timed "$q" "$(hot_sql "$q")"
+			[ -z "${HOT_TICK_NS[$q]:-}" ] || {
+				echo "SELECT overflow_waits AS w1, overflow_wait_us AS u1 FROM uid_stats() WHERE type = '$q' \\gset"
+				echo "\\echo @@waits $q :w0 :w1 :u0 :u1"
+			}
+		done
+	} | run_session "$section" "$round"
+	awk -v s="$section" -v r="$round" '$1 == "@@waits" {
+		print s, r, $2 "_waits", $4 - $3; print s, r, $2 "_wait", ($6 - $5) / 1000 }' "$TMP/session.out" >>"$RAW"
+}
+
+# A round of part 2: pair_session STATE ROUND.  Per format: both sessions sleep until the same
+# server time, then each makes CAP_N / 2 IDs; recorded: the span from the first start to the
+# last end (ms), the two starts' distance (c_skew, ms) and the ticks the IDs are dated in.
+pair_session() {
+	local section=pair_$1 round=$2 c s at pids
+	for c in $(rotate "$round" "${CAP_CANDS[@]}"); do
+		at=$(sql "SELECT extract(epoch FROM clock_timestamp()) + 1")
+		pids=()
+		for s in 1 2; do
+			{
+				echo "$SETTINGS"
+				echo '\o /dev/null'
+				echo "SET client_min_messages = warning;"
+				echo "DROP TABLE IF EXISTS hot_pair_$s;"
+				# the library and its state file, without an ID that could share the first tick
+				echo "SELECT count(*) FROM uid_stats();"
+				echo "SELECT pg_sleep($at - extract(epoch FROM clock_timestamp()));"
+				echo "SELECT extract(epoch FROM clock_timestamp()) AS t0 \\gset"
+				echo "CREATE UNLOGGED TABLE hot_pair_$s AS SELECT ${c}_new() AS id FROM generate_series(1, $((CAP_N[$c] / 2))) g;"
+				echo "SELECT extract(epoch FROM clock_timestamp()) AS t1 \\gset"
+				echo '\echo @@span :t0 :t1'
+			} | "${PSQL[@]}" >"$TMP/pair_$s.out" &
+			pids+=($!)
+		done
+		wait "${pids[0]}"
+		wait "${pids[1]}"
+		awk -v s="$section" -v r="$round" -v c="$c" '$1 == "@@span" { t0[NR] = $2; t1[NR] = $3 }
+			END { lo = hi = ""; for (i in t0) { if (lo == "" || t0[i] < lo) lo = t0[i]; if (hi == "" || t1[i] > hi) hi = t1[i] }
+				d = 0; for (i in t0) for (j in t0) if (t0[i] - t0[j] > d) d = t0[i] - t0[j]
+				print s, r, c, (hi - lo) * 1000; print s, r, c "_skew", d * 1000 }' \
+			"$TMP/pair_1.out" "$TMP/pair_2.out" >>"$RAW"
+		echo "$section $round ${c}_ticks $(sql "SELECT count(DISTINCT $EXTSCHEMA.${c}_timestamp(id))
+			FROM (SELECT id FROM $SCHEMA.hot_pair_1 UNION ALL SELECT id FROM $SCHEMA.hot_pair_2) x")" >>"$RAW"
+	done
+	sql "DROP TABLE $SCHEMA.hot_pair_1, $SCHEMA.hot_pair_2" >/dev/null
+}
+
+if runs hot; then
+	HOT_PER_TICK[sno]=$(sql "SELECT coalesce(capacity_per_tick, 65536) FROM $EXTSCHEMA.sno_snapshot()")
+	HOT_SNO_BEFORE=$(sql "SELECT coalesce(backfill_used_min || '..' || backfill_used_max, 'none') FROM $EXTSCHEMA.sno_snapshot()")
+	[ "$HOT_B" = 1 ] && HOT_STATES=(a b)
+	for st in "${HOT_STATES[@]}"; do
+		[ "$st" = b ] && hot_use_features
+		for ((r = 0; r <= ROUNDS; r++)); do
+			log "hot path ($st): round $r of $ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
+			hot_session "$st" "$r"
+		done
+		for ((r = 0; r <= CAP_ROUNDS; r++)); do
+			log "hot path ($st), two sessions: round $r of $CAP_ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
+			pair_session "$st" "$r"
+		done
+	done
+	if [ "$HOT_ALTERED" = 1 ]; then
+		hot_restore
+		HOT_AFTER=$(hot_settings_now)
+		HOT_NOTES+=("At the end: $(printf '%s\n' "$HOT_RESTORE_SQL" | sed 's/;$//; s/.*/`&`/' | paste -sd, - | sed 's/,/, /g') and a reload. The settings now: $HOT_AFTER; before the run: $HOT_BEFORE ($([ "$HOT_AFTER" = "$HOT_BEFORE" ] && echo "the same" || echo "NOT the same"))")
+	fi
 fi
 
 # ------------------------------------------------------------------ 2. ORDER BY
@@ -335,7 +596,7 @@ sort_session() {
 	} | run_session sort "$round"
 }
 
-if [ "$ONLY" != gen ]; then
+if runs sort; then
 	for ((r = 0; r <= ROUNDS; r++)); do
 		log "ORDER BY: round $r of $ROUNDS$([ $r = 0 ] && echo ' (warm-up, not counted)')"
 		sort_session "$r"
@@ -448,7 +709,7 @@ machine_info() {
 $(bench_machine "$SCRIPT_DIR/..")
 - load average (1/5/15 min) at start: $LOAD_START; at end: $LOAD_END
 - PostgreSQL: $PGVERSION; shared_buffers $SHARED_BUFFERS
-- random bytes of gen_random_uuid()$([ "$UUIDV7" = 1 ] && echo " and uuidv7()"): $(if [ "$SSL_LIBRARY" = none ]; then echo "/dev/urandom (server built without OpenSSL: an open, a read and a close per call)"; else echo "$SSL_LIBRARY (ssl_library)"; fi)$([ "$ONLY" != gen ] && printf '\n%s' "- sort tables pre-warmed: $PREWARM")
+- random bytes of gen_random_uuid()$([ "$UUIDV7" = 1 ] && echo " and uuidv7()"): $(if [ "$SSL_LIBRARY" = none ]; then echo "/dev/urandom (server built without OpenSSL: an open, a read and a close per call)"; else echo "$SSL_LIBRARY (ssl_library)"; fi)$(runs sort && printf '\n%s' "- sort tables pre-warmed: $PREWARM")
 - uid extension $EXTVERSION
 - sessions: work_mem $WORK_MEM, max_parallel_workers_per_gather 0, jit off
 - N = $N rows per query, $ROUNDS timed rounds per section (after one warm-up round), candidates interleaved round-robin; wall time ${ELAPSED} s
@@ -588,13 +849,21 @@ raw_report() {
 	echo
 	echo "| section | candidate | ms per round |"
 	echo "|---|---|---|"
-	for s in gen sort; do
-		for c in $(awk -v s="$s" '$1 == s { print $3 }' "$RAW" | awk '!seen[$0]++'); do
+	for s in gen hot_a hot_b sort; do
+		for c in $(awk -v s="$s" '$1 == s && $3 !~ /_waits$/ { print $3 }' "$RAW" | awk '!seen[$0]++'); do
 			echo "| $s | $c | $(ctimes "$s" "$c" | tr '\n' ' ' | sed 's/ $//') |"
 		done
 	done
 	echo
 	echo "</details>"
+}
+
+# The cells "IDs per second | share of the format's capacity | ticks the IDs are dated in |
+# share of those ticks' capacity" of N IDs made in MS ms: cap_cells GENERATOR N MS TICKS
+cap_cells() {
+	awk -v n="$2" -v m="$3" -v t="$4" -v cap="${CAP_PER_S[$1]}" -v p="${CAP_PER_TICK[$1]}" 'BEGIN {
+		if (m != "nan" && m > 0) printf "%.0f | %.1f%%", n / m * 1000, 100 * n / m * 1000 / cap; else printf "– | –"
+		if (t != "nan" && t > 0) printf " | %.0f | %.1f%%\n", t, 100 * n / t / p; else print " | – | –" }'
 }
 
 cap_report() {
@@ -607,13 +876,104 @@ cap_report() {
 	for c in "${CAP_CANDS[@]}"; do
 		med=$(ctimes cap "$c" | median)
 		ticks=$(ctimes ticks "$c" | median)
-		echo "| ${CAP_LABEL[$c]} | ${CAP_N[$c]} | $(fmt "$med" 1) | $(fmt "$(awk -v n="${CAP_N[$c]}" -v m="$med" 'BEGIN { print n / m * 1000 }')" 0) | $(awk -v n="${CAP_N[$c]}" -v m="$med" -v cap="${CAP_PER_S[$c]}" 'BEGIN { if (m > 0) printf "%.1f%%", 100 * n / m * 1000 / cap; else print "–" }') | $(fmt "$ticks" 0) | $(awk -v n="${CAP_N[$c]}" -v t="$ticks" -v p="${CAP_PER_TICK[$c]}" 'BEGIN { if (t > 0) printf "%.1f%%", 100 * n / t / p; else print "–" }') |"
+		echo "| ${CAP_LABEL[$c]} | ${CAP_N[$c]} | $(fmt "$med" 1) | $(cap_cells "$c" "${CAP_N[$c]}" "$med" "$ticks") |"
 	done
 	echo
 	echo "IDs per second = IDs / elapsed time. A run that starts late in one tick and ends early in"
 	echo "another lasts less than its ticks: with uid60's 1 s ticks (5 per run) that edge can read"
 	echo "above 100%. The last column divides by the ticks the IDs are dated in: 100% means every"
 	echo "tick the generator used was filled."
+}
+
+# per-round marginal ns per ID of a hot path candidate: hot_margs SECTION CANDIDATE [net]
+# (net: less the time it waited for the next tick)
+hot_margs() {
+	local n=${HOT_N[$2]}
+	if [ "${3:-}" = net ]; then
+		netdiffs "$1" "$2" "floor_$n" "$2_wait"
+	else
+		diffs "$1" "$2" "floor_$n"
+	fi | awk -v n="$n" '{ print $1 * 1e6 / n }'
+}
+
+# the arguments as "a, b, c", or "none"
+list() { if [ $# = 0 ]; then echo none; else printf '%s, ' "$@" | sed 's/, $//'; fi; }
+
+# a / b, or "–" unless b > 0 (a noisy clock_timestamp() run can read at or below its floor)
+hot_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "nan" || b == "nan" || b <= 0) print "–"; else printf "%.2f\n", a / b }'; }
+
+hot_report() {
+	local st s c n marg clk ratio floor waits net netratio verdict ok cap miss ticks med
+	declare -A HOT_LABEL=([clock]="clock_timestamp()" [muid]="muid_new() (one transaction)")
+	echo "### Hot path (issue 25): marginal cost per ID vs clock_timestamp(), and two sessions vs capacity"
+	echo
+	echo "State (a): the server as it comes. State (b): $([ "$HOT_B" = 1 ] && echo "after $HOT_B_WHAT" || echo skipped).$([ "$HOT_SNO_BEFORE" != none ] && echo " The server's state file records back-fill in $HOT_SNO_BEFORE before this section: state (a) is after back-fill too.")"
+	echo
+	for s in "${HOT_NOTES[@]}"; do echo "- $s"; done
+	for st in "${HOT_STATES[@]}"; do
+		s=hot_$st
+		clk=$(hot_margs "$s" clock | median)
+		ok=() cap=() miss=()
+		echo
+		echo "#### State ($st): count(f()) over generate_series(1, n) − count(g) over the same n, medians of $ROUNDS rounds"
+		echo
+		echo "| generator | n | marginal ns/ID | min–max | vs clock_timestamp() | capacity floor ns/ID | waits for a tick per run | net of waits ns/ID | net vs clock | 2x target |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+		for c in "${HOT_CANDS[@]}"; do
+			n=${HOT_N[$c]}
+			marg=$(hot_margs "$s" "$c" | median)
+			ratio=$(hot_ratio "$marg" "$clk")
+			floor="–" waits="–" net="–" netratio="–"
+			if [ -n "${HOT_TICK_NS[$c]:-}" ]; then
+				floor=$(awk -v t="${HOT_TICK_NS[$c]}" -v p="${HOT_PER_TICK[$c]}" 'BEGIN { print t / p }')
+				waits=$(ctimes "$s" "${c}_waits" | median)
+				net=$(hot_margs "$s" "$c" net | median)
+				netratio=$(hot_ratio "$net" "$clk")
+			fi
+			verdict=$(awk -v c="$c" -v r="$ratio" -v w="$waits" -v m="$marg" -v f="$floor" -v nr="$netratio" 'BEGIN {
+				if (c == "clock") print "reference"
+				else if (w != "–" && w != "nan" && w > 0)
+					print "capacity sets the floor (" sprintf("%.0f", 100 * m / f) "% of it)" (nr != "–" && nr <= 2 ? "; net of waits within 2x" : "")
+				else if (r == "–") print "–"
+				else if (r <= 2) print "holds"
+				else print "misses"
+			}')
+			case $verdict in
+				holds) ok+=("${HOT_LABEL[$c]:-${HOT_EXPR[$c]}}") ;;
+				misses) miss+=("${HOT_LABEL[$c]:-${HOT_EXPR[$c]}}") ;;
+				capacity*) cap+=("${HOT_LABEL[$c]:-${HOT_EXPR[$c]}}") ;;
+			esac
+			[ "$floor" = "–" ] || { floor=$(fmt "$floor" 1); waits=$(fmt "$waits" 0); net=$(fmt "$net" 1); }
+			echo "| ${HOT_LABEL[$c]:-${HOT_EXPR[$c]}} | $n | $(fmt "$marg" 1) | $(hot_margs "$s" "$c" | minmax) | $ratio | $floor | $waits | $net | $netratio | $verdict |"
+		done
+		echo
+		echo "Within 2x of clock_timestamp(): $(list "${ok[@]}"). Above 2x: $(list "${miss[@]}"). Capacity sets the floor: $(list "${cap[@]}")."
+		echo "Floors (count(g)), ms per run: $(for n in $(printf '%s\n' "${HOT_N[@]}" | sort -un); do printf 'n = %s: %s; ' "$n" "$(fmt "$(ctimes "$s" "floor_$n" | median)" 2)"; done | sed 's/; $//')."
+		echo
+		echo "#### State ($st): two sessions at once, each making CAP_N / 2 IDs into a table, medians of $CAP_ROUNDS rounds"
+		echo
+		echo "| generator | IDs (both) | ms, first start to last end | start skew ms | IDs per second | share of the format's capacity | ticks the IDs are dated in | share of those ticks' capacity | 95% target |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+		for c in "${CAP_CANDS[@]}"; do
+			n=$((CAP_N[$c] / 2 * 2))
+			med=$(ctimes "pair_$st" "$c" | median)
+			ticks=$(ctimes "pair_$st" "${c}_ticks" | median)
+			echo "| ${CAP_LABEL[$c]} | $n | $(fmt "$med" 1) | $(fmt "$(ctimes "pair_$st" "${c}_skew" | median)" 1) | $(cap_cells "$c" "$n" "$med" "$ticks") | $(awk -v n="$n" -v t="$ticks" -v p="${CAP_PER_TICK[$c]}" 'BEGIN {
+				if (t == "nan" || t <= 0) print "–"; else print (100 * n / t / p >= 95 ? "holds" : "misses") }') |"
+		done
+	done
+	echo
+	echo "Marginal ns/ID = median over rounds of (candidate ms − floor ms of the same n in the same round) × 10⁶ / n."
+	echo "n: $N (-n), but for the capacity-bound formats about 1 s of their capacity, at least 4 ticks."
+	echo "Capacity floor = tick / IDs per tick (doc/formats.md): sno 4 ms / ${HOT_PER_TICK[sno]}, snowflake_si 1 ms / ${HOT_PER_TICK[snowflake_si]},"
+	echo "revts8 1 ms / ${HOT_PER_TICK[revts8]}, uid60 1 s / ${HOT_PER_TICK[uid60]}. Waits: the growth of uid_stats().overflow_waits over the run (median);"
+	echo "a run that waited is capacity-bound: the format, not the CPU, set its time, and the 2x target does"
+	echo "not apply. A run starts anywhere in its first tick, whose IDs are all still free, so with few ticks"
+	echo "(uid60: 4) it reads well below the floor. Net of waits: less uid_stats().overflow_wait_us; the"
+	echo "wake-up after each wait, and a tick missed by a late one, are still in it: an upper bound of the"
+	echo "CPU cost, so \"net of waits within 2x\" means the generator's own cost holds the target."
+	echo "Two sessions: IDs per second over the span from the first start to the last end; the last"
+	echo "share divides by the ticks the IDs are dated in, as in the capacity section (the 95% target)."
 }
 
 # What every generated ID pays for, in isolation: the floor under sno_new().
@@ -638,8 +998,9 @@ report() {
 	echo "## uid benchmarks"
 	echo
 	machine_info
-	if [ "$ONLY" != sort ]; then echo; gen_report; echo; primitives_report; echo; cap_report; fi
-	if [ "$ONLY" != gen ]; then echo; sort_report; fi
+	if runs gen; then echo; gen_report; echo; primitives_report; echo; cap_report; fi
+	if runs hot; then echo; hot_report; fi
+	if runs sort; then echo; sort_report; fi
 	if [ "$ONLY" = all ]; then echo; io_report; fi
 	if [ "$ONLY" = all ] && command -v pgbench >/dev/null; then echo; pgb_report; fi
 	echo
