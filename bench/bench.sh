@@ -45,6 +45,7 @@ WORK_MEM=2GB
 WRITE=0
 KEEP=0
 REUSE=0
+USE_FEATURES=0
 ONLY=all
 OUT=
 SCHEMA=uid_bench
@@ -62,6 +63,9 @@ usage: $0 [options]
       --only SECTION  gen, sort or hot (default: all sections)
       --write         also write the report to bench/results.md (and the chart to results.png)
       --out FILE      like --write, but to FILE (the chart to FILE without .md, plus .png)
+      --use-features  hot section: also state (b), which back-fills and reloads 200 times
+                      (superuser; marks the server's state file for good: use a throwaway
+                      cluster, as bench/run.sh does)
       --keep          keep schema $SCHEMA (tables, sequence) at the end
       --reuse         reuse the sort tables of a kept schema if they have N rows
   -h, --help          this text
@@ -78,6 +82,7 @@ while [ $# -gt 0 ]; do
 		--write) WRITE=1; shift ;;
 		--out) WRITE=1; OUT=$2; shift 2 ;;
 		--keep) KEEP=1; shift ;;
+		--use-features) USE_FEATURES=1; shift ;;
 		--reuse) REUSE=1; KEEP=1; shift ;;
 		-h|--help) usage; exit 0 ;;
 		*) echo "unknown argument: $1" >&2; usage >&2; exit 2 ;;
@@ -194,6 +199,10 @@ alter_system() {
 # back-fill range above sno_new()'s live range.
 hot_prepare() {
 	local bmin bmax smin smax
+	if [ "$USE_FEATURES" != 1 ]; then
+		HOT_NOTES+=("State (b) not measured: it back-fills on this server, which leaves a mark in its state file for good; run with --use-features on a throwaway cluster (bench/run.sh does).")
+		return
+	fi
 	if [ "$(sql "SELECT current_setting('is_superuser')")" != on ]; then
 		HOT_NOTES+=("State (b) skipped: role $(sql "SELECT current_user") is not a superuser, and the script changes server settings with ALTER SYSTEM only as one.")
 		return

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds, installs and starts a throwaway cluster exactly as test/demo.sh does,
 # then runs bench/bench.sh against it with the given options (e.g. --write, or
-# --out bench/results-pg18.md).
+# --out bench/results-pg18.md), and --use-features: the cluster is thrown away.
 source "$(dirname "$0")/../test/lib.sh"
 UID_GIT_REV=$(git -C "$UID_SRC" rev-parse --short HEAD 2>/dev/null || echo '?')
 [ -z "$(git -C "$UID_SRC" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
@@ -27,7 +27,7 @@ uid_psql -q -c "ALTER SYSTEM SET shared_buffers = '1GB'" >/dev/null
 as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -w -l "$UID_SCRATCH/server.log" restart >/dev/null
 say "benchmark"
 as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" UID_GIT_REV="$UID_GIT_REV" \
-	bash "$BUILD/bench/bench.sh" ${ARGS[@]+"${ARGS[@]}"}
+	bash "$BUILD/bench/bench.sh" --use-features ${ARGS[@]+"${ARGS[@]}"}
 if [ -n "$OUT" ]; then
 	# write into the source tree, not the scratch copy
 	cp "$BUILD/bench/$(basename "$OUT")" "$OUT"
