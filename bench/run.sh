@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds, installs and starts a throwaway cluster exactly as test/demo.sh does,
+# Builds, installs and starts a throwaway cluster exactly as test/demo.sh does
+# (PG_MAJOR, default 15),
 # then runs bench/bench.sh against it with the given options (e.g. --write, or
 # --out bench/results-pg18.md), and --use-features: the cluster is thrown away.
 source "$(dirname "$0")/../test/lib.sh"
+use_major "${PG_MAJOR:-15}"
 UID_GIT_REV=$(git -C "$UID_SRC" rev-parse --short HEAD 2>/dev/null || echo '?')
 [ -z "$(git -C "$UID_SRC" status --porcelain --untracked-files=no 2>/dev/null)" ] ||
 	UID_GIT_REV="$UID_GIT_REV (working tree modified)"
@@ -19,7 +21,15 @@ while [ $# -gt 0 ]; do
 done
 [ -z "$OUT" ] || ARGS+=(--out "$BUILD/bench/$(basename "$OUT")")
 
-install_packages gnuplot-nox
+install_packages "$PG_MAJOR"
+# the chart (bench.sh draws it when gnuplot is there)
+if ! command -v gnuplot >/dev/null; then
+	say "installing gnuplot-nox"
+	"${SUDO[@]}" apt-get update -qq
+	"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gnuplot-nox >/dev/null
+fi
+ensure_postgres
+copy_sources
 build_and_install
 start_cluster
 trap stop_cluster EXIT
