@@ -1,6 +1,6 @@
 /*
  * muid.c
- *		PostgreSQL glue for the muid type, and its per-transaction generator.
+ *		The SQL functions of the muid type, and its per-transaction generator.
  */
 #include "postgres.h"
 

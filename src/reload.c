@@ -35,8 +35,8 @@
  * shared_preload_libraries, where core's handler replaces the postmaster's
  * in every backend, before its first use: seen from PgReloadTime, which a
  * backend sets when it takes a reload, after its start time); a backend
- * that set a watched setting at its start (guc.c read the server's values
- * from the files then), unless the files are older than the server's last
+ * that set a watched setting at its start (uid_restore_server_settings()
+ * read the server's values from the files then), unless the files are older than the server's last
  * reload.  A backend that took no reload since uid watched holds the
  * settings of the postmaster's last reload, which it inherited.
  */
@@ -145,9 +145,9 @@ uid_file_stamp_equal(const UidFileStamp *a, const UidFileStamp *b)
 /*
  * Were the watched files last changed before time t (the server's last
  * reload)?  For a session that overrode a watched setting at its start:
- * guc.c read the server's value from the files when the library loaded, and
- * only files no newer than the last reload hold nothing that reload did not
- * deliver.  A file changed within 10 ms before the reload counts as newer
+ * uid_restore_server_settings() read the server's value from the files when
+ * the library loaded, and only files no newer than the last reload hold
+ * nothing that reload did not deliver.  A file changed within 10 ms before the reload counts as newer
  * (the kernel's file times are coarse).  This compares the wall clock with
  * file times: a clock stepped back between the reload and an edit is not
  * seen.

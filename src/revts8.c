@@ -1,6 +1,6 @@
 /*
  * revts8.c
- *		PostgreSQL glue for the revts8 type.
+ *		The SQL functions of the revts8 type.
  */
 #include "postgres.h"
 

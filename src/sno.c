@@ -1,6 +1,6 @@
 /*
  * sno.c
- *		PostgreSQL glue for the sno type.
+ *		The SQL functions of the sno type.
  */
 #include "postgres.h"
 
@@ -26,16 +26,16 @@
 
 /*
  * The sno slot's own words, tt.type[] beyond the generator core's (the
- * slot's words 4 to 7; see core/alloc.h).  Each reads zero in a state file of uid 0.4.0 or older, where
- * zero means "not in use", so the file's layout and version stay as they
- * were.
+ * slot's words 4 to 7; see core/alloc.h).  Each reads zero in a state file
+ * of uid 0.4.0 or older, where zero means "not in use", so the file's
+ * layout and version stay as they were.
  *
  * type[0], type[1] (UID_SNO_BF_LANE0, core/backfill.h): the back-fill lanes
  *   (see sno_new_at): 0 while unused, else tick << 20 | (sequence + 1) of
  *   the lane's last ID.
- * type[2] (UID_SNO_BF_RANGES): the back-fill ranges: the range in use << 32 | the smallest range
- *   that holds every back-fill range used since the file was made, each
- *   min << 16 | max; 0 before the first back-fill.
+ * type[2] (UID_SNO_BF_RANGES): the back-fill ranges: the range in use
+ *   << 32 | the smallest range that holds every back-fill range used since
+ *   the file was made, each min << 16 | max; 0 before the first back-fill.
  * type[3]: overflow notifications: the last tick notified << 24 | for how
  *   many ticks in a row one was (capped at 2^24 - 1).
  * spare[0]: overflow_waits as the last notification found it.

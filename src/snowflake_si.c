@@ -1,6 +1,6 @@
 /*
  * snowflake_si.c
- *		PostgreSQL glue for the snowflake_si type.
+ *		The SQL functions of the snowflake_si type.
  *
  * The generator's state holds Unix milliseconds, not milliseconds after
  * uid.snowflake_si_epoch, so that the high-water mark keeps its meaning

@@ -1,6 +1,6 @@
 /*
  * uid60.c
- *		PostgreSQL glue for the uid60 type.
+ *		The SQL functions of the uid60 type.
  *
  * The datum is the 60-bit integer n itself, whose order is time order; the
  * bit-reversed display form exists only in text.
