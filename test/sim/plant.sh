@@ -31,7 +31,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 plant() {
-	name=$1 file=$2 perl=$3
+	name=$1 file=$2 perl=$3 seeds=${4:-$SEEDS}
 	mkdir -p "$work/$name/core"
 	cp src/core/*.c src/core/*.h "$work/$name/core/"
 	perl -0pi -e "$perl" "$work/$name/core/$file"
@@ -42,8 +42,8 @@ plant() {
 	$CC -std=gnu11 -O2 -DUID_SIM -Itest/sim -I"$work/$name" -Isrc \
 		-o "$work/$name/sim" test/sim/sim.c "$work/$name/core/alloc.c" "$work/$name/core/backfill.c"
 	start=$(date +%s%N)
-	if "$work/$name/sim" --seeds "$SEEDS" --quiet >"$work/$name/out" 2>&1; then
-		echo "plant $name: NOT FOUND in seeds $SEEDS" >&2
+	if "$work/$name/sim" --seeds "$seeds" --quiet >"$work/$name/out" 2>&1; then
+		echo "plant $name: NOT FOUND in seeds $seeds" >&2
 		exit 1
 	fi
 	secs=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
@@ -66,8 +66,10 @@ plant raise window.h \
 	's/\treturn floor_us;\n/\treturn floor_us + (uint64) spec->tick_us - 1;\n/'
 plant floor window.h \
 	's/\tif \(end - \(uint64\) spec->tick_us < floor_us\)\n\t\treturn UID_WINDOW_RAISE;\n//'
+# durable needs an OS crash right after a widening: about one seed in 1,200
+# shows it (1250, 2429 in 1-6000), so it searches further than the others.
 plant durable backfill.c \
-	's/\t\t\tsync\(\);\n//g'
+	's/\t\t\tsync\(\);\n//g' 1-6000
 plant used backfill.c \
 	's/\t\tif \(seen->used == 0 \|\|\n\t\t\t\(uid_used_lo\(seen->used\) <= hi && uid_used_hi\(seen->used\) >= lo\)\)\n\t\t\treturn UID_BACKFILL_LIVE_USED;\n//'
 echo "plants: all 9 found"
