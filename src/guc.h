@@ -10,6 +10,7 @@
 #include "utils/timestamp.h"
 
 #include "compat.h"
+#include "core/backfill.h"
 
 extern int	uid_generator;
 extern int	uid_cluster;
@@ -200,8 +201,11 @@ extern int64 uid_effective_medallion(void);
  */
 extern int64 uid_identity_setting(UidSettingBit bit, bool *drawn);
 
-/* The smallest range of sequences a sno generator may have per 4 ms unit. */
-#define UID_SNO_RANGE_MIN 4
+/*
+ * The smallest range of sequences a sno generator may have per 4 ms unit:
+ * the core's (core/backfill.h), which keeps live and back-fill ranges apart.
+ */
+#define UID_SNO_RANGE_MIN UID_BACKFILL_RANGE_MIN
 
 /* A phrase as a sentence of a message's detail (capital, full stop). */
 extern char *uid_sentence(const char *phrase);

@@ -39,6 +39,7 @@ typedef enum UidSlotId
 #undef UID_SLOT_ENUM
 
 #define UID_NSLOTS 8
+StaticAssertDecl(UID_NTYPES <= UID_NSLOTS, "every type has a slot in the state file");
 
 /*
  * The server's identity leased from a coordinator (identity.c).  gen is a
