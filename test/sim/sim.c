@@ -517,6 +517,21 @@ ids_add(const IdKey *k)
 	}
 }
 
+/* Records an ID handed out; false if it was handed out before. */
+static bool
+id_new(int ident, int type, int timeline, uint32 seq, uint64 tick)
+{
+	IdKey		k;
+
+	memset(&k, 0, sizeof(k));
+	k.server = (uint32) ident;
+	k.type = (uint32) type;
+	k.timeline = (uint32) timeline;
+	k.seq = seq;
+	k.tick = tick + 1;			/* 0 marks a free entry */
+	return ids_add(&k);
+}
+
 /* ---------------------------------------------------------------- the layers above the core */
 
 /* The state file's current image goes to disk (a sync, or the OS's writeback). */
@@ -861,7 +876,6 @@ generate(Backend *b, int type)
 	UidSlot    *slot;
 	UidTickSeq	ts = {0};
 	UidAllocResult r;
-	IdKey		k;
 	int			ident = -1;
 	SimIdent	used = {0};
 	uint64		start;
@@ -932,14 +946,8 @@ generate(Backend *b, int type)
 	b->in_call = false;
 	trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d id %d", spec->type_name, ts.tick,
 		  ts.seq, ts.timeline, ident);
-	memset(&k, 0, sizeof(k));
-	k.server = (uint32) ident;
 	sim->leased_ids += sim->leased;
-	k.type = (uint32) type;
-	k.timeline = (uint32) ts.timeline;
-	k.seq = ts.seq;
-	k.tick = ts.tick + 1;		/* 0 marks a free entry */
-	if (!ids_add(&k))
+	if (!id_new(ident, type, ts.timeline, ts.seq, ts.tick))
 		fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d "
 			 "of identity %d twice", s->ident, spec->type_name, ts.tick, ts.seq,
 			 ts.timeline, ident);
@@ -999,7 +1007,6 @@ backfill(Backend *b)
 		back = now_tick > (int64) at ? (uint64) now_tick - at : 0;
 	}
 	uint32		seq;
-	IdKey		k;
 
 	if (now_tick <= (int64) back)
 		return;
@@ -1030,13 +1037,8 @@ backfill(Backend *b)
 	sim_sleep_us((int64) rng_below(&sim->sched, 1000));
 	disk_sync(s);
 	trace(b, b->server, "back-fills sno tick %" PRIu64 " seq %u", tick, seq);
-	memset(&k, 0, sizeof(k));
-	k.server = (uint32) s->ident;
-	k.type = T_SNO;
-	k.timeline = 0;				/* a back-filled sno's tick bit */
-	k.seq = seq;
-	k.tick = tick + 1;
-	if (!ids_add(&k))
+	/* a back-filled sno's tick bit is 0: timeline 0 */
+	if (!id_new(s->ident, T_SNO, 0, seq, tick))
 		fail("unique: server %d back-filled sno tick %" PRIu64 " seq %u, an ID handed "
 			 "out before", s->ident, tick, seq);
 	sim->backfilled++;
