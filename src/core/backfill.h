@@ -88,11 +88,16 @@ uid_used_hi(uint64 u)
 	return (uint32) u & 0xFFFF;
 }
 
-/* Does the record cover seq, durably? */
+/*
+ * Does a backend's copy of the record cover seq?  A copy is only ever set
+ * to a durable record (uid_used_widen), 0 before: the bit need not be
+ * tested per ID.
+ */
 static inline bool
-uid_used_covers(uint64 u, uint32 seq)
+uid_used_covers(uint64 copy, uint32 seq)
 {
-	return (u & UID_USED_DURABLE) && seq >= uid_used_lo(u) && seq <= uid_used_hi(u);
+	Assert(copy == 0 || (copy & UID_USED_DURABLE));
+	return copy != 0 && seq >= uid_used_lo(copy) && seq <= uid_used_hi(copy);
 }
 
 /*
