@@ -85,6 +85,17 @@ uid_backfill_pass(const UidBackfillWords *w, uint64 old, uint32 lo, uint32 hi,
 
 	if (old != 0 && !(hi < hlo || lo > hhi))
 		return UID_BACKFILL_OVERLAPS;
+	/*
+	 * A range that holds live sequences is refused before it is published:
+	 * published, it would stay in the hull (and out of the live range) for
+	 * good.  The caller checks the record again after the range word (the
+	 * order sno_new() relies on); a sequence recorded in between still
+	 * refuses the pass, after it was published.
+	 */
+	seen->used = uid_word_read(w->used);
+	if (seen->used == 0 ||
+		(uid_used_lo(seen->used) <= hi && uid_used_hi(seen->used) >= lo))
+		return UID_BACKFILL_LIVE_USED;
 	hlo = Min(hlo, lo);
 	hhi = Max(hhi, hi);
 	/* sno_new() leaves every back-fill range out of the live one */
