@@ -12,6 +12,7 @@
 #include "guc.h"
 #include "identity.h"
 #include "lease.h"
+#include "published.h"
 #include "state.h"
 
 
@@ -85,7 +86,7 @@ extern uint64 uid_unique_tick(const UidClockSpec *spec, int32 *ident);
 static inline int32
 uid_ident_cover(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tick)
 {
-	if (likely(!uid_ident_leased))
+	if (likely(!uid_rec.values[UID_REC_LEASED]))
 		return -1;
 	return uid_ident_check(slot, spec, unique, tick);
 }

@@ -22,6 +22,7 @@
  */
 #include "postgres.h"
 
+#include "common/hashfn.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
@@ -674,82 +675,11 @@ uid_guc_init(void)
 void
 uid_setting_refused(UidSettingBit bit)
 {
-	if (uid_settings_untrusted & (1u << bit) & ~uid_settings_refused)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("this session's \"%s\" may not be what the server's last reload delivered",
-						uid_settings[bit].name),
-				 errdetail("The configuration files changed after the reload this session took (or after the server's last reload, for a session that set uid settings when it started): an edit that no reload delivered, such as ALTER SYSTEM, may be among its values."),
-				 errhint("Reload the configuration, or start a session that sets no uid settings of its own; see doc/settings.md.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("the server's value of \"%s\" is invalid", uid_settings[bit].name),
 			 errdetail("IDs are not made with the built-in default in its place."),
 			 errhint("Correct it and reload the configuration; the server log says why.")));
-}
-
-uint32		uid_settings_untrusted = 0;
-TimestampTz uid_settings_trusted_for = -1;
-
-/*
- * Called once per reload taken: which of the settings an ID embeds may this
- * backend use?  Those of a reload it took with the files as they were
- * signalled (uid_reload_trusted), and, after a reload it took late, those
- * that did not change in it: they are what an earlier reload delivered.  A
- * setting that changed in a late reload may be an edit that no reload
- * delivered (a new identity prepared with ALTER SYSTEM, to be reloaded when
- * another server has given it up): refused until the next reload.  A
- * backend untrusted from its first use (it took a reload before uid
- * watched, or set uid settings at its start and the files are newer than
- * the last reload) has no earlier values to compare with: it uses its own,
- * a limit the README states (session_preload_libraries closes the first
- * case).
- */
-void
-uid_settings_trust(void)
-{
-	static bool have_good = false;
-	static int64 good[6];
-	int64		now[6] = {uid_generator, uid_cluster, uid_partition, uid_medallion_value,
-		uid_snowflake_si_epoch_ms, uid_snowflake_si_index_bits};
-	static const UidSettingBit bits[6] = {UID_SET_GENERATOR, UID_SET_CLUSTER, UID_SET_PARTITION,
-		UID_SET_MEDALLION, UID_SET_EPOCH, UID_SET_INDEX_BITS};
-
-	uid_settings_trusted_for = PgReloadTime;
-	uid_settings_untrusted = 0;
-	if (uid_reload_trusted())
-	{
-		memcpy(good, now, sizeof(good));
-		have_good = true;
-		return;
-	}
-	if (!have_good)
-		return;
-	for (int i = 0; i < 6; i++)
-		if (now[i] != good[i])
-			uid_settings_untrusted |= 1u << bits[i];
-}
-
-int64
-uid_per_reload_slow(UidPerReload *c, int64 (*work_out) (void))
-{
-	c->reload = -1;
-	c->value = work_out();
-	c->reload = PgReloadTime;
-	return c->value;
-}
-
-int
-uid_effective_partition(void)
-{
-	static int	drawn = -1;
-
-	uid_check_setting(UID_SET_PARTITION);
-	if (uid_partition >= 0)
-		return uid_partition;
-	if (drawn < 0)
-		drawn = (int) (uid_boot_value(UID_SLOT_SNO) & 0xFFFF);
-	return drawn;
 }
 
 /*
@@ -767,39 +697,33 @@ uid_sentence(const char *phrase)
 }
 
 /*
- * An identity setting's value: the setting's, or, where it asks for one to
- * be drawn at the server's start (*drawn), the drawn one (which errors as
- * the generators do if the setting is refused).
+ * What a lease depends on among the settings: where the coordinator is (not
+ * how we log in to it), the pool and its size.  Never 0.
  */
-int64
-uid_identity_setting(UidSettingBit bit, bool *drawn)
+uint64
+uid_lease_settings_key(void)
 {
-	*drawn = (bit == UID_SET_PARTITION && uid_partition < 0) ||
-		(bit == UID_SET_MEDALLION && uid_medallion_value < 0);
-	switch (bit)
+	PQconninfoOption *opts;
+	uint64		k = UINT64CONST(0x75696420706f6f6c);	/* "uid pool" */
+
+	k = uid_mix64(k ^ hash_bytes_extended((const unsigned char *) uid_pool, (int) strlen(uid_pool), k));
+	k = uid_mix64(k ^ (uint64) uid_pool_size);
+	opts = PQconninfoParse(uid_coordinator, NULL);
+	if (opts != NULL)
 	{
-		case UID_SET_PARTITION:
-			return *drawn ? uid_effective_partition() : uid_partition;
-		case UID_SET_MEDALLION:
-			return *drawn ? uid_effective_medallion() : uid_medallion_value;
-		default:
-			return *(int *) uid_settings[bit].var;
+		for (PQconninfoOption *o = opts; o->keyword != NULL; o++)
+			if (o->val != NULL &&
+				(strcmp(o->keyword, "host") == 0 || strcmp(o->keyword, "hostaddr") == 0 ||
+				 strcmp(o->keyword, "port") == 0 || strcmp(o->keyword, "dbname") == 0))
+			{
+				k = uid_mix64(k ^ hash_bytes_extended((const unsigned char *) o->keyword,
+													  (int) strlen(o->keyword), k));
+				k = uid_mix64(k ^ hash_bytes_extended((const unsigned char *) o->val,
+													  (int) strlen(o->val), k));
+			}
+		PQconninfoFree(opts);
 	}
-}
-
-int64
-uid_effective_medallion(void)
-{
-	static int64 drawn = -1;
-	const int64 lo = (INT64CONST(1) << 40) + 1;
-	const int64 span = (INT64CONST(1) << 41) - lo;
-
-	uid_check_setting(UID_SET_MEDALLION);
-	if (uid_medallion_value >= 0)
-		return uid_medallion_value;
-	if (drawn < 0)
-		drawn = lo + (int64) (uid_boot_value(UID_SLOT_MUID) % (uint64) span);
-	return drawn;
+	return k | 1;
 }
 
 /*

@@ -125,6 +125,12 @@ extern UID_HIDDEN bool uid_ident_leased;
  */
 extern UID_HIDDEN uint64 uid_ident_settings_changes;
 
+/*
+ * A hash of the settings a lease depends on (the coordinator's address, the
+ * pool and its size), as this process holds them; never 0.
+ */
+extern uint64 uid_lease_settings_key(void);
+
 /* Why uid.coordinator's value was refused, or NULL. */
 extern const char *uid_coordinator_problem(void);
 
@@ -144,62 +150,20 @@ extern uint32 uid_settings_refused;
 UID_NORETURN extern void uid_setting_refused(UidSettingBit bit) UID_NORETURN_AFTER;
 
 /*
- * The settings an ID embeds or is laid out by: a backend whose settings may
- * hold edits of the configuration files that no reload delivered (reload.c)
- * refuses to use them until it takes another reload.
+ * The settings an ID embeds or is laid out by: IDs take them from the
+ * server's settings record (published.h), never from these variables.
  */
 #define UID_SETTINGS_IDENTITY ((1u << UID_SET_GENERATOR) | (1u << UID_SET_CLUSTER) | \
 							   (1u << UID_SET_PARTITION) | (1u << UID_SET_MEDALLION) | \
 							   (1u << UID_SET_EPOCH) | (1u << UID_SET_INDEX_BITS))
-extern uint32 uid_settings_untrusted;
-extern TimestampTz uid_settings_trusted_for;
-extern void uid_settings_trust(void);
 
-/* Errors if a generator may not embed the setting. */
+/* Errors if the server's value of a setting no ID embeds was refused. */
 static inline void
 uid_check_setting(UidSettingBit bit)
 {
-	if (unlikely(uid_settings_trusted_for != PgReloadTime))
-		uid_settings_trust();
-	if (unlikely((uid_settings_refused | uid_settings_untrusted) & (1u << bit)))
+	if (unlikely(uid_settings_refused & (1u << bit)))
 		uid_setting_refused(bit);
 }
-
-/*
- * A value a generator embeds, worked out once per reload of this backend
- * rather than per ID (the checks of uid_check_setting() and the lookups):
- * the settings it comes from change only when this backend reloads its
- * configuration, and PgReloadTime changes then, after the assign hooks that
- * set the refused bits.  work_out errors as the per-ID checks did, and then
- * nothing is kept.
- */
-typedef struct UidPerReload
-{
-	TimestampTz reload;			/* the PgReloadTime it was worked out for; -1: none */
-	int64		value;
-} UidPerReload;
-
-#define UID_PER_RELOAD_INIT {-1, 0}
-
-extern int64 uid_per_reload_slow(UidPerReload *c, int64 (*work_out) (void));
-
-static inline int64
-uid_per_reload(UidPerReload *c, int64 (*work_out) (void))
-{
-	if (likely(c->reload == PgReloadTime))
-		return c->value;
-	return uid_per_reload_slow(c, work_out);
-}
-
-/* Effective values, resolving "drawn when the server starts". */
-extern int	uid_effective_partition(void);
-extern int64 uid_effective_medallion(void);
-
-/*
- * An identity setting's value (a drawn partition or medallion resolved);
- * *drawn if it was drawn at the server's start.
- */
-extern int64 uid_identity_setting(UidSettingBit bit, bool *drawn);
 
 /*
  * The smallest range of sequences a sno generator may have per 4 ms unit:

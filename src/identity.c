@@ -160,30 +160,40 @@ uid_host_name(void)
 static uint64
 uid_ident_key(void)
 {
-	PQconninfoOption *opts;
+	static uint64 rec_for = UINT64_MAX;
 	uint64		k;
 
-	if (key_for == uid_ident_settings_changes)
+	if (key_for == uid_ident_settings_changes && rec_for == uid_rec_word)
 		return key_cached;
 	k = uid_mix64(GetSystemIdentifier());
 	k = uid_mix64(k ^ uid_state_file_id());
 	k = uid_mix64(k ^ (uint64) GetWALInsertionTimeLine());
 	k = uid_hash_str(k, uid_host_name());
-	k = uid_hash_str(k, uid_pool);
-	k = uid_mix64(k ^ (uint64) uid_pool_size);
-	opts = PQconninfoParse(uid_coordinator, NULL);
-	if (opts != NULL)
-	{
-		for (PQconninfoOption *o = opts; o->keyword != NULL; o++)
-			if (o->val != NULL &&
-				(strcmp(o->keyword, "host") == 0 || strcmp(o->keyword, "hostaddr") == 0 ||
-				 strcmp(o->keyword, "port") == 0 || strcmp(o->keyword, "dbname") == 0))
-				k = uid_hash_str(uid_hash_str(k, o->keyword), o->val);
-		PQconninfoFree(opts);
-	}
+	/* the coordinator, pool and size of the server's settings record */
+	k = uid_mix64(k ^ (uint64) uid_rec_value(UID_REC_LEASE_KEY));
 	key_cached = k | 1;
 	key_for = uid_ident_settings_changes;
+	rec_for = uid_rec_word;
 	return key_cached;
+}
+
+/*
+ * Errors unless this session's coordinator, pool and pool size are those of
+ * the server's settings record: a session talks to the coordinator with its
+ * own, and one whose own came from a startup option or from configuration
+ * files edited after the last reload must not claim or renew the server's
+ * lease with them.
+ */
+static void
+uid_ident_check_own_settings(void)
+{
+	if (likely(uid_lease_settings_key() == (uint64) uid_rec_value(UID_REC_LEASE_KEY)))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("this session's \"uid.coordinator\", \"uid.pool\" or \"uid.pool_size\" is not the server's"),
+			 errdetail("The server's lease is claimed and renewed with the values of its last reload; this session holds others (a startup option, or configuration files edited after that reload)."),
+			 errhint("Reload the configuration, or use a session that sets no uid settings of its own.")));
 }
 
 /*
@@ -802,6 +812,7 @@ uid_ident_acquire(const UidClockSpec *spec, uint64 key, uint64 end_us)
 {
 	UidIdentState *st = &uid_state->ident;
 
+	uid_ident_check_own_settings();
 	for (;;)
 	{
 		UidIdentSnap s;
@@ -1049,7 +1060,7 @@ uid_ident_effective(UidSettingBit setting)
 	StringInfoData buf;
 	int			listed = 0;
 
-	if (!uid_ident_leased)
+	if (!uid_rec_leased())
 		return NULL;
 	uid_ident_now(&n);
 	if (n.standby)
@@ -1099,10 +1110,13 @@ uid_identity(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	UidIdentRow rows[UID_IDENT_NROWS];
 	UidLeaseNow n = {0};
+	bool		leased;
 
 	InitMaterializedSRF(fcinfo, 0);
+	leased = uid_rec_leased();
+
 	uid_ident_rows(rows);
-	if (uid_ident_leased)
+	if (leased)
 		uid_ident_now(&n);
 
 	for (int i = 0; i < UID_IDENT_NROWS; i++)
@@ -1115,7 +1129,7 @@ uid_identity(PG_FUNCTION_ARGS)
 		bool		safe;
 		char	   *note;
 
-		if (uid_ident_leased)
+		if (leased)
 		{
 			int32		id = n.ours ? SNAP_ID(&n.s) : -1;
 
@@ -1201,7 +1215,7 @@ uid_identity_renew(PG_FUNCTION_ARGS)
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	if (!uid_ident_leased)
+	if (!uid_rec_leased())
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("\"uid.coordinator\" is not set: this server's identity comes from its settings")));
@@ -1212,6 +1226,7 @@ uid_identity_renew(PG_FUNCTION_ARGS)
 				 errhint("A standby makes no IDs and holds no lease.")));
 	uid_ident_check_settings();
 	uid_preload_check();
+	uid_ident_check_own_settings();
 	if (uid_state == NULL)
 		uid_state_attach();
 	key = uid_ident_key();

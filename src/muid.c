@@ -83,8 +83,15 @@ muid_txn_begin(const char *func)
 				 errhint("Mark functions that call them PARALLEL RESTRICTED.")));
 	spec = muid_clock;
 	spec.func = func;
-	muid_txn_state.timestamp = uid_unique_tick(&spec, &ident);
-	medallion = ident >= 0 ? (uint64) ident : (uint64) uid_effective_medallion();
+	for (;;)
+	{
+		uint64		rec = uid_rec_sync();
+
+		muid_txn_state.timestamp = uid_unique_tick(&spec, &ident);
+		medallion = ident >= 0 ? (uint64) ident : (uint64) uid_effective_medallion();
+		if (uid_rec_still(rec))
+			break;
+	}
 	muid_txn_state.medallion = medallion;
 	muid_txn_state.last_offset = 0;
 	muid_txn_state.active = true;

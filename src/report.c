@@ -21,6 +21,7 @@
 #include "type_support.h"
 #include "guc.h"
 #include "identity.h"
+#include "published.h"
 #include "sno.h"
 #include "sql_api.h"
 
@@ -41,7 +42,7 @@ uid_range_words(UidRangeWords *w)
 	if (w->live != NULL)
 		w->backfill = "(none: the live range is refused)";
 	else if (w->backfill != NULL && w->r.backfill_min < 0 && w->r.backfill_max < 0 &&
-			 !(uid_settings_refused & ((1u << UID_SET_SNO_BACKFILL_MIN) |
+			 !(uid_rec_refused() & ((1u << UID_SET_SNO_BACKFILL_MIN) |
 									   (1u << UID_SET_SNO_BACKFILL_MAX))))
 		w->backfill = "(off)";
 	else if (w->backfill != NULL)
@@ -67,14 +68,14 @@ uid_range_end(UidSettingBit bit, int lo, int hi)
 static char *
 uid_hand_identity(UidSettingBit bit)
 {
+	bool		drawn;
+
 	switch (bit)
 	{
-		case UID_SET_PARTITION:
-			return psprintf("%d", uid_effective_partition());
 		case UID_SET_MEDALLION:
-			return psprintf("%011llX", (unsigned long long) uid_effective_medallion());
+			return psprintf("%011llX", (unsigned long long) uid_identity_setting(bit, &drawn));
 		default:
-			return psprintf("%d", *(int *) uid_settings[bit].var);
+			return psprintf("%d", (int) uid_identity_setting(bit, &drawn));
 	}
 }
 
@@ -103,9 +104,10 @@ uid_effective_words(UidSettingBit bit, bool may_read, const UidRangeWords *range
 			return **(char **) s->var ? uid_value_words(s) : pstrdup("(off)");
 		case UID_SHOW_IDENTITY:
 			/* on a leased server, what the IDs carry comes from the lease */
-			return uid_ident_leased ? uid_ident_effective(bit) : uid_hand_identity(bit);
+			return uid_rec_leased() ? uid_ident_effective(bit) : uid_hand_identity(bit);
 		case UID_SHOW_EPOCH:
-			return pstrdup(timestamptz_to_str((uid_snowflake_si_epoch_ms - PG_EPOCH_UNIX_MS) * 1000));
+			(void) uid_rec_sync();
+			return pstrdup(timestamptz_to_str((uid_rec_value(UID_REC_EPOCH_MS) - PG_EPOCH_UNIX_MS) * 1000));
 		case UID_SHOW_COORDINATOR:
 			coordinator_problem = uid_coordinator_problem();
 			return !may_read ? pstrdup("(hidden)") :

@@ -245,37 +245,42 @@ revts8_hand_work_out(void)
 {
 	int			generator = uid_generator_for("revts8", "generator id", REVTS8_GENERATOR_MAX);
 
-	uid_check_setting(UID_SET_CLUSTER);
-	return generator | (int64) uid_cluster << 8;
+	uid_rec_check(UID_SET_CLUSTER);
+	return generator | uid_rec_value(UID_REC_CLUSTER) << 8;
 }
 
 PG_FUNCTION_INFO_V1(revts8_new);
 Datum
 revts8_new(PG_FUNCTION_ARGS)
 {
-	static UidPerReload hand = UID_PER_RELOAD_INIT;
+	static UidPerRecord hand = UID_PER_RECORD_INIT;
 	UidTickSeq	ts;
 	revts8_fields f;
+	uint64		rec;
 
-	ts = uid_next_tick(&revts8_clock);
-	f.ts = ts.tick;
-	f.seq = ts.seq;
-	if (ts.ident >= 0)
+	do
 	{
-		/* a lease id is 64 generators by 16 clusters */
-		uint32		id = uid_ident_value(ts.ident, "revts8", "generator and cluster",
-										 (REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1);
+		rec = uid_rec_sync();
+		ts = uid_next_tick(&revts8_clock);
+		f.ts = ts.tick;
+		f.seq = ts.seq;
+		if (ts.ident >= 0)
+		{
+			/* a lease id is 64 generators by 16 clusters */
+			uint32		id = uid_ident_value(ts.ident, "revts8", "generator and cluster",
+											 (REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1);
 
-		f.generator = id % (REVTS8_GENERATOR_MAX + 1);
-		f.cluster = id / (REVTS8_GENERATOR_MAX + 1);
-	}
-	else
-	{
-		int64		gc = uid_per_reload(&hand, revts8_hand_work_out);
+			f.generator = id % (REVTS8_GENERATOR_MAX + 1);
+			f.cluster = id / (REVTS8_GENERATOR_MAX + 1);
+		}
+		else
+		{
+			int64		gc = uid_per_record(&hand, revts8_hand_work_out);
 
-		f.generator = (unsigned) (gc & 0xFF);
-		f.cluster = (unsigned) (gc >> 8);
-	}
+			f.generator = (unsigned) (gc & 0xFF);
+			f.cluster = (unsigned) (gc >> 8);
+		}
+	} while (unlikely(!uid_rec_still(rec)));
 	uid_count_issued(UID_SLOT_REVTS8);
 	PG_RETURN_REVTS8_KEY(revts8_key_of(&f));
 }

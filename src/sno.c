@@ -216,222 +216,22 @@ sno_live_clear_of_backfill(uint64 ranges, uint32 *lo, uint32 *hi, bool error)
 }
 
 /*
- * The ranges the server issues from.
- *
- * A server issues sno from one live range (and back-fills from one back-fill
- * range) at a time, and only from ranges that a reload delivered.  Each
- * backend has its own copy of the settings, taken from the reload when it
- * gets to it (between statements; an idle backend at its next command), and
- * reading the files then, edits made after the reload included (see
- * reload.c).  So the ranges in force are the server's, in the state file
- * (UidSnoConfig.ranges), and every call issues from those:
- *
- * - A backend publishes its own ranges when they differ from the published
- *   ones and it may: it holds what the server's last reload delivered
- *   (uid_reload_trusted(): it took that reload, and the configuration files
- *   are as they were when it was signalled) and no newer reload is pending
- *   for it.  Every backend that may publish holds the same ranges, those of
- *   the last reload, so publications do not contend; the first call after a
- *   reload (sno_new(), sno_new_at(), sno_range(), sno_snapshot(),
- *   uid_config()) in a backend that took it switches the server.
- * - Every other backend (a reload pending in a long statement, or settings
- *   it does not trust) issues from the published ranges.  If nothing has been
- *   published since the server started, one whose settings are trusted
- *   publishes them, a pending reload or not (they are still the server's
- *   until a newer one is published); one whose settings are not trusted
- *   refuses (55000) until a reload.
- * - sno_new() reads the published word again after it allocated: a pair
- *   allocated while another backend switched the ranges is not returned
- *   (the words only grow, so it is simply not used).  So once sno_range()
- *   shows the new range on a server, no ID of the old range is handed out
- *   there any more, and the old range's IDs are dated at most
- *   previous_until: another server may take the range once its clock is past
- *   that.
- *
- * The word: live min << 48 | live max << 32 | back-fill min << 16 | back-fill
- * max, back-fill -1 encoded as 0xFFFF (min) and 0 (max), neither of which
- * is a valid end of a back-fill range of 4.  0 is no valid word (live max 0):
- * nothing published.
+ * The ranges the server issues from: the sno ranges of the server's
+ * settings record (published.c), never this session's own settings.  A
+ * record is published once per reload from the postmaster's values, so
+ * every session of the server issues from the same ranges at once, and an
+ * edit of the configuration files that no reload delivered is never among
+ * them.  sno_new() checks after it allocated that the record is still the
+ * one in force: a pair allocated while another was published is not handed
+ * out (the words only grow, so it is simply not used).  So once sno_range()
+ * shows a new range on a server, no ID of the old range is handed out there
+ * any more, and the old range's IDs are dated at most previous_until:
+ * another server may take the range once its clock is past that.
  */
-static inline uint64
-sno_ranges_enc(const UidSnoRanges *r)
-{
-	uint64		bmin = r->backfill_min < 0 ? 0xFFFF : (uint64) r->backfill_min;
-	uint64		bmax = r->backfill_max < 0 ? 0 : (uint64) r->backfill_max;
-
-	return (uint64) r->live_min << 48 | (uint64) r->live_max << 32 | bmin << 16 | bmax;
-}
-
-static inline void
-sno_ranges_dec(uint64 w, UidSnoRanges *r)
-{
-	uint32		bmin = (uint32) (w >> 16) & 0xFFFF;
-	uint32		bmax = (uint32) w & 0xFFFF;
-
-	r->live_min = (int) (w >> 48);
-	r->live_max = (int) (w >> 32) & 0xFFFF;
-	r->backfill_min = bmin == 0xFFFF ? -1 : (int) bmin;
-	r->backfill_max = bmax == 0 ? -1 : (int) bmax;
-}
-
-/* This backend's ranges as a reload delivered them (0: not trusted), and for which reload. */
-static uint64 sno_mine = 0;
-static TimestampTz sno_mine_for = -1;
-static int64 sno_mine_stamp = 0;
-/* Ranges this backend may publish only where none are (uid_reload_first_only). */
-static uint64 sno_first = 0;
-
-static void
-sno_ranges_lock(UidSnoConfig *c)
-{
-	for (;;)
-	{
-		uint64		held = pg_atomic_read_u64(&c->lock);
-		int64		now = uid_clock_mono_us();
-
-		/* a holder dead for a second, or from before a reboot, is gone */
-		if ((held == 0 || (int64) held > now || now - (int64) held > 1000000) &&
-			pg_atomic_compare_exchange_u64(&c->lock, &held, (uint64) now))
-			return;
-		CHECK_FOR_INTERRUPTS();
-		pg_usleep(100);
-	}
-}
-
-/* The highest tick either sno timeline has issued (or been fenced to). */
-static uint64
-sno_marks_tick(void)
-{
-	UidSlot    *slot = &uid_state->slots[UID_SLOT_SNO];
-
-	return Max(uid_word_tick(pg_atomic_read_u64(&slot->tt.mark[0])),
-			   uid_word_tick(pg_atomic_read_u64(&slot->tt.mark[1])));
-}
-
-static const char *
-sno_range_text(int lo, int hi)
-{
-	return lo < 0 ? "off" : psprintf("%d..%d", lo, hi);
-}
-
-/*
- * Publishes mine as the server's ranges; returns the word in force after.
- * Readers check pm_key before they trust the word: it is written last.
- */
-static uint64
-sno_ranges_publish(uint64 mine, bool only_first)
-{
-	UidSnoConfig *c = &uid_state->sno_cfg;
-	uint64		pm = uid_pm_key();
-	uint64		w;
-	uint64		locked;
-	bool		ours;
-	bool		switched = false;
-
-	sno_ranges_lock(c);
-	locked = pg_atomic_read_u64(&c->lock);
-	w = pg_atomic_read_u64(&c->ranges);
-	ours = pg_atomic_read_u64(&c->pm_key) == pm;
-
-	/*
-	 * Ranges published from a later reload than this backend's stand: a
-	 * backend not yet signalled for a reload that another has taken.
-	 */
-	if (!(ours && w == mine) &&
-		!(ours && w != 0 && (only_first || (int64) pg_atomic_read_u64(&c->stamp) > sno_mine_stamp)))
-	{
-		uint64		marks;
-
-		pg_atomic_write_u64(&c->previous_until, 0);
-		pg_atomic_write_u64(&c->previous, w);
-		pg_atomic_write_u64(&c->taken_us, (uint64) uid_clock_unix_us());
-		pg_atomic_write_u64(&c->stamp, (uint64) sno_mine_stamp);
-		pg_memory_barrier();
-		pg_atomic_write_u64(&c->ranges, mine);
-		pg_memory_barrier();
-		pg_atomic_write_u64(&c->pm_key, pm);
-		/* after the switch: every pair of the old ranges is at or below it */
-		marks = sno_marks_tick();
-		pg_atomic_write_u64(&c->previous_until, w == 0 || marks == 0 ? 0 : marks + 1);
-		switched = w != 0 && w != mine;
-	}
-	w = pg_atomic_read_u64(&c->ranges);
-	(void) pg_atomic_compare_exchange_u64(&c->lock, &locked, 0);
-	if (switched)
-	{
-		UidSnoRanges was;
-		UidSnoRanges now;
-
-		sno_ranges_dec(pg_atomic_read_u64(&c->previous), &was);
-		sno_ranges_dec(mine, &now);
-		ereport(LOG,
-				(errmsg("uid: sno issues from live range %d..%d and back-fill range %s, taken from the configuration reloaded at %s",
-						now.live_min, now.live_max,
-						sno_range_text(now.backfill_min, now.backfill_max),
-						timestamptz_to_str(PgReloadTime)),
-				 errdetail("Before: live range %d..%d, back-fill range %s.",
-						   was.live_min, was.live_max,
-						   sno_range_text(was.backfill_min, was.backfill_max))));
-	}
-	return w;
-}
-
-static uint64
-sno_ranges_slow(uint64 w)
-{
-	UidSnoConfig *c = &uid_state->sno_cfg;
-	bool		ours = pg_atomic_read_u64(&c->pm_key) == uid_pm_key();
-
-	pg_memory_barrier();
-	w = pg_atomic_read_u64(&c->ranges);
-	if (PgReloadTime != sno_mine_for)
-	{
-		UidSnoRanges r = {uid_sno_sequence_min, uid_sno_sequence_max,
-		uid_sno_backfill_min, uid_sno_backfill_max};
-		bool		trusted = uid_reload_trusted();
-		bool		first = uid_reload_first_only();
-		bool		refused = false;
-
-		/*
-		 * A value the checks refused is not the server's: this session holds
-		 * the built-in default in its place, never published (it refuses to
-		 * issue, uid_sno_check_live).  A refused back-fill end publishes
-		 * back-fill off.  Ends that each passed but make no range are what
-		 * the reload delivered: published, every session refuses.
-		 */
-		if (uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX)))
-			trusted = first = false, refused = true;
-		if (uid_settings_refused & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
-			r.backfill_min = r.backfill_max = -1;
-		sno_mine_for = PgReloadTime;
-		sno_mine = trusted ? sno_ranges_enc(&r) : 0;
-		sno_first = first ? sno_ranges_enc(&r) : 0;
-		sno_mine_stamp = uid_reload_stamp();
-		/* (a parallel worker has its leader's ranges: the leader said so) */
-		if (sno_mine == 0 && !first && !refused && !ConfigReloadPending && !IsParallelWorker())
-			ereport(WARNING,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("uid: this session's sno ranges are not taken: the configuration files changed after the reload it took"),
-					 errdetail("An edit of postgresql.conf or postgresql.auto.conf (ALTER SYSTEM) that no reload delivered may be among them; sno issues from the ranges the server took before."),
-					 errhint("Reload the configuration once the files hold what the server should use.")));
-	}
-	if (sno_mine != 0 && (!ours || w == 0 || (w != sno_mine && !ConfigReloadPending)))
-		return sno_ranges_publish(sno_mine, false);
-	if (sno_first != 0 && (!ours || w == 0))
-		return sno_ranges_publish(sno_first, true);
-	if (ours && w != 0)
-		return w;
-	ereport(ERROR,
-			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("sno cannot tell which sequence ranges the server's last reload delivered"),
-			 errdetail("This session took a reload after the configuration files had changed again, and no session has taken the server's ranges since it started."),
-			 errhint("Reload the configuration (SELECT pg_reload_conf()), or call sno_range() in a new session.")));
-}
-
 const char *
 uid_sno_live_problem(const UidSnoRanges *r)
 {
-	if (uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX)))
+	if (uid_rec_refused() & ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX)))
 		return "the server's value of one of them is invalid";
 	if (r->live_min > r->live_max)
 		return psprintf("%d..%d is no range", r->live_min, r->live_max);
@@ -445,7 +245,7 @@ uid_sno_live_problem(const UidSnoRanges *r)
 const char *
 uid_sno_backfill_problem(const UidSnoRanges *r)
 {
-	if (uid_settings_refused & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
+	if (uid_rec_refused() & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
 		return "the server's value of one of them is invalid";
 	if (r->backfill_min < 0 && r->backfill_max < 0)
 		return "back-fill is off";
@@ -474,23 +274,18 @@ uid_sno_live_refused(const UidSnoRanges *r)
 			 errhint("Correct them and reload the configuration.")));
 }
 
-/* The ranges word in force now; publishes this backend's when it should. */
+/* The ranges word in force now (after uid_rec_sync()). */
 static inline uint64
 sno_ranges_word(void)
 {
-	uint64		w = pg_atomic_read_u64(&uid_state->sno_cfg.ranges);
-
-	if (likely(w == sno_mine && w != 0 && PgReloadTime == sno_mine_for && !ConfigReloadPending))
-		return w;
-	return sno_ranges_slow(w);
+	return (uint64) uid_rec_value(UID_REC_SNO_RANGES);
 }
 
 void
 uid_sno_ranges(UidSnoRanges *r)
 {
-	if (uid_state == NULL)
-		uid_state_attach();
-	sno_ranges_dec(sno_ranges_word(), r);
+	(void) uid_rec_sync();
+	uid_sno_ranges_dec(sno_ranges_word(), r);
 }
 
 /*
@@ -516,7 +311,7 @@ sno_used_read(void)
 		uint64		zero = 0;
 
 		/* an older file: what came before the marks is unknown */
-		uid_raise_u64(&c->live_used_since, sno_marks_tick());
+		uid_raise_u64(&c->live_used_since, uid_sno_marks_tick());
 		pg_memory_barrier();
 		(void) pg_atomic_compare_exchange_u64(&c->live_used, &zero, UID_USED_EMPTY);
 		u = pg_atomic_read_u64(&c->live_used);
@@ -554,38 +349,30 @@ sno_used_note(uint32 seq, uint32 live_lo, uint32 live_hi)
  */
 typedef struct SnoLive
 {
-	TimestampTz reload;			/* -1: nothing kept */
-	uint64		ranges;
+	uint64		rec;			/* the record word; UINT64_MAX: nothing kept */
 	uint64		bf;
 	uint32		lo;
 	uint32		hi;
 } SnoLive;
 
-static SnoLive sno_live = {-1};
+static SnoLive sno_live = {UINT64_MAX};
 
-/* Works the live range out from the words in force: *w and *bf are set to them. */
+/* Works the live range out from the record rec and the back-fill word bf. */
 static pg_noinline const SnoLive *
-sno_live_work_out(UidSlot *slot, uint64 *w, uint64 *bf)
+sno_live_work_out(uint64 rec, uint64 bf)
 {
-	static SnoLive once;
-	SnoLive    *out;
 	UidSnoRanges r;
 
-	sno_live.reload = -1;
-	*w = sno_ranges_word();
-	*bf = pg_atomic_read_u64(&slot->tt.type[UID_SNO_BF_RANGES]);
-	sno_ranges_dec(*w, &r);
+	sno_live.rec = UINT64_MAX;
+	uid_sno_ranges_dec(sno_ranges_word(), &r);
 	uid_sno_check_live(&r);
-	out = *w == sno_mine && PgReloadTime == sno_mine_for && !ConfigReloadPending ?
-		&sno_live : &once;
-	out->lo = (uint32) r.live_min;
-	out->hi = (uint32) r.live_max;
-	if (*bf != 0)
-		sno_live_clear_of_backfill(*bf, &out->lo, &out->hi, true);
-	out->ranges = *w;
-	out->bf = *bf;
-	out->reload = PgReloadTime;
-	return out;
+	sno_live.lo = (uint32) r.live_min;
+	sno_live.hi = (uint32) r.live_max;
+	if (bf != 0)
+		sno_live_clear_of_backfill(bf, &sno_live.lo, &sno_live.hi, true);
+	sno_live.bf = bf;
+	sno_live.rec = rec;
+	return &sno_live;
 }
 
 static int64
@@ -598,7 +385,7 @@ PG_FUNCTION_INFO_V1(sno_new);
 Datum
 sno_new(PG_FUNCTION_ARGS)
 {
-	static UidPerReload partition = UID_PER_RELOAD_INIT;
+	static UidPerRecord partition = UID_PER_RECORD_INIT;
 	int32		meta = PG_GETARG_INT32(0);
 	UidSlot    *slot;
 	UidTickSeq	ts;
@@ -609,25 +396,24 @@ sno_new(PG_FUNCTION_ARGS)
 	slot = uid_gen_slot(&sno_clock, false);
 	for (;;)
 	{
-		uint64		w = pg_atomic_read_u64(&uid_state->sno_cfg.ranges);
+		uint64		rec = uid_rec_sync();
 		uint64		bf = pg_atomic_read_u64(&slot->tt.type[UID_SNO_BF_RANGES]);
 		const SnoLive *live = &sno_live;
 
-		if (unlikely(w != live->ranges || bf != live->bf || PgReloadTime != live->reload ||
-					 ConfigReloadPending))
-			live = sno_live_work_out(slot, &w, &bf);
+		if (unlikely(rec != live->rec || bf != live->bf))
+			live = sno_live_work_out(rec, bf);
 		ts = uid_next_tick_in(&sno_clock, live->lo, live->hi);
 		sno_used_note(ts.seq, live->lo, live->hi);
 
 		/*
-		 * Issued under the ranges and back-fill ranges still in force: a
-		 * switch of the ranges, or a back-fill pass that began meanwhile (it
-		 * reads the used sequences after it published its range; this reads
-		 * its range after it recorded the sequence), made the pair unusable.
+		 * Issued under the record and back-fill ranges still in force: a
+		 * new record, or a back-fill pass that began meanwhile (it reads
+		 * the used sequences after it published its range; this reads its
+		 * range after it recorded the sequence), made the pair unusable.
 		 * No barrier needed: the CAS that issued the pair, and the one that
 		 * recorded the sequence if it was new, are full barriers.
 		 */
-		if (likely(pg_atomic_read_u64(&uid_state->sno_cfg.ranges) == w &&
+		if (likely(uid_rec_still(rec) &&
 				   pg_atomic_read_u64(&slot->tt.type[UID_SNO_BF_RANGES]) == bf))
 			break;
 	}
@@ -635,7 +421,7 @@ sno_new(PG_FUNCTION_ARGS)
 	f.tick = (unsigned) ts.timeline;
 	f.meta = (unsigned) meta;
 	f.partition = ts.ident >= 0 ? uid_ident_value(ts.ident, "sno", "partition", 0xFFFF) :
-		(unsigned) uid_per_reload(&partition, sno_partition_work_out);
+		(unsigned) uid_per_record(&partition, sno_partition_work_out);
 	f.sequence = ts.seq;
 	uid_count_issued(UID_SLOT_SNO);
 	PG_RETURN_SNO_P(sno_make(&f));
@@ -862,7 +648,7 @@ sno_new_at(PG_FUNCTION_ARGS)
 				 errdetail("%s  Back-filled IDs take their sequences from \"uid.sno_backfill_min\"..\"uid.sno_backfill_max\", a range of at least %d that sno_new() does not use.",
 						   uid_sentence(problem), UID_SNO_RANGE_MIN),
 				 errhint("Set both clear of the live range and reload the configuration; see doc/types.md.")));
-	if (uid_ident_leased)
+	if (uid_rec_value(UID_REC_LEASED))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("sno_new_at() needs a partition set by hand"),
@@ -1109,17 +895,10 @@ sno_range(PG_FUNCTION_ARGS)
 		elog(ERROR, "return type must be a row type");
 	uid_sno_ranges(&r);
 	c = &uid_state->sno_cfg;
-	/* the ranges and their switch as one publication wrote them */
-	sno_ranges_lock(c);
-	{
-		uint64		locked = pg_atomic_read_u64(&c->lock);
-
-		sno_ranges_dec(pg_atomic_read_u64(&c->ranges), &r);
-		taken = pg_atomic_read_u64(&c->taken_us);
-		prev = pg_atomic_read_u64(&c->previous);
-		until = pg_atomic_read_u64(&c->previous_until);
-		(void) pg_atomic_compare_exchange_u64(&c->lock, &locked, 0);
-	}
+	/* the switch to them, as the publication of the record noted it */
+	taken = pg_atomic_read_u64(&c->taken_us);
+	prev = pg_atomic_read_u64(&c->previous);
+	until = pg_atomic_read_u64(&c->previous_until);
 	values[0] = Int32GetDatum(r.live_min);
 	values[1] = Int32GetDatum(r.live_max);
 	values[2] = Int32GetDatum(r.backfill_min);
@@ -1133,7 +912,7 @@ sno_range(PG_FUNCTION_ARGS)
 	{
 		UidSnoRanges p;
 
-		sno_ranges_dec(prev, &p);
+		uid_sno_ranges_dec(prev, &p);
 		values[5] = Int32GetDatum(p.live_min);
 		values[6] = Int32GetDatum(p.live_max);
 	}

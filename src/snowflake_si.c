@@ -223,12 +223,12 @@ snowflake_si_boundary(PG_FUNCTION_ARGS)
 						   << SNOWFLAKE_SI_LOW_BITS);
 }
 
-/* The layout's settings, checked once per reload (uid_per_reload). */
+/* The record's layout settings, checked once per record (uid_per_record). */
 static int64
 snowflake_si_layout_work_out(void)
 {
-	uid_check_setting(UID_SET_INDEX_BITS);
-	uid_check_setting(UID_SET_EPOCH);
+	uid_rec_check(UID_SET_INDEX_BITS);
+	uid_rec_check(UID_SET_EPOCH);
 	return 0;
 }
 
@@ -236,39 +236,48 @@ snowflake_si_layout_work_out(void)
 static int64
 snowflake_si_mid_work_out(void)
 {
-	uid_check_setting(UID_SET_INDEX_BITS);
+	uid_rec_check(UID_SET_INDEX_BITS);
 	return uid_generator_for("snowflake_si", "machine id",
-							 (int) snowflake_si_mid_max(uid_snowflake_si_index_bits));
+							 (int) snowflake_si_mid_max((int) uid_rec_value(UID_REC_INDEX_BITS)));
 }
 
 PG_FUNCTION_INFO_V1(snowflake_si_new);
 Datum
 snowflake_si_new(PG_FUNCTION_ARGS)
 {
-	static UidPerReload layout = UID_PER_RELOAD_INIT;
-	static UidPerReload mid = UID_PER_RELOAD_INIT;
-	int			k = uid_snowflake_si_index_bits;
-	int64		epoch_ms = uid_snowflake_si_epoch_ms;
-	UidClockSpec spec = unix_ms_clock;
+	static UidPerRecord layout = UID_PER_RECORD_INIT;
+	static UidPerRecord mid = UID_PER_RECORD_INIT;
 	UidTickSeq	ts;
 	snowflake_si_fields f;
+	int			k;
+	int64		epoch_ms;
 
-	(void) uid_per_reload(&layout, snowflake_si_layout_work_out);
+	for (;;)
+	{
+		uint64		rec = uid_rec_sync();
+		UidClockSpec spec = unix_ms_clock;
 
-	/* the state's ticks are Unix ms; the last one the format can hold: */
-	spec.tick_max = (uint64) epoch_ms + SNOWFLAKE_SI_MAB_MAX;
-	spec.seq_max = snowflake_si_uin_max(k);
-	ts = uid_next_tick(&spec);
-	/* the base clock is never in the future, but the clock can go back before it */
-	if (ts.tick < (uint64) epoch_ms)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("the system clock is before \"uid.snowflake_si_epoch\" (%s)",
-						timestamptz_to_str((epoch_ms - PG_EPOCH_UNIX_MS) * 1000))));
-	/* the machine id has the 13 - k bits that the index leaves */
-	f.mid = ts.ident >= 0 ?
-		uid_ident_value(ts.ident, "snowflake_si", "machine id", (uint32) snowflake_si_mid_max(k)) :
-		(unsigned) uid_per_reload(&mid, snowflake_si_mid_work_out);
+		(void) uid_per_record(&layout, snowflake_si_layout_work_out);
+		k = (int) uid_rec_value(UID_REC_INDEX_BITS);
+		epoch_ms = uid_rec_value(UID_REC_EPOCH_MS);
+
+		/* the state's ticks are Unix ms; the last one the format can hold: */
+		spec.tick_max = (uint64) epoch_ms + SNOWFLAKE_SI_MAB_MAX;
+		spec.seq_max = snowflake_si_uin_max(k);
+		ts = uid_next_tick(&spec);
+		/* the base clock is never in the future, but the clock can go back before it */
+		if (ts.tick < (uint64) epoch_ms)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					 errmsg("the system clock is before \"uid.snowflake_si_epoch\" (%s)",
+							timestamptz_to_str((epoch_ms - PG_EPOCH_UNIX_MS) * 1000))));
+		/* the machine id has the 13 - k bits that the index leaves */
+		f.mid = ts.ident >= 0 ?
+			uid_ident_value(ts.ident, "snowflake_si", "machine id", (uint32) snowflake_si_mid_max(k)) :
+			(unsigned) uid_per_record(&mid, snowflake_si_mid_work_out);
+		if (uid_rec_still(rec))
+			break;
+	}
 	f.mab = ts.tick - (uint64) epoch_ms;
 	f.uin = ts.seq;
 	uid_count_issued(UID_SLOT_SNOWFLAKE_SI);

@@ -24,6 +24,7 @@
 
 #include "codec/registry.h"
 #include "core/alloc.h"
+#include "core/record.h"
 
 #include "compat.h"
 
@@ -87,10 +88,11 @@ typedef struct UidIdentState
  * sno's sequence ranges as the server issues from them (sno.c), and which
  * sequences sno_new() has issued.  Zeros in a file of uid 0.5.0 or older.
  *
- * ranges is the one word sno_new() reads on every ID: the live and the
- * back-fill range that a backend took from a reload and published (see
- * sno.c), 0 before any was.  The other words describe the switch for
- * sno_range() and are written under lock by the publishing backend.
+ * The ranges in force are the settings record's (rec, published.c).
+ * ranges, pm_key, lock and stamp were 0.6.0's publication of them, no longer
+ * written nor read; taken_us, previous and previous_until describe the last
+ * switch of ranges for sno_range(), written by the process that published
+ * the record that switched them.
  *
  * live_used is UID_USED_VALID | lowest << 16 | highest sequence that
  * sno_new() issued while it has been recorded, that is since the file was
@@ -100,16 +102,16 @@ typedef struct UidIdentState
  */
 typedef struct UidSnoConfig
 {
-	pg_atomic_uint64 ranges;
-	pg_atomic_uint64 pm_key;	/* the postmaster life that published them */
-	pg_atomic_uint64 lock;		/* a backend publishing (monotonic us), 0 if none */
-	pg_atomic_uint64 taken_us;	/* when they were published (Unix us) */
+	pg_atomic_uint64 ranges;	/* unused (0.6.0's) */
+	pg_atomic_uint64 pm_key;	/* unused (0.6.0's) */
+	pg_atomic_uint64 lock;		/* unused (0.6.0's) */
+	pg_atomic_uint64 taken_us;	/* when the ranges in force were published (Unix us) */
 	pg_atomic_uint64 previous;	/* the ranges word before, 0: none */
 	pg_atomic_uint64 previous_until;	/* the highest sno tick issued when they
 										 * were replaced, + 1; 0: none */
 	pg_atomic_uint64 live_used;
 	pg_atomic_uint64 live_used_since;
-	pg_atomic_uint64 stamp;		/* uid_reload_stamp() of the publisher */
+	pg_atomic_uint64 stamp;		/* unused (0.6.0's) */
 } UidSnoConfig;
 
 /*
@@ -129,6 +131,7 @@ typedef struct UidStateFile
 	UidSlot		slots[UID_NSLOTS];
 	UidIdentState ident;		/* zeros in a file of uid 0.3.0 or older */
 	UidSnoConfig sno_cfg;		/* zeros in a file of uid 0.5.0 or older */
+	UidRecordShared rec;		/* the settings record (published.c); zeros: none */
 } UidStateFile;
 
 extern UID_HIDDEN UidStateFile *uid_state;

@@ -84,18 +84,6 @@ uid_check_range(const char *typname, int64 value, uint64 max, int sqlstate,
 	return (uint64) value;
 }
 
-int
-uid_generator_for(const char *typname, const char *field, int max)
-{
-	uid_check_setting(UID_SET_GENERATOR);
-	if (uid_generator < 0 || uid_generator > max)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the value %d of \"uid.generator\" is out of range for type %s", uid_generator, typname),
-				 errdetail("The %s %s is between 0 and %d.", typname, field, max)));
-	return uid_generator;
-}
-
 uint64
 uid_time_to_tick(const UidClockSpec *spec, TimestampTz t, bool round_up)
 {

@@ -17,6 +17,7 @@
 #include "utils/timestamp.h"
 
 #include "generate.h"
+#include "published.h"
 #include "codec/bits.h"
 #include "sql_api.h"
 
@@ -54,11 +55,6 @@ extern int64 uid_check_field(const char *typname, const char *field,
 extern uint64 uid_check_range(const char *typname, int64 value, uint64 max,
 							  int sqlstate, const char *what);
 
-/*
- * uid.generator, or an error naming the setting, its value and the range
- * when it does not fit the type's field (0 .. max).
- */
-extern int	uid_generator_for(const char *typname, const char *field, int max);
 
 /*
  * The tick of a format's clock that contains t (round_up false: floor), or

@@ -171,13 +171,18 @@ PG_FUNCTION_INFO_V1(uid60_new);
 Datum
 uid60_new(PG_FUNCTION_ARGS)
 {
-	static UidPerReload worker = UID_PER_RELOAD_INIT;
+	static UidPerRecord worker = UID_PER_RECORD_INIT;
 	UidTickSeq	ts;
 	uid60_fields f;
+	uint64		rec;
 
-	ts = uid_next_tick(&uid60_clock);
-	f.worker = ts.ident >= 0 ? uid_ident_value(ts.ident, "uid60", "worker id", UID60_WORKER_MAX) :
-		(unsigned) uid_per_reload(&worker, uid60_worker_work_out);
+	do
+	{
+		rec = uid_rec_sync();
+		ts = uid_next_tick(&uid60_clock);
+		f.worker = ts.ident >= 0 ? uid_ident_value(ts.ident, "uid60", "worker id", UID60_WORKER_MAX) :
+			(unsigned) uid_per_record(&worker, uid60_worker_work_out);
+	} while (unlikely(!uid_rec_still(rec)));
 	f.ts = ts.tick;
 	f.seq = ts.seq;
 	f.rand = pg_prng_uint32(&pg_global_prng_state) & UID60_RAND_MAX;

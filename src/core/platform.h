@@ -2,7 +2,7 @@
  * core/platform.h
  *		What the generator core needs from the world below it.
  *
- * The core (alloc.c, backfill.c) is plain C: no ereport, no settings, no WAL, no libpq.
+ * The core (alloc.c, backfill.c, record.c) is plain C: no ereport, no settings, no WAL, no libpq.
  * It reaches the world only through what this header names:
  *
  *   types     uint32, uint64, int64, bool; UidWord, a shared 64-bit word
@@ -12,6 +12,7 @@
  *             uid_plat_mono_us (a clock that no step moves)
  *   waiting   uid_plat_sleep_us (true when it slept its full time),
  *             uid_plat_spin, uid_plat_interrupts (may end the call)
+ *   processes uid_plat_alive (does a process of this id exist)
  *
  * In the server (platform_pg.h) the words are PostgreSQL's atomics, the
  * same type the rest of the state file uses.  In the simulator

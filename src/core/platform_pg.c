@@ -5,6 +5,8 @@
  */
 #include "core/platform.h"
 
+#include <signal.h>
+
 #include "storage/latch.h"
 #include "utils/wait_event.h"
 
@@ -30,4 +32,14 @@ uid_plat_sleep_us(int64 us)
 	}
 	pg_usleep((long) us);
 	return true;
+}
+
+/*
+ * Does a process of this id exist?  kill() with no signal: ESRCH if none;
+ * EPERM is a process of another user, which exists.
+ */
+bool
+uid_plat_alive(uint32 pid)
+{
+	return pid != 0 && (kill((pid_t) pid, 0) == 0 || errno == EPERM);
 }

@@ -62,6 +62,9 @@ uid_plat_mono_us(void)
 /* Sleeps about us microseconds (platform_pg.c); false when woken early. */
 extern bool uid_plat_sleep_us(int64 us);
 
+/* Does a process of this id exist (the settings record's writer, core/record.c)? */
+extern bool uid_plat_alive(uint32 pid);
+
 #define uid_plat_spin()			pg_spin_delay()
 #define uid_plat_interrupts()	CHECK_FOR_INTERRUPTS()
 

@@ -1,0 +1,183 @@
+/*
+ * core/record.c
+ *		The server's settings record: reading it, the rule for what a
+ *		process does before it generates, and publication (see record.h).
+ */
+#include "core/record.h"
+
+/* The head of a body: its words before the values. */
+enum
+{
+	REC_LIFE,
+	REC_REQUESTED,
+	REC_RELOAD_TIME,
+	REC_PUBLISHED_US,
+	REC_SOURCE,
+	REC_GEN,
+};
+
+UID_STATIC_ASSERT(REC_GEN + 1 == UID_REC_HEAD_WORDS, "the head's words");
+
+uint64
+uid_record_read(UidRecordShared *s, UidRecord *out)
+{
+	for (;;)
+	{
+		uint64		cur = uid_word_read(&s->current);
+		UidRecordBody *b;
+		uint64		seq;
+		uint64		w[UID_REC_WORDS];
+
+		if (cur == 0)
+		{
+			*out = (UidRecord) {0};
+			return 0;
+		}
+		b = &s->body[cur & 1];
+		seq = uid_word_read(&b->seq);
+		uid_read_barrier();
+		/*
+		 * The body in force is rewritten only after another became the one
+		 * in force: read the word in force again.
+		 */
+		if (seq != (cur >> 1) * 2)
+			continue;
+		for (int i = 0; i < UID_REC_WORDS; i++)
+			w[i] = uid_word_read(&b->word[i]);
+		uid_read_barrier();
+		if (uid_word_read(&b->seq) != seq)
+			continue;
+		out->gen = cur >> 1;
+		out->life = w[REC_LIFE];
+		out->requested = (int64) w[REC_REQUESTED];
+		out->reload_time = (int64) w[REC_RELOAD_TIME];
+		out->published_us = (int64) w[REC_PUBLISHED_US];
+		out->source = w[REC_SOURCE];
+		for (int i = 0; i < UID_REC_NFIELDS; i++)
+			out->values[i] = (int64) w[UID_REC_HEAD_WORDS + i];
+		return cur;
+	}
+}
+
+UidRecordPlan
+uid_record_plan(const UidRecord *in_force, const UidRecordNeed *need)
+{
+	bool		this_life = in_force->gen != 0 && in_force->life == need->life;
+
+	/* a single-user server has no reloads: its values are the server's for its life */
+	if (need->own == UID_SOURCE_SINGLE_USER)
+		return this_life ? UID_PLAN_USE : UID_PLAN_PUBLISH_OWN;
+	/* every other process's own values are never the record: only a worker's are */
+	if (!this_life)
+		return UID_PLAN_REFRESH;
+	if (in_force->requested > need->after)
+		return UID_PLAN_USE;
+	/* published from the postmaster reload this process was forked under */
+	if (need->reload_time >= 0 && in_force->source == UID_SOURCE_POSTMASTER &&
+		in_force->reload_time == need->reload_time)
+		return UID_PLAN_USE;
+	return UID_PLAN_REFRESH;
+}
+
+bool
+uid_record_usable(const UidRecord *in_force, uint64 life)
+{
+	return in_force->gen != 0 && in_force->life == life;
+}
+
+UidPublishResult
+uid_record_accepts(const UidRecord *in_force, const UidRecord *proposal)
+{
+	if (proposal->source != UID_SOURCE_POSTMASTER && proposal->source != UID_SOURCE_SINGLE_USER)
+		return UID_PUB_NOT_SERVER;
+	if (in_force->gen != 0 && in_force->life == proposal->life &&
+		in_force->requested >= proposal->requested)
+		return UID_PUB_OLDER;
+	return UID_PUB_TAKEN;
+}
+
+void
+uid_record_keep_refused(const UidRecord *in_force, UidRecord *proposal)
+{
+	if (proposal->values[UID_REC_REFUSED] == 0 || in_force->gen == 0 ||
+		in_force->life != proposal->life)
+		return;
+	for (int i = 0; i < UID_REC_NFIELDS; i++)
+		proposal->values[i] = in_force->values[i];
+	proposal->kept = true;
+}
+
+/*
+ * Takes the writer word for self: free, already self's, or held by a
+ * process that no longer exists (of an earlier server life, or whose
+ * process id names no process).  A living holder keeps it, however long
+ * it has been stalled.
+ */
+static bool
+uid_record_claim(UidRecordShared *s, uint64 self)
+{
+	for (;;)
+	{
+		uint64		w = uid_word_read(&s->writer);
+
+		if (w == self)
+			return true;
+		if (w != 0 && (w >> 32) == (self >> 32) && uid_plat_alive((uint32) w))
+			return false;
+		if (uid_word_cas(&s->writer, &w, self))
+			return true;
+	}
+}
+
+UidPublishResult
+uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self)
+{
+	UidRecord	in_force;
+	UidPublishResult verdict;
+	uint64		cur;
+	uint64		next;
+	UidRecordBody *b;
+	uint64		w[UID_REC_WORDS];
+
+	if (proposal->source != UID_SOURCE_POSTMASTER && proposal->source != UID_SOURCE_SINGLE_USER)
+		return UID_PUB_NOT_SERVER;
+	if (!uid_record_claim(s, self))
+		return UID_PUB_BUSY;
+	cur = uid_record_read(s, &in_force);
+	verdict = uid_record_accepts(&in_force, proposal);
+	uid_record_keep_refused(&in_force, proposal);
+	if (verdict == UID_PUB_TAKEN)
+	{
+		/* the body not in force; a reader that still reads it sees seq move */
+		proposal->gen = (cur >> 1) + 1;
+		next = proposal->gen << 1 | (cur == 0 ? 0 : (cur & 1) ^ 1);
+		b = &s->body[next & 1];
+		w[REC_LIFE] = proposal->life;
+		w[REC_REQUESTED] = (uint64) proposal->requested;
+		w[REC_RELOAD_TIME] = (uint64) proposal->reload_time;
+		w[REC_PUBLISHED_US] = (uint64) proposal->published_us;
+		w[REC_SOURCE] = proposal->source;
+		w[REC_GEN] = proposal->gen;
+		for (int i = 0; i < UID_REC_NFIELDS; i++)
+			w[UID_REC_HEAD_WORDS + i] = (uint64) proposal->values[i];
+		uid_word_write(&b->seq, proposal->gen * 2 - 1);
+		uid_write_barrier();
+		for (int i = 0; i < UID_REC_WORDS; i++)
+			uid_word_write(&b->word[i], w[i]);
+		uid_write_barrier();
+		uid_word_write(&b->seq, proposal->gen * 2);
+		/*
+		 * The compare-and-swap that publishes: no other process wrote the
+		 * word in force while this one held the writer word (one that took
+		 * it over found this one gone).
+		 */
+		if (!uid_word_cas(&s->current, &cur, next))
+			verdict = UID_PUB_OLDER;
+	}
+	{
+		uint64		mine = self;
+
+		(void) uid_word_cas(&s->writer, &mine, 0);
+	}
+	return verdict;
+}

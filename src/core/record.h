@@ -1,0 +1,189 @@
+/*
+ * core/record.h
+ *		The server's settings record: the one set of values that every ID
+ *		of the server embeds, and the rule that decides which values may
+ *		become it.
+ *
+ * PostgreSQL does not apply a reload to every process at once: the
+ * postmaster reads the configuration files and signals its children, and
+ * each child reads the files again itself, when it gets to it.  A child's
+ * values can therefore hold edits that no reload delivered (an ALTER SYSTEM
+ * prepared for a later reload), and a session's own values can come from a
+ * startup option or a role's or database's setting.  None of them may
+ * choose what an ID carries.
+ *
+ * So the values an ID embeds (every type's identity settings and sno's
+ * ranges) live in one record of the state file, and every generator, in
+ * every process, uses only that record.  A process's own settings never
+ * become it.  The one process whose values are, by definition, what the
+ * last reload delivered is the postmaster, and a process it forks that
+ * re-reads nothing inherits them: the record is published by such a
+ * process (a uid settings worker, started on demand and gone once it has
+ * published), or by a single-user server, whose values are the server's.
+ *
+ * Freshness.  A reload reaches the postmaster before it signals any child,
+ * so a process forked after a child took a reload's signal holds that
+ * reload or a later one.  A record answers a request made at a monotonic
+ * time (requested): its values are the postmaster's at some moment after
+ * it.  A process needs a record that answers a request made after the last
+ * reload signal it took (or, having taken none, after it loaded uid, or
+ * of the same postmaster reload it was forked under: reload_time).  A
+ * process whose record is older starts a worker and waits for it; if none
+ * can start, the record in force stays in force (it is the server's, just
+ * not yet the newest), unless it is of an earlier server life, whose
+ * settings a restart may have changed: then the caller refuses.
+ *
+ * Publication is a compare-and-swap on the word that names the record in
+ * force, after the new record is written into the body not in force.  One
+ * writer at a time: the writer word holds the publisher's process id, and
+ * is taken over only from a process that no longer exists, never from one
+ * that lives (a stalled publisher holds up other publishers, never a
+ * reader, and cannot write over a newer record when it resumes: its
+ * compare-and-swap fails).  Readers never wait: each body has a sequence
+ * word, odd while written, and a reader retries when it changed.
+ *
+ * Plain C over core/platform.h: the server (published.c) and the simulator
+ * (test/sim) run this file.
+ */
+#ifndef UID_CORE_RECORD_H
+#define UID_CORE_RECORD_H
+
+#include "core/platform.h"
+
+/* The values of a record, by what they are (the server's settings). */
+typedef enum UidRecordField
+{
+	UID_REC_GENERATOR,			/* uid.generator */
+	UID_REC_CLUSTER,			/* uid.cluster */
+	UID_REC_PARTITION,			/* uid.partition, -1: drawn at the server's start */
+	UID_REC_MEDALLION,			/* uid.medallion, -1: drawn at the server's start */
+	UID_REC_EPOCH_MS,			/* uid.snowflake_si_epoch, Unix ms */
+	UID_REC_INDEX_BITS,			/* uid.snowflake_si_index_bits */
+	UID_REC_SNO_RANGES,			/* sno's live and back-fill ranges, one word (sno.c) */
+	UID_REC_LEASED,				/* uid.coordinator is set (or refused): 1 */
+	UID_REC_LEASE_KEY,			/* a hash of the coordinator, pool and pool size */
+	UID_REC_REFUSED,			/* the settings whose server value the checks refused (bits) */
+	UID_REC_NFIELDS
+} UidRecordField;
+
+/* Where a record's values came from. */
+typedef enum UidRecordSource
+{
+	UID_SOURCE_NONE = 0,
+	UID_SOURCE_POSTMASTER = 1,	/* inherited from the postmaster, re-read nothing */
+	UID_SOURCE_SINGLE_USER = 2, /* a single-user server: the server's own */
+	UID_SOURCE_SESSION = 3,		/* a session's own values: never published */
+} UidRecordSource;
+
+/* A record, as a reader copies it or a publisher proposes it. */
+typedef struct UidRecord
+{
+	uint64		gen;			/* its publication, from 1; 0: none */
+	uint64		life;			/* the server life (postmaster) it is for, never 0 */
+	int64		requested;		/* monotonic us of the request it answers */
+	int64		reload_time;	/* the publisher's last reload (PgReloadTime) */
+	int64		published_us;	/* when it was published (Unix us) */
+	uint64		source;			/* UidRecordSource */
+	int64		values[UID_REC_NFIELDS];
+	bool		kept;			/* (a proposal) the values in force were kept */
+} UidRecord;
+
+#define UID_REC_HEAD_WORDS 6
+#define UID_REC_WORDS (UID_REC_HEAD_WORDS + UID_REC_NFIELDS)
+
+/* One of the two bodies: seq is 2 * gen when whole, odd while written. */
+typedef struct UidRecordBody
+{
+	UidWord		seq;
+	UidWord		word[UID_REC_WORDS];
+} UidRecordBody;
+
+/*
+ * The record's words in the state file; all zero: none published.
+ * current is gen << 1 | the body that holds it.
+ */
+typedef struct UidRecordShared
+{
+	UidWord		current;
+	UidWord		writer;			/* the process publishing, 0 if none */
+	UidWord		requested;		/* the latest request for a worker (monotonic us) */
+	UidWord		spare;
+	UidRecordBody body[2];
+} UidRecordShared;
+
+/* The word that changes with every publication: a reader's copy is current while it equals this. */
+static inline uint64
+uid_record_current(UidRecordShared *s)
+{
+	return uid_word_read(&s->current);
+}
+
+/*
+ * Copies the record in force into *out (out->gen 0 if none was ever
+ * published) and returns the word in force it was copied at.  Never waits:
+ * a body rewritten while it was read is read again from the word in force.
+ */
+extern uint64 uid_record_read(UidRecordShared *s, UidRecord *out);
+
+/* What a process needs of the record before it generates. */
+typedef struct UidRecordNeed
+{
+	uint64		life;			/* this server life */
+	int64		after;			/* answers a request made after this (monotonic us) */
+	int64		reload_time;	/* PgReloadTime inherited from the postmaster, -1 if it took one */
+	UidRecordSource own;		/* what the process's own values are */
+} UidRecordNeed;
+
+typedef enum UidRecordPlan
+{
+	UID_PLAN_USE,				/* the record in force answers the need */
+	UID_PLAN_REFRESH,			/* start a settings worker and wait for it */
+	UID_PLAN_PUBLISH_OWN,		/* this process's values are the server's: publish them */
+} UidRecordPlan;
+
+extern UidRecordPlan uid_record_plan(const UidRecord *in_force, const UidRecordNeed *need);
+
+/*
+ * After a refresh that did not happen (no worker could start, or none
+ * published in time): may the record in force be used?  Only if it is of
+ * this server life; a record of an earlier one is refused (a restart may
+ * have changed the settings).
+ */
+extern bool uid_record_usable(const UidRecord *in_force, uint64 life);
+
+typedef enum UidPublishResult
+{
+	UID_PUB_TAKEN,				/* published: in force now */
+	UID_PUB_NOT_SERVER,			/* its values are a session's: never taken */
+	UID_PUB_OLDER,				/* the record in force answers a later request */
+	UID_PUB_BUSY,				/* another living process is publishing */
+} UidPublishResult;
+
+/*
+ * A proposal in which the server refused a value (the checks found it
+ * invalid: the process holds the built-in default in its place) keeps the
+ * values of the record in force, if that is of this server life, as the
+ * postmaster keeps a setting's value when a reload gives it an invalid one;
+ * proposal->kept says so.  Only with no record of this life is a refusal
+ * published: then the generators that embed the setting refuse, never
+ * using the default.
+ */
+extern void uid_record_keep_refused(const UidRecord *in_force, UidRecord *proposal);
+
+/* Is the proposal one that may replace the record in force? */
+extern UidPublishResult uid_record_accepts(const UidRecord *in_force, const UidRecord *proposal);
+
+/*
+ * Publishes a proposal (its gen is set) from the process self: the high
+ * 32 bits of the server life and the process id (uid_record_self).
+ * Returns UID_PUB_TAKEN if it is now the record in force.
+ */
+static inline uint64
+uid_record_self(uint64 life, uint32 pid)
+{
+	return (life >> 32) << 32 | pid;
+}
+
+extern UidPublishResult uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self);
+
+#endif							/* UID_CORE_RECORD_H */

@@ -1,0 +1,444 @@
+/*
+ * published.c
+ *		The server's settings record in the server: keeping this process's
+ *		copy current, the settings worker that publishes the postmaster's
+ *		values, and a single-user server's own.
+ *
+ * What an ID embeds (every type's identity settings, sno's live and
+ * back-fill ranges, whether the identity is leased) is the record in force
+ * in the state file, never this process's own settings: those may hold an
+ * edit of the configuration files that no reload delivered (a process
+ * takes a reload at its own moment, reading the files as they are then), a
+ * startup option, or a role's or database's setting.  The rule is
+ * core/record.c's; doc/design.md ("Settings") says why it cannot take an
+ * unreloaded value, and the simulator checks it.
+ *
+ * The record is published by a settings worker: a dynamic background worker
+ * that the postmaster forks (no shared_preload_libraries needed), so that
+ * its values are the postmaster's, which are by definition what the last
+ * reload delivered.  It connects to no database (no role's or database's
+ * settings), takes no startup options and re-reads no file; it loads uid,
+ * publishes what it inherited, and exits.  A process starts one when the
+ * record in force does not answer the last reload it took (or it has none
+ * of this server life), and waits for it, a few milliseconds.  With no
+ * worker slot free, or none publishing in time, the record in force stays
+ * in force and the next call tries again; only a record of an earlier
+ * server life (a restart may have changed the settings) is refused.
+ */
+#include "postgres.h"
+
+#include "access/parallel.h"
+#include "access/xact.h"
+#include "access/xlog.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/latch.h"
+#include "utils/timestamp.h"
+
+#include "core/record.h"
+#include "guc.h"
+#include "published.h"
+#include "reload.h"
+#include "sno.h"
+#include "state.h"
+
+UID_HIDDEN UidRecord uid_rec;
+UID_HIDDEN uint64 uid_rec_word = UINT64_MAX;
+UID_HIDDEN TimestampTz uid_rec_reload_seen = -1;
+
+/* How long a process waits for a settings worker to publish. */
+#define UID_REC_WAIT_US INT64CONST(5000000)
+/* After a refresh that did not happen, the next is tried this much later. */
+#define UID_REC_RETRY_US INT64CONST(1000000)
+
+static int64 retry_after = 0;	/* monotonic us */
+
+/* The settings whose refusals a record carries. */
+#define UID_REC_SETTING_BITS (UID_SETTINGS_IDENTITY | \
+							  (1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX) | \
+							  (1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX) | \
+							  (1u << UID_SET_COORDINATOR))
+
+/* This process's own values, as a proposal from source. */
+static void
+uid_rec_own(UidRecord *p, UidRecordSource source, int64 requested)
+{
+	UidSnoRanges r = {uid_sno_sequence_min, uid_sno_sequence_max,
+	uid_sno_backfill_min, uid_sno_backfill_max};
+	uint32		refused = uid_settings_refused & UID_REC_SETTING_BITS;
+
+	/* a refused back-fill end publishes back-fill off */
+	if (refused & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
+		r.backfill_min = r.backfill_max = -1;
+	memset(p, 0, sizeof(*p));
+	p->life = uid_pm_key();
+	p->requested = requested;
+	p->reload_time = PgReloadTime;
+	p->published_us = uid_plat_unix_us();
+	p->source = source;
+	p->values[UID_REC_GENERATOR] = uid_generator;
+	p->values[UID_REC_CLUSTER] = uid_cluster;
+	p->values[UID_REC_PARTITION] = uid_partition;
+	p->values[UID_REC_MEDALLION] = uid_medallion_value;
+	p->values[UID_REC_EPOCH_MS] = uid_snowflake_si_epoch_ms;
+	p->values[UID_REC_INDEX_BITS] = uid_snowflake_si_index_bits;
+	p->values[UID_REC_SNO_RANGES] = (int64) uid_sno_ranges_enc(&r);
+	p->values[UID_REC_LEASED] = uid_ident_leased ? 1 : 0;
+	p->values[UID_REC_LEASE_KEY] = (int64) uid_lease_settings_key();
+	p->values[UID_REC_REFUSED] = refused;
+}
+
+/*
+ * A record was published: if sno's ranges changed, note the switch for
+ * sno_range(): the ranges before, when, and the highest sno tick issued
+ * under them (the marks read after the switch, + 1; a sno_new() that
+ * allocated under the old record does not hand its ID out).
+ */
+static void
+uid_rec_note_switch(const UidRecord *was, const UidRecord *now)
+{
+	UidSnoConfig *c = &uid_state->sno_cfg;
+	uint64		before = was->gen != 0 && was->life == now->life ?
+		(uint64) was->values[UID_REC_SNO_RANGES] : 0;
+	uint64		after = (uint64) now->values[UID_REC_SNO_RANGES];
+	uint64		marks;
+	UidSnoRanges b;
+	UidSnoRanges a;
+
+	if (before == after)
+		return;
+	pg_atomic_write_u64(&c->previous_until, 0);
+	pg_atomic_write_u64(&c->previous, before);
+	pg_atomic_write_u64(&c->taken_us, (uint64) now->published_us);
+	pg_memory_barrier();
+	marks = uid_sno_marks_tick();
+	pg_atomic_write_u64(&c->previous_until, before == 0 || marks == 0 ? 0 : marks + 1);
+	if (before == 0)
+		return;
+	uid_sno_ranges_dec(before, &b);
+	uid_sno_ranges_dec(after, &a);
+	ereport(LOG,
+			(errmsg("uid: sno issues from live range %d..%d and back-fill range %s, taken from the configuration reloaded at %s",
+					a.live_min, a.live_max, uid_sno_range_text(a.backfill_min, a.backfill_max),
+					timestamptz_to_str(now->reload_time)),
+			 errdetail("Before: live range %d..%d, back-fill range %s.",
+					   b.live_min, b.live_max, uid_sno_range_text(b.backfill_min, b.backfill_max))));
+}
+
+/* Publishes p from this process; a living publisher is waited for, a while. */
+static UidPublishResult
+uid_rec_publish(UidRecord *p)
+{
+	uint64		self = uid_record_self(p->life, (uint32) MyProcPid);
+	UidRecord	was;
+	UidPublishResult r = UID_PUB_BUSY;
+
+	for (int i = 0; i < 1000; i++)
+	{
+		(void) uid_record_read(&uid_state->rec, &was);
+		r = uid_record_publish(&uid_state->rec, p, self);
+		if (r != UID_PUB_BUSY)
+			break;
+		pg_usleep(1000);
+	}
+	if (r == UID_PUB_TAKEN && p->kept)
+		ereport(LOG,
+				(errmsg("uid: the configuration reloaded at %s gives a uid setting an invalid value: IDs keep the settings in force",
+						timestamptz_to_str(p->reload_time)),
+				 errhint("Correct it and reload the configuration; the server log says which setting and why.")));
+	if (r == UID_PUB_TAKEN)
+	{
+		uid_rec_note_switch(&was, p);
+		ereport(DEBUG1,
+				(errmsg_internal("uid: settings record " UINT64_FORMAT " published from %s, reloaded at %s",
+								 p->gen, p->source == UID_SOURCE_SINGLE_USER ? "a single-user server" : "the postmaster",
+								 timestamptz_to_str(p->reload_time))));
+	}
+	return r;
+}
+
+/*
+ * The settings worker: forked by the postmaster, so its settings are the
+ * postmaster's; publishes them as the answer to the request in bgw_extra.
+ */
+void
+uid_settings_worker(Datum arg)
+{
+	int64		requested;
+	UidRecord	p;
+
+	BackgroundWorkerUnblockSignals();
+	memcpy(&requested, MyBgworkerEntry->bgw_extra, sizeof(requested));
+	uid_state_attach();
+	uid_rec_own(&p, UID_SOURCE_POSTMASTER, requested);
+	(void) uid_rec_publish(&p);
+}
+
+/* Starts a settings worker for a request made at requested; false if none could start. */
+static bool
+uid_rec_start_worker(int64 requested, BackgroundWorkerHandle **handle)
+{
+	BackgroundWorker w;
+
+	memset(&w, 0, sizeof(w));
+	snprintf(w.bgw_name, BGW_MAXLEN, "uid settings worker");
+	snprintf(w.bgw_type, BGW_MAXLEN, "uid settings worker");
+	w.bgw_flags = BGWORKER_SHMEM_ACCESS;
+	w.bgw_start_time = BgWorkerStart_PostmasterStart;
+	w.bgw_restart_time = BGW_NEVER_RESTART;
+	snprintf(w.bgw_library_name, sizeof(w.bgw_library_name), "$libdir/uid");
+	snprintf(w.bgw_function_name, sizeof(w.bgw_function_name), "uid_settings_worker");
+	w.bgw_main_arg = (Datum) 0;
+	memcpy(w.bgw_extra, &requested, sizeof(requested));
+	w.bgw_notify_pid = MyProcPid;
+	return RegisterDynamicBackgroundWorker(&w, handle);
+}
+
+/*
+ * Makes the record answer need: starts a settings worker (or joins one
+ * started for a later request than need asks) and waits until the record
+ * in force answers, the worker is gone, or UID_REC_WAIT_US passed.
+ */
+static void
+uid_rec_refresh(const UidRecordNeed *need)
+{
+	UidRecordShared *s = &uid_state->rec;
+	BackgroundWorkerHandle *handle = NULL;
+	int64		now = uid_plat_mono_us();
+	int64		deadline = now + UID_REC_WAIT_US;
+	int64		inflight = (int64) pg_atomic_read_u64(&s->requested);
+
+	if (!(inflight > need->after && now - inflight < UID_REC_WAIT_US))
+	{
+		uint64		old = (uint64) inflight;
+
+		if (!uid_rec_start_worker(now, &handle))
+			return;
+		/* the latest request in flight, for others to join */
+		while ((int64) old < now && !pg_atomic_compare_exchange_u64(&s->requested, &old, (uint64) now))
+			;
+	}
+	for (;;)
+	{
+		UidRecord	in_force;
+		pid_t		pid;
+
+		(void) uid_record_read(s, &in_force);
+		if (uid_record_plan(&in_force, need) == UID_PLAN_USE)
+			return;
+		if (handle != NULL && GetBackgroundWorkerPid(handle, &pid) != BGWH_STARTED &&
+			GetBackgroundWorkerPid(handle, &pid) != BGWH_NOT_YET_STARTED)
+		{
+			/* gone: it published or it failed; look once more */
+			(void) uid_record_read(s, &in_force);
+			return;
+		}
+		if (uid_plat_mono_us() > deadline)
+			return;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH, 2,
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* What this process needs of the record (core/record.h). */
+static void
+uid_rec_need(UidRecordNeed *need)
+{
+	need->life = uid_pm_key();
+	need->own = IsUnderPostmaster ? UID_SOURCE_SESSION : UID_SOURCE_SINGLE_USER;
+	uid_reload_need(&need->after, &need->reload_time);
+}
+
+static uint64
+uid_rec_adopt(const UidRecord *r, uint64 word)
+{
+	uid_rec = *r;
+	uid_rec_word = word;
+	uid_rec_reload_seen = PgReloadTime;
+	return word;
+}
+
+uint64
+uid_rec_sync_slow(void)
+{
+	UidRecordShared *s;
+	UidRecordNeed need;
+	UidRecord	in_force;
+	uint64		word;
+
+	if (uid_state == NULL)
+		uid_state_attach();
+	s = &uid_state->rec;
+	uid_rec_need(&need);
+	word = uid_record_read(s, &in_force);
+
+	/*
+	 * A standby or a read-only transaction makes no ID: the generator
+	 * refuses (uid_gen_slot) before it uses the copy; no worker for it.
+	 */
+	if (RecoveryInProgress() || XactReadOnly)
+	{
+		(void) uid_rec_adopt(&in_force, word);
+		uid_rec_reload_seen = -1;
+		return word;
+	}
+	switch (uid_record_plan(&in_force, &need))
+	{
+		case UID_PLAN_USE:
+			return uid_rec_adopt(&in_force, word);
+		case UID_PLAN_PUBLISH_OWN:
+			{
+				UidRecord	own;
+
+				uid_rec_own(&own, need.own, uid_plat_mono_us());
+				(void) uid_rec_publish(&own);
+				word = uid_record_read(s, &in_force);
+				if (uid_record_plan(&in_force, &need) == UID_PLAN_USE)
+					return uid_rec_adopt(&in_force, word);
+				break;
+			}
+		case UID_PLAN_REFRESH:
+			if (uid_plat_mono_us() >= retry_after)
+			{
+				uid_rec_refresh(&need);
+				word = uid_record_read(s, &in_force);
+				if (uid_record_plan(&in_force, &need) == UID_PLAN_USE)
+					return uid_rec_adopt(&in_force, word);
+				retry_after = uid_plat_mono_us() + UID_REC_RETRY_US;
+			}
+			break;
+	}
+
+	/*
+	 * Not refreshed: the record in force stays in force if it is this
+	 * server life's, and the next call (after UID_REC_RETRY_US) tries again.
+	 */
+	if (uid_record_usable(&in_force, need.life))
+	{
+		(void) uid_rec_adopt(&in_force, word);
+		uid_rec_reload_seen = -1;	/* the slow path again next time */
+		return word;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("uid could not read the server's settings since it started"),
+			 errdetail("IDs embed the settings of the server's last reload, which a settings worker (a background worker) publishes, and none could start or publish in time."),
+			 errhint("Make a background worker slot free (\"max_worker_processes\") and try again.")));
+}
+
+bool
+uid_rec_leased(void)
+{
+	(void) uid_rec_sync();
+	if (uid_rec.gen == 0 || uid_rec.life != uid_pm_key())
+		return uid_ident_leased;
+	return uid_rec_value(UID_REC_LEASED) != 0;
+}
+
+void
+uid_rec_refused_error(int bit)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("the server's value of \"%s\" is invalid", uid_settings[bit].name),
+			 errdetail("IDs are not made with the built-in default in its place."),
+			 errhint("Correct it and reload the configuration; the server log says why.")));
+}
+
+int64
+uid_per_record_slow(UidPerRecord *c, int64 (*work_out) (void))
+{
+	c->word = UINT64_MAX;
+	c->value = work_out();
+	c->word = uid_rec_word;
+	return c->value;
+}
+
+int
+uid_effective_partition(void)
+{
+	static int	drawn = -1;
+	int64		v = uid_rec_value(UID_REC_PARTITION);
+
+	uid_rec_check(UID_SET_PARTITION);
+	if (v >= 0)
+		return (int) v;
+	if (drawn < 0)
+		drawn = (int) (uid_boot_value(UID_SLOT_SNO) & 0xFFFF);
+	return drawn;
+}
+
+int64
+uid_effective_medallion(void)
+{
+	static int64 drawn = -1;
+	const int64 lo = (INT64CONST(1) << 40) + 1;
+	const int64 span = (INT64CONST(1) << 41) - lo;
+	int64		v = uid_rec_value(UID_REC_MEDALLION);
+
+	uid_rec_check(UID_SET_MEDALLION);
+	if (v >= 0)
+		return v;
+	if (drawn < 0)
+		drawn = lo + (int64) (uid_boot_value(UID_SLOT_MUID) % (uint64) span);
+	return drawn;
+}
+
+/* The record's field of an identity setting. */
+static UidRecordField
+uid_rec_field_of(int bit)
+{
+	switch (bit)
+	{
+		case UID_SET_GENERATOR:
+			return UID_REC_GENERATOR;
+		case UID_SET_CLUSTER:
+			return UID_REC_CLUSTER;
+		case UID_SET_PARTITION:
+			return UID_REC_PARTITION;
+		case UID_SET_MEDALLION:
+			return UID_REC_MEDALLION;
+		case UID_SET_EPOCH:
+			return UID_REC_EPOCH_MS;
+		case UID_SET_INDEX_BITS:
+			return UID_REC_INDEX_BITS;
+	}
+	elog(ERROR, "uid: setting %d is not in the settings record", bit);
+	pg_unreachable();
+}
+
+int64
+uid_identity_setting(int bit, bool *drawn)
+{
+	(void) uid_rec_sync();
+	*drawn = (bit == UID_SET_PARTITION || bit == UID_SET_MEDALLION) &&
+		uid_rec_value(uid_rec_field_of(bit)) < 0;
+	switch (bit)
+	{
+		case UID_SET_PARTITION:
+			return uid_effective_partition();
+		case UID_SET_MEDALLION:
+			return uid_effective_medallion();
+		default:
+			uid_rec_check(bit);
+			return uid_rec_value(uid_rec_field_of(bit));
+	}
+}
+
+int
+uid_generator_for(const char *typname, const char *field, int max)
+{
+	int64		g = uid_rec_value(UID_REC_GENERATOR);
+
+	uid_rec_check(UID_SET_GENERATOR);
+	if (g < 0 || g > max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the value %d of \"uid.generator\" is out of range for type %s", (int) g, typname),
+				 errdetail("The %s %s is between 0 and %d.", typname, field, max)));
+	return (int) g;
+}

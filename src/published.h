@@ -1,0 +1,129 @@
+/*
+ * published.h
+ *		The server's settings record in the server: what every generator
+ *		embeds (published.c; the rule is core/record.c's).
+ */
+#ifndef UID_PUBLISHED_H
+#define UID_PUBLISHED_H
+
+#include "utils/timestamp.h"
+
+#include "compat.h"
+#include "state.h"
+
+/*
+ * This process's copy of the record in force, and the word of the state
+ * file it was copied at.  Read through uid_rec_sync() only.
+ */
+extern UID_HIDDEN UidRecord uid_rec;
+extern UID_HIDDEN uint64 uid_rec_word;
+extern UID_HIDDEN TimestampTz uid_rec_reload_seen;
+
+extern uint64 uid_rec_sync_slow(void);
+
+/*
+ * Before a generator uses the record: this process's copy is the record in
+ * force, and answers every reload this process took (or it has started a
+ * settings worker and waited for it).  Returns the word to hand to
+ * uid_rec_still() once the ID is made.  Two loads and two comparisons when
+ * nothing changed.
+ */
+static inline uint64
+uid_rec_sync(void)
+{
+	if (likely(uid_state != NULL && PgReloadTime == uid_rec_reload_seen &&
+			   uid_record_current(&uid_state->rec) == uid_rec_word))
+		return uid_rec_word;
+	return uid_rec_sync_slow();
+}
+
+/*
+ * Is the record an ID was made under still the one in force?  An ID is
+ * handed out only if it is: once a new record is in force (and shown by
+ * uid_config() or sno_range()), no ID of the old one is.
+ */
+static inline bool
+uid_rec_still(uint64 word)
+{
+	return likely(uid_record_current(&uid_state->rec) == word);
+}
+
+/* A value of the record (after uid_rec_sync()). */
+static inline int64
+uid_rec_value(UidRecordField f)
+{
+	return uid_rec.values[f];
+}
+
+/*
+ * The settings of the record a value comes from, as bits of
+ * uid_settings_refused (guc.h): which of them the server refused.
+ */
+static inline uint32
+uid_rec_refused(void)
+{
+	return (uint32) uid_rec.values[UID_REC_REFUSED];
+}
+
+/*
+ * Errors if the server refused its value of a setting the record carries
+ * (bit of guc.h's UidSettingBit): the generators that embed it refuse rather
+ * than use the built-in default.
+ */
+UID_NORETURN extern void uid_rec_refused_error(int bit) UID_NORETURN_AFTER;
+
+static inline void
+uid_rec_check(int bit)
+{
+	if (unlikely(uid_rec_refused() & (1u << bit)))
+		uid_rec_refused_error(bit);
+}
+
+/*
+ * A value a generator embeds, worked out once per record rather than per
+ * ID (the checks and the lookups): the record changes only when a new one
+ * is published, and uid_rec_word with it.  work_out errors as the per-ID
+ * checks would, and then nothing is kept.  After uid_rec_sync().
+ */
+typedef struct UidPerRecord
+{
+	uint64		word;			/* the record word it was worked out for */
+	int64		value;
+} UidPerRecord;
+
+#define UID_PER_RECORD_INIT {UINT64_MAX, 0}
+
+extern int64 uid_per_record_slow(UidPerRecord *c, int64 (*work_out) (void));
+
+static inline int64
+uid_per_record(UidPerRecord *c, int64 (*work_out) (void))
+{
+	if (likely(c->word == uid_rec_word))
+		return c->value;
+	return uid_per_record_slow(c, work_out);
+}
+
+/* The record's values, resolving "drawn when the server starts" (after uid_rec_sync()). */
+extern int	uid_effective_partition(void);
+extern int64 uid_effective_medallion(void);
+
+/*
+ * An identity setting's value in the record (a drawn partition or
+ * medallion resolved); *drawn if it was drawn at the server's start.
+ */
+extern int64 uid_identity_setting(int bit, bool *drawn);
+
+/* The record's uid.generator for a type's field of at most max; errors if out of range. */
+extern int	uid_generator_for(const char *typname, const char *field, int max);
+
+/*
+ * Does the server lease its identity (uid.coordinator set, or refused)?
+ * The record's answer; on a server with no record of its life yet (a
+ * standby), this session's own setting, for reports only.
+ */
+extern bool uid_rec_leased(void);
+
+/* The settings worker's entry point (loaded by the postmaster's child). */
+extern PGDLLEXPORT void uid_settings_worker(Datum arg);
+
+#endif							/* UID_PUBLISHED_H */
