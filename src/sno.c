@@ -295,7 +295,8 @@ uid_sno_ranges(UidSnoRanges *r)
  * backend keeps a copy; the shared word only widens, by CAS, when a
  * sequence falls outside it.  A file made before uid 0.6.0 begins recording
  * at the first use (its history before, up to the sno mark then, is
- * unknown: live_used_since).
+ * unknown: live_used_since); so does a file made anew, its history before
+ * unknown up to the fence (a server's first file has none: its fence is 0).
  */
 static uint64 sno_used_copy = 0;
 
@@ -309,9 +310,27 @@ sno_used_read(void)
 	if (unlikely(u == 0))
 	{
 		uint64		zero = 0;
+		uint64		since = pg_atomic_read_u64(&c->live_used_since);
 
-		/* an older file: what came before the marks is unknown */
-		uid_raise_u64(&c->live_used_since, uid_sno_marks_tick());
+		if (since == UID_USED_SINCE_FENCE)
+		{
+			/*
+			 * A file made anew (the server's first, or one that replaced a
+			 * removed or damaged file): live IDs made before it are below
+			 * the fence this incarnation took (the lease in WAL), and their
+			 * sequences unknown.  The slot is fenced by now.
+			 */
+			uint64		fence_us = pg_atomic_read_u64(&uid_state->lease.fence_us);
+			uint64		tick = fence_us <= (uint64) sno_clock.epoch_us ? 0 :
+				(fence_us - 1 - (uint64) sno_clock.epoch_us) / (uint64) sno_clock.tick_us;
+
+			(void) pg_atomic_compare_exchange_u64(&c->live_used_since, &since, tick);
+		}
+		else
+		{
+			/* an older file: what came before the marks is unknown */
+			uid_raise_u64(&c->live_used_since, uid_sno_marks_tick());
+		}
 		pg_memory_barrier();
 		(void) pg_atomic_compare_exchange_u64(&c->live_used, &zero, UID_USED_EMPTY);
 		u = pg_atomic_read_u64(&c->live_used);
@@ -569,7 +588,7 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("sno_new_at() cannot date an ID at %s: this server made live IDs up to %s before uid recorded which sequences they used",
 							sno_tick_text(tick), sno_tick_text(seen.used_since)),
-					 errdetail("The state file was made by uid 0.5.0 or older: sno_new() IDs of that time may hold any sequence, the back-fill range's too."),
+					 errdetail("The state file was made by uid 0.5.0 or older, or made anew after the one before was removed: sno_new() IDs of that time may hold any sequence, the back-fill range's too."),
 					 errhint("Back-fill only times after %s on this server.", sno_tick_text(seen.used_since))));
 			break;
 		case UID_BACKFILL_LIVE_USED:

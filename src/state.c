@@ -69,8 +69,13 @@ uid_state_create(const char *path)
 		init = palloc0(UID_STATE_SIZE);
 		init->magic = UID_STATE_MAGIC;
 		init->version = UID_STATE_VERSION;
-		/* a new file records every sequence sno_new() issues (sno.c) */
-		pg_atomic_init_u64(&init->sno_cfg.live_used, UID_USED_EMPTY);
+		/*
+		 * A new file records every sequence sno_new() issues from its first
+		 * use; what live IDs the server made before it (a file removed and
+		 * made anew) is unknown up to the fence then (sno.c, sno_used_read).
+		 */
+		pg_atomic_init_u64(&init->sno_cfg.live_used, 0);
+		pg_atomic_init_u64(&init->sno_cfg.live_used_since, UID_USED_SINCE_FENCE);
 		if (!pg_strong_random(&init->secret, sizeof(init->secret)))
 		{
 			CloseTransientFile(fd);

@@ -54,7 +54,9 @@ uid_range_hi(uint32 enc)
  *              (UID_USED_DURABLE set once the state file holds it); 0: not
  *              recorded (a file of uid 0.5.0 or older, until sno.c takes it
  *              over)
- *   used_since the live sequences of ticks up to it are unknown; 0: none
+ *   used_since the live sequences of ticks up to it are unknown; 0: none;
+ *              UID_USED_SINCE_FENCE in a file made anew, until its first use
+ *              sets it to the fence (every tick refused until then)
  */
 typedef struct UidBackfillWords
 {
@@ -65,6 +67,7 @@ typedef struct UidBackfillWords
 } UidBackfillWords;
 
 #define UID_USED_VALID		(UINT64CONST(1) << 63)
+#define UID_USED_SINCE_FENCE	UINT64_MAX
 /*
  * The state file held the record when the bit was set.  A backend that
  * widens the record clears it, syncs the file, and sets it again; a live

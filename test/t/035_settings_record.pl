@@ -27,7 +27,11 @@
 #     SYSTEM on B, not reloaded), generating at once: duplicates;
 #  7. a back-fill range refused because it holds live sequences was recorded
 #     as used all the same: the README's own layout (back-fill
-#     65280..65535) was then refused as spanning the live range.
+#     65280..65535) was then refused as spanning the live range;
+#  9. back-fill after the state file was removed and made anew (the
+#     recovery a "truncated" file's hint prescribes): the new file had no
+#     record of the live sequences, and back-fill at the times of earlier
+#     live IDs repeated them.
 #
 # And what must keep working: a reload delivers a new partition to an idle
 # pooled session at its next call; a restart with changed files takes the
@@ -360,23 +364,50 @@ is($b_as_a, '0', "H. every ID of B carries B's reloaded 6/6");
 
 ############################################################################
 # 7. A refused back-fill range is not recorded.  Live 0..65279 (the
-# README's layout) with live IDs made; back-fill 128..255 holds live
-# sequences and is refused; then back-fill 65280..65535 is accepted.
+# README's layout) with live IDs made; then live 1024..65279 and back-fill
+# 128..255, which holds sequences those IDs used: refused; then the
+# README's layout again with back-fill 65280..65535: accepted.
 my $f = uid_node('backfill_refused',
 	conf => [ 'uid.sno_sequence_min = 0', 'uid.sno_sequence_max = 65279' ]);
 q1($f, 'SELECT count(sno_new()) FROM generate_series(1, 1000)');
-prepare($f, 'uid.sno_backfill_min' => 128, 'uid.sno_backfill_max' => 255);
+prepare($f, 'uid.sno_sequence_min' => 1024,
+	'uid.sno_backfill_min' => 128, 'uid.sno_backfill_max' => 255);
 reload_now($f);
 ($rc, $out, $err) = $f->psql('postgres', q{SELECT sno_new_at(0, now() - interval '1 day')});
 like($err, qr/holds sequences that sno_new\(\) has issued/,
 	'7. back-fill 128..255, over live sequences, is refused');
-prepare($f, 'uid.sno_backfill_min' => 65280, 'uid.sno_backfill_max' => 65535);
+prepare($f, 'uid.sno_sequence_min' => 0,
+	'uid.sno_backfill_min' => 65280, 'uid.sno_backfill_max' => 65535);
 reload_now($f);
 ($rc, $out, $err) = $f->psql('postgres',
 	q{SELECT sno_sequence(sno_new_at(0, now() - interval '1 day')) BETWEEN 65280 AND 65535});
 is($out, 't', "7. then the README's layout, back-fill 65280..65535, is accepted") or diag $err;
 is(q1($f, 'SELECT min(sno_sequence(x)) >= 0 AND max(sno_sequence(x)) <= 65279 FROM (SELECT sno_new() x FROM generate_series(1, 100)) s'),
 	't', '7. and live IDs stay in 0..65279');
+
+############################################################################
+# 9. The state file removed and made anew: back-fill up to the fence (the
+# lease in WAL, past every live ID made before) is refused; after it, it is
+# accepted.  Live IDs in 0..65279 first; then live 32768..65279 and
+# back-fill 0..32767, which holds their sequences.
+q1($f, 'CREATE TABLE live9 AS SELECT sno_new() AS id FROM generate_series(1, 500)');
+$f->stop;
+unlink(state_file($f)) or die "could not remove the state file: $!";
+$f->start;
+prepare($f, 'uid.sno_sequence_min' => 32768, 'uid.sno_sequence_max' => 65279,
+	'uid.sno_backfill_min' => 0, 'uid.sno_backfill_max' => 32767);
+reload_now($f);
+q1($f, 'SELECT sno_new()');    # the new file's first use, fenced
+($rc, $out, $err) = $f->psql('postgres',
+	q{SELECT count(*) FROM live9 JOIN (SELECT sno_new_at(sno_meta(id), sno_timestamp(id)) AS id FROM live9) b USING (id)});
+like($err, qr/made live IDs up to .* before uid recorded which sequences they used/,
+	'9. back-fill at the times of live IDs made before the file was made anew is refused')
+  or diag "back-fill made IDs, $out of them equal to live IDs";
+my $fence = q1($f, 'SELECT last_fence FROM uid_lease()');
+poll_until('the clock past the fence', sub { q1($f, "SELECT now() > '$fence'::timestamptz + interval '20 ms'") eq 't' });
+($rc, $out, $err) = $f->psql('postgres',
+	qq{SELECT sno_sequence(sno_new_at(0, '$fence'::timestamptz + interval '10 ms')) <= 32767});
+is($out, 't', '9. back-fill after the fence is accepted') or diag $err;
 $f->stop;
 
 done_testing();
