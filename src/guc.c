@@ -1,6 +1,6 @@
 /*
  * guc.c
- *		The uid.* settings and uid_config().
+ *		The uid.* settings: their table, checks and assignments.
  *
  * Every setting goes into the IDs or their layout, so every one is the
  * server's (PGC_SIGHUP: postgresql.conf, ALTER SYSTEM or the postmaster's
@@ -16,9 +16,12 @@
  * loading then refuses it (core prints a WARNING) and would leave the
  * built-in default.  So _PG_init notes which placeholders a session
  * overrode and reads the server's values again from where the postmaster
- * read them: the configuration files and its command line.  A server value
- * that the checks refuse (a bad medallion in postgresql.conf) makes the
- * generators that embed it refuse, rather than use the default.
+ * read them: the configuration files and its command line (for SHOW and the
+ * settings no ID embeds).  What an ID embeds never comes from these
+ * variables but from the server's settings record (published.c), which a
+ * settings worker publishes from the postmaster's values; a server value
+ * that the checks refuse (a bad medallion in postgresql.conf) is noted in
+ * uid_settings_refused, which the record carries.
  */
 #include "postgres.h"
 

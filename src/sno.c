@@ -18,7 +18,6 @@
 #include "generate.h"
 #include "type_support.h"
 #include "guc.h"
-#include "reload.h"
 #include "sno.h"
 #include "core/backfill.h"
 
@@ -186,10 +185,10 @@ sno_boundary(PG_FUNCTION_ARGS)
 /*
  * The live range lo..hi without the sequences that back-fill has used
  * (the hull in type[2]; uid_live_clear_of_backfill, core/backfill.h).  They
- * are disjoint whenever every session has the settings that the back-fill
- * was made with (sno_new_at() checks that); a session that has not taken a
- * reload yet, or settings changed back later, could otherwise issue a
- * back-filled (time, sequence) pair at a time that was back-filled.  Fewer
+ * are disjoint while the settings record holds the ranges the back-fill
+ * was made with (sno_new_at() checks that); ranges changed back later
+ * could otherwise issue a back-filled (time, sequence) pair at a time that
+ * was back-filled.  Fewer
  * than UID_SNO_RANGE_MIN left is an error, or with error unset (for
  * sno_snapshot()) an empty range, *lo > *hi.
  */
@@ -360,11 +359,9 @@ sno_used_note(uint32 seq, uint32 live_lo, uint32 live_hi)
 
 /*
  * The live range sno_new() issues from, worked out when what it depends on
- * changes rather than per ID: the ranges word, the back-fill word (the
- * range clear of the sequences back-fill used) and this backend's reload
- * (the checks of the live range's settings).  Kept only in the fast case of
- * sno_ranges_word(), the ranges word being this backend's own with no
- * reload pending; otherwise worked out on every call, as before.
+ * changes rather than per ID: the settings record (its ranges and the
+ * checks of the live range's settings) and the back-fill word (the range
+ * clear of the sequences back-fill used).
  */
 typedef struct SnoLive
 {
@@ -893,9 +890,9 @@ sno_snapshot(PG_FUNCTION_ARGS)
 /*
  * sno_range(): the ranges this server issues from now, since when, and the
  * live range before with the time its IDs reached: the handover of a range
- * between servers.  Calling it takes this session's ranges for the server
- * when it may (see sno_ranges_word()), so after a reload, a call in a new
- * statement shows the reload's ranges (or says why not).
+ * between servers.  Calling it brings the settings record up to the last
+ * reload this session took (published.c), so after a reload, a call in a
+ * new statement shows the reload's ranges.
  */
 PG_FUNCTION_INFO_V1(sno_range);
 Datum
