@@ -105,15 +105,16 @@ test/fuzz/inspect_fuzz: test/fuzz/inspect_fuzz.c $(INSPECT_SRCS) src/inspect/*.h
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$(srcdir)/src -o $@ $< $(INSPECT_SRCS)
 
 # The generator core's deterministic simulator (test/sim/sim.c over
-# src/core/alloc.c): plain C, no server.  SIM_SEEDS picks the seeds; then
+# src/core/*.c): plain C, no server.  SIM_SEEDS picks the seeds; then
 # the planted bugs, each of which it must find (test/sim/plant.sh).
 SIM_SEEDS ?= 1-2000
-test/sim/sim: test/sim/sim.c test/sim/*.h src/core/alloc.c src/core/backfill.c src/core/*.h src/codec/*.h
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -DUID_SIM -I$(srcdir)/test/sim -I$(srcdir)/src -o $@ test/sim/sim.c src/core/alloc.c src/core/backfill.c
+SIM_SRCS = src/core/alloc.c src/core/backfill.c src/core/record.c
+test/sim/sim: test/sim/*.c test/sim/*.h $(SIM_SRCS) src/core/*.h src/codec/*.h
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -DUID_SIM -I$(srcdir)/test/sim -I$(srcdir)/src -o $@ test/sim/*.c $(SIM_SRCS)
 
 simcheck: test/sim/sim
 	test/sim/sim --seeds $(SIM_SEEDS) --quiet
-	SIM_SEEDS=$(SIM_SEEDS) sh test/sim/plant.sh "$(CC)"
+	SIM_SEEDS=$(SIM_SEEDS) bash test/sim/plant.sh "$(CC)"
 
 .PHONY: unitcheck fuzzcheck simcheck
 

@@ -27,9 +27,12 @@
  */
 #include "postgres.h"
 
+#include <signal.h>
+
 #include "access/parallel.h"
 #include "access/xact.h"
 #include "access/xlog.h"
+#include "libpq/pqsignal.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -169,7 +172,16 @@ uid_settings_worker(Datum arg)
 	int64		requested;
 	UidRecord	p;
 
-	BackgroundWorkerUnblockSignals();
+	/*
+	 * Every signal but SIGHUP: a reload signal stays pending, and says that
+	 * the postmaster reloaded since this worker was forked (core/record.c).
+	 */
+	{
+		sigset_t	mask = UnBlockSig;
+
+		sigaddset(&mask, SIGHUP);
+		sigprocmask(SIG_SETMASK, &mask, NULL);
+	}
 	memcpy(&requested, MyBgworkerEntry->bgw_extra, sizeof(requested));
 	uid_state_attach();
 	uid_rec_own(&p, UID_SOURCE_POSTMASTER, requested);

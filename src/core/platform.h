@@ -12,7 +12,8 @@
  *             uid_plat_mono_us (a clock that no step moves)
  *   waiting   uid_plat_sleep_us (true when it slept its full time),
  *             uid_plat_spin, uid_plat_interrupts (may end the call)
- *   processes uid_plat_alive (does a process of this id exist)
+ *   processes uid_plat_alive (does a process of this id exist),
+ *             uid_plat_reload_signalled (a reload signal pending here)
  *
  * In the server (platform_pg.h) the words are PostgreSQL's atomics, the
  * same type the rest of the state file uses.  In the simulator

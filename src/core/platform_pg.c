@@ -43,3 +43,12 @@ uid_plat_alive(uint32 pid)
 {
 	return pid != 0 && (kill((pid_t) pid, 0) == 0 || errno == EPERM);
 }
+
+bool
+uid_plat_reload_signalled(void)
+{
+	sigset_t	pending;
+
+	sigemptyset(&pending);
+	return sigpending(&pending) == 0 && sigismember(&pending, SIGHUP);
+}

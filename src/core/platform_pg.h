@@ -65,6 +65,12 @@ extern bool uid_plat_sleep_us(int64 us);
 /* Does a process of this id exist (the settings record's writer, core/record.c)? */
 extern bool uid_plat_alive(uint32 pid);
 
+/*
+ * Has this process a reload signal pending (a settings worker, which keeps
+ * SIGHUP blocked: the postmaster reloaded since it was forked)?
+ */
+extern bool uid_plat_reload_signalled(void);
+
 #define uid_plat_spin()			pg_spin_delay()
 #define uid_plat_interrupts()	CHECK_FOR_INTERRUPTS()
 

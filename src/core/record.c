@@ -169,9 +169,13 @@ uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self)
 		/*
 		 * The compare-and-swap that publishes: no other process wrote the
 		 * word in force while this one held the writer word (one that took
-		 * it over found this one gone).
+		 * it over found this one gone).  Not if the postmaster reloaded
+		 * since this worker's fork: the record read (cur) may be a later
+		 * worker's, of that reload; its signal is pending here by now.
 		 */
-		if (!uid_word_cas(&s->current, &cur, next))
+		if (proposal->source == UID_SOURCE_POSTMASTER && uid_plat_reload_signalled())
+			verdict = UID_PUB_STALE;
+		else if (!uid_word_cas(&s->current, &cur, next))
 			verdict = UID_PUB_OLDER;
 	}
 	{

@@ -42,6 +42,13 @@
  * compare-and-swap fails).  Readers never wait: each body has a sequence
  * word, odd while written, and a reader retries when it changed.
  *
+ * A worker's values are stale once the postmaster has reloaded since its
+ * fork, and the postmaster signals every child it has (the worker too)
+ * before it forks another: so a worker whose record in force was published
+ * by one forked after a reload has that reload's signal pending
+ * (uid_plat_reload_signalled) when it looks, and does not publish its older
+ * values over it, whatever the order of their requests.
+ *
  * Plain C over core/platform.h: the server (published.c) and the simulator
  * (test/sim) run this file.
  */
@@ -157,6 +164,7 @@ typedef enum UidPublishResult
 	UID_PUB_NOT_SERVER,			/* its values are a session's: never taken */
 	UID_PUB_OLDER,				/* the record in force answers a later request */
 	UID_PUB_BUSY,				/* another living process is publishing */
+	UID_PUB_STALE,				/* the postmaster reloaded since the publisher's fork */
 } UidPublishResult;
 
 /*

@@ -18,8 +18,16 @@
  *   failover   a standby with all flushed WAL (synchronous replication)
  *              becomes the primary: its own clock (skewed), its state file
  *              empty or an old copy (a base backup)
- *   reload     sno's sequence ranges change, and each backend takes the new
- *              ones at a different time
+ *   edit       the configuration files change (sno's ranges, a fresh hand-set
+ *              partition, a setting not uid's), with or without a reload,
+ *              half the reloads followed by a second within 50 ms (a tool
+ *              that edits and reloads twice)
+ *   reload     the postmaster reads the files and signals each backend,
+ *              which takes it late or never (busy), reading the files as
+ *              they are then
+ *   handover   server a is given a new partition; once a's record shows it
+ *              and b's clock is well past a's last tick of the old one, b is
+ *              given a's old one (half the time written in b's files ahead)
  *   partition  (leased identities) a server cannot reach the coordinator for
  *              a while: its lease runs out, and another server may claim
  *              its id
@@ -54,6 +62,31 @@
  *              out in any 4 ticks of real time
  *   window     (leased) every ID lies in the window of the lease it embeds
  *   live       no call lasts longer than LIVE_LIMIT_US of simulated time
+ *   provenance every ID carries the values of the settings record
+ *              (core/record.c) in force at its hand-out, as its publisher
+ *              proposed it, of this server life, and every record that comes
+ *              in force holds values the postmaster held in this life
+ *   fresh      within a server life, a record of the postmaster's values
+ *              never replaces one of a later reload of the postmaster
+ *   torn       the body in force, whenever whole, holds what it held when it
+ *              came in force
+ *   available  no call is refused for want of a record while one of this
+ *              server life is in force
+ *   handover   a hand-set partition is issued only by a server that may:
+ *              not by a after its record showed the new one, not by b before
+ *              its reload
+ *
+ * Settings: each generator call plans with uid_record_plan(); a refresh
+ * starts a settings worker (a coroutine forked at a later step, holding the
+ * postmaster's values at its fork, publishing with uid_record_publish();
+ * it may stall for up to 3 s or die at any step; a slot may be missing;
+ * the postmaster's reload signals it like every child, and it keeps the
+ * signal pending),
+ * and the caller falls back on uid_record_usable().  Backends have startup
+ * options (own values) or not, load uid at their start or their first call;
+ * an eighth of calls run in a parallel worker (its leader's values).  An ID
+ * is handed out only if uid_record_current() still names the record it was
+ * made under, else it is made again.  Single-user servers are not modelled.
  *
  * On a failure it prints the seed, shrinks the set of faults to those the
  * failure needs and the run to the step it fails at, and prints that
@@ -71,6 +104,7 @@
 
 #include "core/alloc.h"
 #include "core/backfill.h"
+#include "core/record.h"
 #include "core/window.h"
 #include "codec/muid_codec.h"
 #include "codec/registry.h"
@@ -92,6 +126,14 @@
 #define LEASE_GRACE_US	INT64CONST(2000000)
 #define RETRY_US		INT64CONST(1000000)
 #define PACE_WINDOW		4		/* ticks */
+#define NWORKERS_MAX	2		/* settings worker slots, per server */
+#define NPROCS			(NSERVERS_MAX * (NBACKENDS_MAX + NWORKERS_MAX))
+#define NPARTITIONS		1024	/* hand-set partitions: servers', fresh ones, sessions' own */
+#define FRESH_MAX		800		/* fresh partitions an edit may give: below this */
+#define OWN_PARTITION	900		/* sessions' own partitions (startup options): from here */
+#define NSEEN			256		/* values a postmaster delivers in one server life */
+#define WAIT_US			INT64CONST(200000)	/* how long a backend waits for a worker */
+#define HANDOVER_WAIT_US INT64CONST(8000000)	/* margin past the last tick of a partition */
 
 /* ---------------------------------------------------------------- random */
 
@@ -195,7 +237,21 @@ typedef struct SimFile
 	SimIdent	ident;
 	UidWord		used;			/* sno's record of live sequences (UidSnoConfig) */
 	UidWord		used_since;
+	UidRecordShared rec;		/* the settings record (core/record.h) */
 } SimFile;
+
+/*
+ * A server's settings as a configuration file, a postmaster or a session
+ * holds them: its hand-set partition, sno's live range (sno_parts) and
+ * back-fill range (bf_parts, -1: off), and a setting that is not uid's.
+ */
+typedef struct Settings
+{
+	int			partition;
+	int			part;
+	int			bf;
+	uint32		other;
+} Settings;
 
 typedef struct Server
 {
@@ -208,8 +264,20 @@ typedef struct Server
 	int64		anchor_unix;
 	int			rate_num;
 	int			rate_den;
-	int			part;			/* the sno range its last reload delivered */
-	int			bf;				/* the back-fill range it delivered, -1: off */
+	/* settings: the files, the postmaster's (its last reload's), its reload time */
+	Settings	files;
+	Settings	delivered;
+	int64		reload_mono;	/* PgReloadTime, on its monotonic clock */
+	uint64		life;			/* the server life: incarnation << 32 */
+	Settings	seen[NSEEN];	/* every value the postmaster held this life */
+	int			nseen;
+	bool		hostile;		/* the files hold an edit made ahead of its reload */
+	/* the record in force as the checks know it: what its publisher proposed */
+	uint64		shadow_cur;
+	bool		shadow_known;	/* false: of a file a crash or failover brought back */
+	UidRecord	shadow;
+	uint64		shadow_words[UID_REC_WORDS];
+	int64		life_since;		/* step a record of this life came in force, -1: none */
 	/*
 	 * Sequences this server, or one it was copied from, ever issued by
 	 * back-fill, or may have issued live: after a failover, back-fill takes a
@@ -224,6 +292,7 @@ typedef struct Server
 	uint64		key;
 	int64		retry_at;		/* no conversation before (real time) */
 	int64		cut_until;		/* cannot reach the coordinator until */
+	int64		again_at;		/* a tool's second reload, due then (0: none) */
 	int64		talk_began;		/* a backend's conversation (real time), 0: none */
 	/* pace: the highest tick handed out, and when the last borrows were */
 	uint64		max_tick[NTYPES];
@@ -245,8 +314,26 @@ typedef struct Backend
 	char	   *stack;
 	int64		wake_t;
 	UidCursor	cur[NTYPES];
-	int			part;			/* the sno range it issues from */
+	int			part;			/* the sno range it issues from (the record's) */
 	int			bf;				/* the back-fill range it takes, -1: off */
+	/* a process: a backend, or a settings worker (kind) */
+	int			kind;
+	uint32		pid;
+	uint32		par_pid;		/* a parallel worker making the call, 0: none */
+	int64		par_after;
+	int64		par_reload;
+	bool		has_opts;		/* startup options: its own values, whatever the files */
+	bool		busy;			/* never takes a reload signal */
+	bool		late;			/* loads uid at its first call */
+	bool		sig_pending;	/* a reload signal it has not taken */
+	Settings	own;			/* its own values */
+	int64		after;			/* need.after: its load, or the last reload it took */
+	int64		reload_time;	/* need.reload_time: the postmaster's at its fork, -1 */
+	UidRecord	rec;			/* its copy of the record */
+	bool		publishing;
+	UidRecord	prop;			/* its proposal, while publishing */
+	int64		req;			/* a worker: the request it answers */
+	uint64		gen_used;		/* the record generation of the ID being made */
 	uint64		used_copy;		/* its copy of the live sequences' record */
 	/* the call under way */
 	int			type;
@@ -265,12 +352,17 @@ typedef struct Fault
 enum
 {
 	F_CLOCK_STEP, F_CLOCK_RATE, F_BACKEND, F_RESTART, F_CRASH, F_FAILOVER, F_RELOAD,
-	F_WRITEBACK, F_PARTITION, NFAULTKINDS
+	F_WRITEBACK, F_PARTITION, F_EDIT, F_HANDOVER, NFAULTKINDS
+};
+
+enum
+{
+	K_BACKEND, K_WORKER
 };
 
 static const char *fault_names[NFAULTKINDS] = {
 	"clock-step", "clock-rate", "backend-dies", "restart", "os-crash", "failover",
-	"reload", "writeback", "partition"
+	"reload", "writeback", "partition", "edit", "handover"
 };
 
 /* The coordinator's pool: who holds each id, until when (its clock). */
@@ -323,7 +415,27 @@ typedef struct Sim
 	Rng			sched;
 	Rng			frng;
 	Server		servers[NSERVERS_MAX];
-	Backend		backends[NSERVERS_MAX * NBACKENDS_MAX];
+	Backend		backends[NPROCS];	/* backends, then settings workers */
+	uint32		next_pid;
+	/* settings: who may issue each hand-set partition (bits of servers) */
+	unsigned char owners[NPARTITIONS];
+	unsigned char inherited[NPARTITIONS];	/* handed over to a server (bits) */
+	uint64		part_last_end[NPARTITIONS];	/* the end of its last tick issued (unix us) */
+	int			next_partition;
+	/* a handover of a partition from server ho_a to ho_b: its phase, 0: none */
+	int			ho_phase;
+	int			ho_a;
+	int			ho_b;
+	int			ho_old;			/* a's partition, given to b */
+	int			ho_new;			/* a's new partition */
+	int			ho_b_old;		/* b's partition before */
+	uint64		handovers;
+	uint64		rec_refused;	/* calls refused: no record of this life */
+	uint64		workers;		/* settings workers started */
+	uint64		published;		/* records published */
+	uint64		stalls;
+	uint64		worker_deaths;
+	uint64		parallel_calls;
 	int			started;
 	uint64		next_incarnation;
 	/* order: the largest key of completed calls, per server, type, timeline */
@@ -421,13 +533,19 @@ sim_unix_us(void)
 	return server_unix_us(&sim->servers[running->server]);
 }
 
+static int64
+server_mono_us(Server *s)
+{
+	return sim->t - s->boot_t + s->mono_base;
+}
+
 int64
 sim_mono_us(void)
 {
 	Server	   *s = &sim->servers[running->server];
 
 	sim_step();
-	return sim->t - s->boot_t + s->mono_base;
+	return server_mono_us(s);
 }
 
 static uint64
@@ -453,9 +571,13 @@ sim_sleep_us(int64 us)
  * switched with _setjmp/_longjmp from then on: swapcontext saves the signal
  * mask with a system call on every switch, which cost half the run time.
  */
+static void worker_hazard(Backend *w);
+
 void
 sim_step(void)
 {
+	if (unlikely(running->kind == K_WORKER))
+		worker_hazard(running);
 	if (_setjmp(running->jb) == 0)
 		_longjmp(sched_jb, 1);
 }
@@ -856,6 +978,410 @@ ident_cover(Backend *b, Server *s, UidSlot *slot, const UidClockSpec *spec, uint
 	return LEASE_ISSUE;
 }
 
+/* ------------------------------------------------ settings: the record */
+
+/*
+ * The values a record holds for a set of settings (record.h's fields that
+ * the simulator uses: the partition, and sno's ranges as one word).
+ */
+static void
+settings_values(const Settings *v, int64 *values)
+{
+	memset(values, 0, sizeof(int64) * UID_REC_NFIELDS);
+	values[UID_REC_PARTITION] = v->partition;
+	values[UID_REC_SNO_RANGES] = v->part | (int64) (v->bf + 1) << 8;
+	values[UID_REC_LEASED] = sim->leased;
+}
+
+static bool
+settings_equal(const Settings *a, const Settings *b)
+{
+	return a->partition == b->partition && a->part == b->part && a->bf == b->bf;
+}
+
+/* The postmaster holds v: one of the values of this server life. */
+static void
+server_seen(Server *s, const Settings *v)
+{
+	for (int i = 0; i < s->nseen; i++)
+		if (settings_equal(&s->seen[i], v))
+			return;
+	s->seen[s->nseen++ % NSEEN] = *v;
+}
+
+/* Were these record values ones the server's postmaster held this life? */
+static bool
+values_seen(Server *s, const int64 *values)
+{
+	for (int i = 0; i < Min(s->nseen, NSEEN); i++)
+	{
+		int64		v[UID_REC_NFIELDS];
+
+		settings_values(&s->seen[i], v);
+		if (memcmp(v, values, sizeof(v)) == 0)
+			return true;
+	}
+	return false;
+}
+
+static Backend *
+worker_of(int server, int j)
+{
+	return &sim->backends[NSERVERS_MAX * NBACKENDS_MAX + server * NWORKERS_MAX + j];
+}
+
+/*
+ * A settings worker keeps reload signals pending: the postmaster reloaded
+ * since its fork.  (A backend publishes nothing that this is asked for.)
+ */
+bool
+sim_reload_signalled(void)
+{
+	return running != NULL && running->kind == K_WORKER && running->sig_pending;
+}
+
+bool
+sim_alive(uint32 pid)
+{
+	for (int i = 0; i < NPROCS; i++)
+	{
+		Backend    *p = &sim->backends[i];
+
+		if (p->alive && (p->pid == pid || p->par_pid == pid))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * After every step of a server's process: a record that came in force was
+ * proposed by the process that ran (the one whose compare-and-swap it was),
+ * and holds values its postmaster held this life (provenance), of a reload
+ * no earlier than the record it replaced (fresh); the body in force holds,
+ * whenever it is whole, what it held when it came in force (torn).
+ */
+static void
+record_after_step(Server *s, Backend *p)
+{
+	UidRecordShared *r = &s->file.rec;
+	uint64		cur = r->current.value;
+
+	if (cur != s->shadow_cur)
+	{
+		UidRecordBody *body = &r->body[cur & 1];
+
+		if (!p->publishing)
+		{
+			fail("record: server %d's record changed (gen %" PRIu64 ") in a step of a "
+				 "process that does not publish", server_index(s), cur >> 1);
+			return;
+		}
+		/*
+		 * fresh: within a server life, the record in force never goes back
+		 * to values of an earlier reload of the postmaster than it held
+		 */
+		if (s->shadow_known && s->shadow.life == p->prop.life &&
+			s->shadow.source == UID_SOURCE_POSTMASTER &&
+			p->prop.source == UID_SOURCE_POSTMASTER &&
+			p->prop.reload_time < s->shadow.reload_time)
+			fail("fresh: server %d's record gen %" PRIu64 " holds the postmaster's values of "
+				 "its reload at %" PRId64 ", after a record of its reload at %" PRId64,
+				 server_index(s), cur >> 1, p->prop.reload_time, s->shadow.reload_time);
+		s->shadow_cur = cur;
+		s->shadow = p->prop;
+		s->shadow_known = true;
+		for (int i = 0; i < UID_REC_WORDS; i++)
+			s->shadow_words[i] = body->word[i].value;
+		sim->published++;
+		trace(p, p->server, "publishes gen %" PRIu64 ": partition %d, range %d, bf %d "
+			  "(source %d, requested %" PRId64 ")", cur >> 1,
+			  (int) p->prop.values[UID_REC_PARTITION],
+			  (int) (p->prop.values[UID_REC_SNO_RANGES] & 0xff),
+			  (int) (p->prop.values[UID_REC_SNO_RANGES] >> 8) - 1, (int) p->prop.source,
+			  p->prop.requested);
+		if (p->prop.gen != cur >> 1 || body->seq.value != 2 * (cur >> 1))
+			fail("torn: server %d's record gen %" PRIu64 " came in force from a body "
+				 "not whole (seq %" PRIu64 ") or not its publisher's (gen %" PRIu64 ")",
+				 server_index(s), cur >> 1, body->seq.value, p->prop.gen);
+		for (int i = 0; i < UID_REC_NFIELDS; i++)
+			if (s->shadow_words[UID_REC_HEAD_WORDS + i] != (uint64) p->prop.values[i])
+				fail("torn: server %d's record gen %" PRIu64 " holds other values than "
+					 "its publisher proposed", server_index(s), cur >> 1);
+		if (p->prop.life != s->life || !values_seen(s, p->prop.values))
+			fail("provenance: server %d's record gen %" PRIu64 " holds partition %d, "
+				 "sno range %d, back-fill %d (source %d, from %s): values its "
+				 "postmaster never held in this server life", server_index(s), cur >> 1,
+				 (int) p->prop.values[UID_REC_PARTITION],
+				 (int) (p->prop.values[UID_REC_SNO_RANGES] & 0xff),
+				 (int) (p->prop.values[UID_REC_SNO_RANGES] >> 8) - 1,
+				 (int) p->prop.source, p->kind == K_WORKER ? "a settings worker" :
+				 p->par_pid ? "a parallel worker" : "a session");
+		if (p->prop.life == s->life)
+		{
+			if (s->life_since < 0)
+				s->life_since = (int64) sim->step;
+		}
+		else
+			s->life_since = -1;
+	}
+	else if (p->publishing && cur != 0)
+	{
+		UidRecordBody *body = &r->body[cur & 1];
+
+		if (body->seq.value == 2 * (cur >> 1))
+			for (int i = 0; i < UID_REC_WORDS; i++)
+				if (body->word[i].value != s->shadow_words[i])
+				{
+					fail("torn: server %d's record in force (gen %" PRIu64 ") was written "
+						 "over by process %u: word %d is %" PRIu64 ", published %" PRIu64,
+						 server_index(s), cur >> 1, p->pid, i, body->word[i].value,
+						 s->shadow_words[i]);
+					break;
+				}
+	}
+}
+
+/* The record in force comes from a file a crash or failover brought back. */
+static void
+record_forget(Server *s)
+{
+	UidRecordShared *r = &s->file.rec;
+	uint64		cur = r->current.value;
+
+	s->shadow_cur = cur;
+	s->shadow_known = false;
+	memset(&s->shadow, 0, sizeof(s->shadow));
+	s->shadow.gen = cur >> 1;
+	for (int i = 0; i < UID_REC_WORDS; i++)
+		s->shadow_words[i] = cur ? r->body[cur & 1].word[i].value : 0;
+	s->life_since = -1;
+}
+
+/*
+ * A settings worker forked at a step after a request: it holds the
+ * postmaster's values at its fork and re-reads nothing.  Stalls and deaths
+ * come at any of its steps (worker_hazard).
+ */
+static void
+worker_main(void)
+{
+	Backend    *w = running;
+	Server	   *s = &sim->servers[w->server];
+	UidRecord  *p = &w->prop;
+	UidPublishResult res;
+	Settings	v = s->delivered;
+
+	memset(p, 0, sizeof(*p));
+	w->sig_pending = false;		/* forked now: the postmaster's last reload */
+	p->life = s->life;
+	p->requested = w->req;
+	p->reload_time = s->reload_mono;
+	p->source = UID_SOURCE_POSTMASTER;
+	settings_values(&v, p->values);
+	trace(w, w->server, "settings worker %u forked: partition %d, range %d, bf %d",
+		  w->pid, v.partition, v.part, v.bf);
+	w->publishing = true;
+	p->published_us = sim_unix_us();
+	res = uid_record_publish(&s->file.rec, p, uid_record_self(s->life, w->pid));
+	w->publishing = false;
+	trace(w, w->server, "settings worker %u: %s", w->pid,
+		  (const char *[]) {"taken", "not server's", "older", "busy", "stale"}[res]);
+	w->alive = false;
+	for (;;)
+		sim_step();
+}
+
+/* A worker descheduled for long, or gone, at one of its steps. */
+static void
+worker_hazard(Backend *w)
+{
+	uint64		r = rng_below(&sim->sched, 256);
+
+	if (r < 2)
+	{
+		w->wake_t = sim->t + 1000 + (int64) rng_below(&sim->sched, 3000000);
+		sim->stalls++;
+		trace(w, w->server, "settings worker %u stalls until %" PRId64, w->pid, w->wake_t);
+	}
+	else if (r == 2)
+	{
+		w->alive = false;
+		sim->worker_deaths++;
+		trace(w, w->server, "settings worker %u dies%s", w->pid,
+			  w->publishing ? " mid-publication" : "");
+	}
+}
+
+static void proc_init(Backend *b, int server, void (*main_fn) (void));
+
+/*
+ * A refresh: start a settings worker (or wait for one under way that
+ * answers the need) and wait for it.  False if none could start or none
+ * ended in time.
+ */
+static bool
+settings_refresh(Backend *b, Server *s, int64 after)
+{
+	Backend    *w = NULL;
+	uint32		pid;
+	int64		began;
+
+	for (int j = 0; j < NWORKERS_MAX && !w; j++)
+		if (worker_of(b->server, j)->alive && worker_of(b->server, j)->req > after)
+			w = worker_of(b->server, j);
+	if (!w)
+	{
+		int64		req = sim_mono_us();
+
+		/* no free background worker slot, or the worker fails to start */
+		if (rng_below(&sim->sched, 8) == 0)
+		{
+			trace(b, b->server, "no settings worker could start");
+			return false;
+		}
+		for (int j = 0; j < NWORKERS_MAX && !w; j++)
+			if (!worker_of(b->server, j)->alive)
+				w = worker_of(b->server, j);
+		if (!w)
+			return false;
+		proc_init(w, b->server, worker_main);
+		w->kind = K_WORKER;
+		w->req = req;
+		/* forked at a later step: mostly soon, sometimes late */
+		w->wake_t = sim->t + (rng_below(&sim->sched, 8) == 0 ?
+							  (int64) rng_below(&sim->sched, 100000) :
+							  (int64) rng_below(&sim->sched, 2000));
+		sim->workers++;
+		trace(b, b->server, "requests a settings worker (%u) at %" PRId64, w->pid, req);
+	}
+	pid = w->pid;
+	began = sim->t;
+	while (w->alive && w->pid == pid)
+	{
+		if (sim->t - began > WAIT_US)
+			return false;
+		sim_sleep_us(20 + (int64) rng_below(&sim->sched, 200));
+	}
+	return true;
+}
+
+/*
+ * What a generator does before it allocates (record.h): read the record,
+ * plan, refresh or publish its own values as the plan says, and fall back
+ * on the record in force when no worker answers.  False: the call is
+ * refused.  b->rec is the record to use.
+ */
+static bool
+settings_ready(Backend *b, Server *s)
+{
+	UidRecordNeed need;
+	Settings	own = b->own;
+	uint32		pid = b->par_pid ? b->par_pid : b->pid;
+	int64		began;
+
+	if (b->late && b->after < 0)
+	{
+		/* uid loads now: what it needs is a record requested after this */
+		b->after = sim_mono_us();
+		trace(b, b->server, "loads uid");
+	}
+	need.life = s->life;
+	need.after = b->par_pid ? b->par_after : b->after;
+	need.reload_time = b->par_pid ? b->par_reload : b->reload_time;
+	need.own = UID_SOURCE_SESSION;
+	for (int tries = 0;; tries++)
+	{
+		uint64		cur = uid_record_current(&s->file.rec);
+		UidRecordPlan plan;
+
+		if (cur == 0 || cur >> 1 != b->rec.gen)
+			uid_record_read(&s->file.rec, &b->rec);
+		plan = uid_record_plan(&b->rec, &need);
+		if (plan == UID_PLAN_USE)
+			return true;
+		if (plan == UID_PLAN_PUBLISH_OWN && tries < 3)
+		{
+			/* its own values, as what it is (a session's) */
+			memset(&b->prop, 0, sizeof(b->prop));
+			b->prop.life = s->life;
+			b->prop.requested = sim_mono_us();
+			b->prop.reload_time = need.reload_time;
+			b->prop.source = need.own;
+			settings_values(&own, b->prop.values);
+			b->prop.published_us = sim_unix_us();
+			trace(b, b->server, "%s publishes its own values: partition %d, range %d",
+				  b->par_pid ? "parallel worker" : "session", own.partition, own.part);
+			b->publishing = true;
+			(void) uid_record_publish(&s->file.rec, &b->prop, uid_record_self(s->life, pid));
+			b->publishing = false;
+			continue;
+		}
+		if (plan == UID_PLAN_REFRESH && tries < 3 && settings_refresh(b, s, need.after))
+			continue;
+		break;
+	}
+	/* no worker answered: the record in force, if it is of this server life */
+	began = (int64) sim->step;
+	uid_record_read(&s->file.rec, &b->rec);
+	if (uid_record_usable(&b->rec, s->life))
+		return true;
+	sim->rec_refused++;
+	trace(b, b->server, "refuses: no record of this server life");
+	/* available: never refused while a record of this life is in force */
+	if (s->life_since >= 0 && s->life_since < began)
+		fail("available: server %d refused a call while a record of this server life "
+			 "(in force since step %" PRId64 ") was", server_index(s), s->life_since);
+	return false;
+}
+
+/* The settings a record gives the call: its partition and sno's ranges. */
+static int
+settings_take(Backend *b)
+{
+	int64		w = b->rec.values[UID_REC_SNO_RANGES];
+
+	b->part = (int) (w & 0xff);
+	b->bf = (int) (w >> 8) - 1;
+	if (b->part < 0 || b->part >= (int) NPARTS || b->bf < -1 || b->bf >= (int) NBF)
+	{
+		fail("provenance: a record with sno ranges %" PRId64 " that no setting gives", w);
+		b->part = 0;
+		b->bf = -1;
+	}
+	return (int) b->rec.values[UID_REC_PARTITION];
+}
+
+/*
+ * provenance, at the hand-out: the ID carries the record in force, as its
+ * publisher proposed it, of this server life; a hand-set partition is one
+ * this server may issue (handover).
+ */
+static void
+settings_check_id(Backend *b, Server *s, int partition, uint64 end_us)
+{
+	if (!s->shadow_known || b->rec.gen != s->shadow.gen || b->rec.life != s->life ||
+		b->rec.source != s->shadow.source || b->rec.requested != s->shadow.requested ||
+		memcmp(b->rec.values, s->shadow.values, sizeof(b->rec.values)) != 0)
+	{
+		fail("provenance: server %d handed out an ID of partition %d under a record "
+			 "(gen %" PRIu64 ", life %" PRIu64 ") that is not the one published in force "
+			 "(gen %" PRIu64 "%s)", server_index(s), partition, b->rec.gen, b->rec.life,
+			 s->shadow.gen, s->shadow_known ? "" : ", of an earlier life");
+		return;
+	}
+	if (sim->leased)
+		return;
+	if (partition < 0 || partition >= NPARTITIONS ||
+		!(sim->owners[partition] & (1 << server_index(s))))
+	{
+		fail("handover: server %d handed out an ID of partition %d, which it may not "
+			 "issue now", server_index(s), partition);
+		return;
+	}
+	if (end_us > sim->part_last_end[partition])
+		sim->part_last_end[partition] = end_us;
+}
+
 /* The order key of a pair: what later calls must exceed. */
 static uint64
 order_key(int type, const UidTickSeq *ts)
@@ -887,6 +1413,22 @@ generate(Backend *b, int type)
 	b->floor[0] = sim->done_max[b->server][type][0];
 	b->floor[1] = sim->done_max[b->server][type][1];
 
+	/* a parallel worker makes the call now and then: its leader's values */
+	if (rng_below(&sim->sched, 8) == 0)
+	{
+		b->par_pid = ++sim->next_pid;
+		b->par_after = server_mono_us(s);
+		b->par_reload = s->reload_mono;
+		sim->parallel_calls++;
+	}
+again:
+	if (!settings_ready(b, s))
+	{
+		b->in_call = false;
+		b->par_pid = 0;
+		return;
+	}
+	ident = settings_take(b);
 	slot = gen_slot(s, spec);
 	for (;;)
 	{
@@ -900,6 +1442,7 @@ generate(Backend *b, int type)
 			/* sno_new() raises an error: its range is all back-fill's */
 			sim->live_refused++;
 			b->in_call = false;
+			b->par_pid = 0;
 			return;
 		}
 		for (int talks = 0;;)
@@ -916,10 +1459,7 @@ generate(Backend *b, int type)
 				return;
 			}
 			if (!sim->leased)
-			{
-				ident = s->ident;
 				break;
-			}
 			st = ident_cover(b, s, slot, spec, ts.tick, &talks, &ident, &used);
 			if (st == LEASE_ISSUE)
 				break;
@@ -928,6 +1468,7 @@ generate(Backend *b, int type)
 				/* the generator raises an error: no ID */
 				sim->refused++;
 				b->in_call = false;
+				b->par_pid = 0;
 				return;
 			}
 		}
@@ -941,9 +1482,18 @@ generate(Backend *b, int type)
 		if (uid_word_read(&slot->tt.type[UID_SNO_BF_RANGES]) == bfw)
 			break;
 	}
+	/* issued only under the record it was made under, else made again */
+	if (uid_record_current(&s->file.rec) >> 1 != b->rec.gen)
+	{
+		trace(b, b->server, "%s tick %" PRIu64 " made under record gen %" PRIu64
+			  ", no longer in force: again", spec->type_name, ts.tick, b->rec.gen);
+		goto again;
+	}
 
 	/* handed out */
 	b->in_call = false;
+	b->par_pid = 0;
+	settings_check_id(b, s, ident, uid_tick_end_us(spec, ts.tick));
 	trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d id %d", spec->type_name, ts.tick,
 		  ts.seq, ts.timeline, ident);
 	sim->leased_ids += sim->leased;
@@ -990,14 +1540,32 @@ backfill(Backend *b)
 	UidBackfillWords w;
 	UidBackfillSeen seen = {0};
 	UidBackfillResult res;
-	uint32		lo = bf_parts[b->bf][0];
-	uint32		hi = bf_parts[b->bf][1];
-	uint32		llo = sno_parts[b->part][0];
-	uint32		lhi = sno_parts[b->part][1];
-	int64		now_tick = (server_unix_us(s) - spec->epoch_us) / spec->tick_us;
-	uint64		back = rng_below(&sim->sched, 4) == 0 ? rng_below(&sim->sched, 3000) :
-		rng_below(&sim->sched, 40);
+	uint32		lo;
+	uint32		hi;
+	uint32		llo;
+	uint32		lhi;
+	int64		now_tick;
+	uint64		back;
 	uint64		tick;
+	int			partition;
+
+	if (!settings_ready(b, s))
+		return;
+	partition = settings_take(b);
+	/*
+	 * the settings' check: back-fill is on; not under a partition another
+	 * server used (its past ticks are the other server's)
+	 */
+	if (b->bf < 0 || (partition >= 0 && partition < NPARTITIONS &&
+					  (sim->inherited[partition] & (1 << server_index(s)))))
+		return;
+	lo = bf_parts[b->bf][0];
+	hi = bf_parts[b->bf][1];
+	llo = sno_parts[b->part][0];
+	lhi = sno_parts[b->part][1];
+	now_tick = (server_unix_us(s) - spec->epoch_us) / spec->tick_us;
+	back = rng_below(&sim->sched, 4) == 0 ? rng_below(&sim->sched, 3000) :
+		rng_below(&sim->sched, 40);
 
 	/* half the time at the tick of a recent live ID, where a mistake would show */
 	if (s->nlive_ticks > 0 && rng_below(&sim->sched, 2) == 0)
@@ -1032,15 +1600,22 @@ backfill(Backend *b)
 		sim->bf_refused++;
 		return;
 	}
+	/* made under the record in force, else given up (the call fails) */
+	if (uid_record_current(&s->file.rec) >> 1 != b->rec.gen)
+	{
+		sim->bf_refused++;
+		return;
+	}
+	settings_check_id(b, s, partition, 0);
 	s->bf_spent |= seq_bits(lo, hi);
 	/* the transaction's work, then the sync before its commit */
 	sim_sleep_us((int64) rng_below(&sim->sched, 1000));
 	disk_sync(s);
 	trace(b, b->server, "back-fills sno tick %" PRIu64 " seq %u", tick, seq);
 	/* a back-filled sno's tick bit is 0: timeline 0 */
-	if (!id_new(s->ident, T_SNO, 0, seq, tick))
-		fail("unique: server %d back-filled sno tick %" PRIu64 " seq %u, an ID handed "
-			 "out before", s->ident, tick, seq);
+	if (!id_new(partition, T_SNO, 0, seq, tick))
+		fail("unique: server %d back-filled sno tick %" PRIu64 " seq %u of partition %d, "
+			 "an ID handed out before", server_index(s), tick, seq, partition);
 	sim->backfilled++;
 }
 
@@ -1053,13 +1628,19 @@ backend_main(void)
 	{
 		Server	   *s = &sim->servers[b->server];
 
-		/* a reload reaches each backend at its own time */
-		if ((b->part != s->part || b->bf != s->bf) && rng_below(&sim->sched, 4) == 0)
+		/*
+		 * a reload signal reaches each backend at its own time, or never (a
+		 * busy one); it reads the files as they are when it takes it
+		 */
+		if (b->sig_pending && !b->busy && rng_below(&sim->sched, 4) == 0)
 		{
-			b->part = s->part;
-			b->bf = s->bf;
-			trace(b, b->server, "takes sno range %u..%u, back-fill %d",
-				  sno_parts[b->part][0], sno_parts[b->part][1], b->bf);
+			b->sig_pending = false;
+			b->after = sim_mono_us();
+			b->reload_time = -1;
+			if (!b->has_opts)
+				b->own = s->files;
+			trace(b, b->server, "takes a reload: its values partition %d, range %d, bf %d",
+				  b->own.partition, b->own.part, b->own.bf);
 		}
 		/* runs of one type, so that a type's ticks fill and borrowing is asked for */
 		if (rng_below(&sim->sched, 8) == 0)
@@ -1072,44 +1653,90 @@ backend_main(void)
 	}
 }
 
+/* A process forked by the server's postmaster: a coroutine, a new pid. */
 static void
-backend_start(Backend *b, int server)
+proc_init(Backend *b, int server, void (*main_fn) (void))
 {
-	Server	   *s = &sim->servers[server];
-
 	b->alive = true;
 	b->entered = false;
 	b->server = server;
 	b->num = sim->started++;
+	b->pid = ++sim->next_pid;
+	b->par_pid = 0;
+	b->kind = K_BACKEND;
+	b->publishing = false;
 	b->wake_t = sim->t;
 	b->in_call = false;
-	b->part = (int) rng_below(&sim->sched, NPARTS);
-	b->bf = s->bf;
-	b->used_copy = 0;
-	memset(b->cur, 0, sizeof(b->cur));
-	for (int i = 0; i < NTYPES; i++)
-		b->cur[i].seq_origin = uid_seq_origin(s->file.secret, i);
+	memset(&b->rec, 0, sizeof(b->rec));
 	if (b->stack == NULL)
 		b->stack = malloc(STACK_SIZE);
 	getcontext(&b->ctx);
 	b->ctx.uc_stack.ss_sp = b->stack;
 	b->ctx.uc_stack.ss_size = STACK_SIZE;
 	b->ctx.uc_link = NULL;
-	makecontext(&b->ctx, backend_main, 0);
+	makecontext(&b->ctx, main_fn, 0);
 }
 
-/* All of a server's backends die where they are; new ones start. */
+static void
+backend_start(Backend *b, int server)
+{
+	Server	   *s = &sim->servers[server];
+
+	proc_init(b, server, backend_main);
+	b->part = 0;
+	b->bf = -1;
+	b->used_copy = 0;
+	memset(b->cur, 0, sizeof(b->cur));
+	for (int i = 0; i < NTYPES; i++)
+		b->cur[i].seq_origin = uid_seq_origin(s->file.secret, i);
+	/*
+	 * its values: the postmaster's, inherited at the fork, or its startup
+	 * options' (arbitrary); uid preloaded, or loaded at its first call
+	 */
+	b->own = s->delivered;
+	b->has_opts = rng_below(&sim->sched, 4) == 0;
+	if (b->has_opts)
+	{
+		b->own.partition = OWN_PARTITION + (int) rng_below(&sim->sched, 100);
+		b->own.part = (int) rng_below(&sim->sched, NPARTS);
+	}
+	b->busy = rng_below(&sim->sched, 6) == 0;
+	b->late = rng_below(&sim->sched, 3) == 0;
+	b->after = b->late ? -1 : server_mono_us(s);
+	b->reload_time = s->reload_mono;
+	b->sig_pending = false;
+}
+
+/* All of a server's processes die where they are; new backends start. */
 static void
 server_backends_restart(int server)
 {
+	for (int j = 0; j < NWORKERS_MAX; j++)
+		worker_of(server, j)->alive = false;
 	for (int i = 0; i < sim->nbackends; i++)
 		backend_start(&sim->backends[server * sim->nbackends + i], server);
 }
 
+/*
+ * A new server life: the postmaster reads the files (an edit made ahead of
+ * a handover's reload is not in them: the operator writes it on a running
+ * server), its reload time is its start.
+ */
 static void
 server_new_incarnation(Server *s)
 {
 	s->incarnation = ++sim->next_incarnation;
+	s->life = s->incarnation << 32;
+	if (s->hostile)
+	{
+		s->files.partition = s->delivered.partition;
+		s->hostile = false;
+	}
+	s->delivered = s->files;
+	s->reload_mono = server_mono_us(s);
+	s->nseen = 0;
+	server_seen(s, &s->delivered);
+	s->life_since = -1;
 }
 
 static void
@@ -1150,6 +1777,9 @@ server_bf_pick(Server *s, uint64 r)
 		return -1;
 	return i;
 }
+
+static void server_reload(Server *s);
+static void handover_start(int a, uint64 r);
 
 static void
 apply_fault(const Fault *f)
@@ -1209,6 +1839,7 @@ apply_fault(const Fault *f)
 				s->talk_began = 0;
 				if ((f->b >> 32) % 2 == 0)
 					server_set_clock(s, server_unix_us(s) - (int64) ((f->b >> 33) % 2000000), 1, 1);
+				record_forget(s);
 				server_new_incarnation(s);
 				server_backends_restart(si);
 				pace_forget(s);
@@ -1228,12 +1859,13 @@ apply_fault(const Fault *f)
 				s->nimages = 0;
 				server_boot(s, f->a >> 8);
 				server_set_clock(s, true_unix_us() + skew, 1, 1);
-				server_new_incarnation(s);
 				s->key = uid_mix64(f->a + f->b) | 1;	/* another system: another key */
 				/* its lanes and record are of when it was copied */
 				s->copied = true;
 				s->bf_spent |= seq_bits(0, 9) | seq_bits(18, 25);	/* every live range */
-				s->bf = server_bf_pick(s, f->b >> 40);
+				s->files.bf = server_bf_pick(s, f->b >> 40);
+				record_forget(s);
+				server_new_incarnation(s);
 				s->talk_began = 0;
 				s->retry_at = 0;
 				server_backends_restart(si);
@@ -1243,10 +1875,45 @@ apply_fault(const Fault *f)
 				break;
 			}
 		case F_RELOAD:
-			s->part = (int) (f->b % NPARTS);
-			s->bf = server_bf_pick(s, f->b >> 32);
-			trace(NULL, si, "reload: sno range %u..%u, back-fill %d", sno_parts[s->part][0],
-				  sno_parts[s->part][1], s->bf);
+			/* not on a server whose files hold a handover's edit ahead of its reload */
+			if (!s->hostile)
+				server_reload(s);
+			break;
+		case F_EDIT:
+			switch ((f->b >> 8) % 5)
+			{
+				case 0:
+				case 1:
+				case 2:
+					/* sno's ranges, as a reload delivered them before 0.6.1 */
+					s->files.part = (int) (f->b % NPARTS);
+					s->files.bf = server_bf_pick(s, f->b >> 32);
+					break;
+				case 3:
+					/* a fresh partition, outside a handover */
+					if (!sim->leased && sim->next_partition < FRESH_MAX &&
+						!(sim->ho_phase && (si == sim->ho_a || si == sim->ho_b)))
+					{
+						s->files.partition = sim->next_partition++;
+						sim->owners[s->files.partition] |= 1 << si;
+					}
+					break;
+				case 4:
+					s->files.other++;	/* not uid's */
+					break;
+			}
+			trace(NULL, si, "edit: the files say partition %d, range %d, bf %d, other %u",
+				  s->files.partition, s->files.part, s->files.bf, s->files.other);
+			if ((f->b >> 16) % 4 != 0 && !s->hostile)
+			{
+				server_reload(s);
+				/* a tool that edits and reloads twice in a row, as Patroni may */
+				if ((f->b >> 20) % 2 == 0)
+					s->again_at = sim->t + 1 + (int64) ((f->a >> 8) % 50000);
+			}
+			break;
+		case F_HANDOVER:
+			handover_start(si, f->b);
 			break;
 		case F_WRITEBACK:
 			disk_write(s);
@@ -1259,6 +1926,113 @@ apply_fault(const Fault *f)
 	}
 }
 
+/*
+ * A reload: the postmaster reads the files and takes their values, its
+ * reload time moves, then it signals each backend.
+ */
+static void
+server_reload(Server *s)
+{
+	int			si = server_index(s);
+
+	s->delivered = s->files;
+	s->reload_mono = server_mono_us(s);
+	server_seen(s, &s->delivered);
+	for (int i = 0; i < sim->nbackends; i++)
+		sim->backends[si * sim->nbackends + i].sig_pending = true;
+	/* every child, settings workers too, before the postmaster forks another */
+	for (int j = 0; j < NWORKERS_MAX; j++)
+		if (worker_of(si, j)->alive)
+			worker_of(si, j)->sig_pending = true;
+	trace(NULL, si, "reload: partition %d, sno range %d, back-fill %d", s->delivered.partition,
+		  s->delivered.part, s->delivered.bf);
+}
+
+/*
+ * A partition handed over (doc/types.md): server a is given a new
+ * partition (an edit and a reload); once a's record shows it, and b's clock
+ * is well past a's last tick of the old one, b is given a's old partition
+ * (an edit and a reload).  Half the time the edit of b's files is made at
+ * the start, ahead of its reload (it must take effect only then).
+ */
+static void
+handover_start(int a, uint64 r)
+{
+	Server	   *sa = &sim->servers[a];
+	int			b = (a + 1 + (int) (r % (uint64) (sim->nservers - 1 + (sim->nservers == 1)))) %
+		sim->nservers;
+
+	if (sim->leased || sim->nservers < 2 || sim->ho_phase != 0 ||
+		sim->next_partition >= FRESH_MAX)
+		return;
+	sim->ho_phase = 1;
+	sim->ho_a = a;
+	sim->ho_b = b;
+	sim->ho_old = sa->delivered.partition;
+	sim->ho_new = sim->next_partition++;
+	sim->ho_b_old = sim->servers[b].delivered.partition;
+	sim->owners[sim->ho_new] |= 1 << a;
+	sa->files.partition = sim->ho_new;
+	trace(NULL, a, "handover: partition %d goes from server %d to %d, %d to %d",
+		  sim->ho_old, a, b, sim->ho_new, a);
+	server_reload(sa);
+	if ((r >> 32) % 4 != 0)
+	{
+		sim->servers[b].files.partition = sim->ho_old;
+		sim->servers[b].hostile = true;
+		trace(NULL, b, "edit ahead of its reload: partition %d", sim->ho_old);
+	}
+}
+
+/* The raw record in force's partition if it is of the server's life, else -1. */
+static int
+record_partition(Server *s)
+{
+	if (s->shadow_cur == 0 || !s->shadow_known || s->shadow.life != s->life)
+		return -1;
+	return (int) s->shadow.values[UID_REC_PARTITION];
+}
+
+/* The operator's steps of a handover, as their conditions come true. */
+static void
+handover_step(void)
+{
+	Server	   *sa = &sim->servers[sim->ho_a];
+	Server	   *sb = &sim->servers[sim->ho_b];
+	uint64		until;
+
+	switch (sim->ho_phase)
+	{
+		case 1:
+			/* a's record shows the new partition: the old one is no longer a's */
+			if (record_partition(sa) != sim->ho_new)
+				return;
+			sim->owners[sim->ho_old] &= ~(1 << sim->ho_a);
+			sim->ho_phase = 2;
+			trace(NULL, sim->ho_a, "handover: the record shows partition %d", sim->ho_new);
+			return;
+		case 2:
+			until = sim->part_last_end[sim->ho_old] + HANDOVER_WAIT_US;
+			if ((uint64) server_unix_us(sb) < until || (uint64) true_unix_us() < until)
+				return;
+			sim->owners[sim->ho_old] |= 1 << sim->ho_b;
+			sim->inherited[sim->ho_old] |= 1 << sim->ho_b;
+			sb->files.partition = sim->ho_old;
+			sb->hostile = false;
+			server_reload(sb);
+			sim->ho_phase = 3;
+			return;
+		case 3:
+			if (record_partition(sb) != sim->ho_old)
+				return;
+			sim->owners[sim->ho_b_old] &= ~(1 << sim->ho_b);
+			sim->ho_phase = 0;
+			sim->handovers++;
+			trace(NULL, sim->ho_b, "handover done: the record shows partition %d", sim->ho_old);
+			return;
+	}
+}
+
 /* Draws the step's fault, if any: the same draws whatever the schedule. */
 static void
 maybe_fault(void)
@@ -1267,9 +2041,26 @@ maybe_fault(void)
 	Fault		f;
 	int			n;
 
+	for (int i = 0; i < sim->nservers; i++)
+	{
+		Server	   *sv = &sim->servers[i];
+
+		if (sv->again_at != 0 && sim->t >= sv->again_at)
+		{
+			sv->again_at = 0;
+			if (!sv->hostile)
+			{
+				sv->files.other++;
+				server_reload(sv);
+			}
+		}
+	}
 	if (r % sim->fault_period != 0 || sim->nfaults >= NFAULTS_MAX)
 		return;
-	f.kind = (int) (rng_next(&sim->frng) % NFAULTKINDS);
+	/* edits count thrice: settings change often */
+	f.kind = (int) (rng_next(&sim->frng) % (NFAULTKINDS + 2));
+	if (f.kind >= NFAULTKINDS)
+		f.kind = F_EDIT;
 	f.a = rng_next(&sim->frng);
 	f.b = rng_next(&sim->frng);
 	n = sim->nfaults++;
@@ -1294,6 +2085,13 @@ typedef struct RunResult
 	uint64		leased_ids;
 	uint64		backfilled;
 	uint64		bf_refused;
+	uint64		rec_refused;
+	uint64		handovers;
+	uint64		workers;
+	uint64		published;
+	uint64		stalls;
+	uint64		worker_deaths;
+	uint64		parallel_calls;
 	bool		leased;
 	int			nfaults;
 	uint64		fault_counts[NFAULTKINDS];
@@ -1321,6 +2119,7 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	sim->pool_size = Max(1, sim->nservers + (rng_below(&setup, 2) ? 1 : -1));
 	for (int i = 0; i < POOL_MAX; i++)
 		sim->pool[i].holder = -1;
+	sim->next_partition = NSERVERS_MAX;
 	sim->t = 0;
 
 	for (int i = 0; i < sim->nservers; i++)
@@ -1332,15 +2131,17 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 		file_init(&s->file, rng_next(&setup));
 		server_boot(s, rng_next(&setup));
 		server_set_clock(s, true_unix_us() + (int64) rng_below(&setup, 2000000) - 1000000, 1, 1);
+		s->files.partition = i;
+		s->files.part = (int) rng_below(&setup, NPARTS);
+		s->files.bf = server_bf_pick(s, rng_next(&setup));
+		sim->owners[i] = 1 << i;
 		server_new_incarnation(s);
-		s->part = (int) rng_below(&setup, NPARTS);
-		s->bf = server_bf_pick(s, rng_next(&setup));
 		server_backends_restart(i);
 	}
 
 	for (sim->step = 0; sim->step < max_steps && !sim->failed; sim->step++)
 	{
-		int			n = sim->nservers * sim->nbackends;
+		int			n = NPROCS;
 		int			pick = -1;
 		int64		soonest = INT64_MAX;
 		uint64		r;
@@ -1355,6 +2156,8 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 			sim->t += (int64) ((r >> 8) % 100000);
 
 		maybe_fault();
+		if (sim->ho_phase)
+			handover_step();
 
 		/* a runnable backend, at random; else time moves to the first that wakes */
 		for (int tries = 0; tries < 2 && pick < 0; tries++)
@@ -1381,6 +2184,7 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 			break;
 
 		sim_resume(&sim->backends[pick]);
+		record_after_step(&sim->servers[running->server], running);
 		if (running->in_call && sim->t - running->call_t > LIVE_LIMIT_US)
 			fail("live: a %s call on server %d has lasted %" PRId64 " us",
 				 type_names[running->type], running->server, sim->t - running->call_t);
@@ -1396,6 +2200,13 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	out->leased_ids = sim->leased_ids;
 	out->backfilled = sim->backfilled;
 	out->bf_refused = sim->bf_refused;
+	out->rec_refused = sim->rec_refused;
+	out->handovers = sim->handovers;
+	out->workers = sim->workers;
+	out->published = sim->published;
+	out->stalls = sim->stalls;
+	out->worker_deaths = sim->worker_deaths;
+	out->parallel_calls = sim->parallel_calls;
 	out->leased = sim->leased;
 	out->nfaults = sim->nfaults;
 	out->sim_us = sim->t;
@@ -1428,7 +2239,7 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 		}
 	}
 
-	for (int i = 0; i < NSERVERS_MAX * NBACKENDS_MAX; i++)
+	for (int i = 0; i < NPROCS; i++)
 		free(sim->backends[i].stack);
 	free(sim->ids);
 	free(sim);
@@ -1501,6 +2312,13 @@ main(int argc, char **argv)
 				total_leased_ids = 0,
 				total_backfilled = 0,
 				total_bf_refused = 0,
+				total_rec_refused = 0,
+				total_handovers = 0,
+				total_workers = 0,
+				total_published = 0,
+				total_stalls = 0,
+				total_worker_deaths = 0,
+				total_parallel = 0,
 				leased_runs = 0;
 	uint64		fault_counts[NFAULTKINDS] = {0};
 	int64		total_sim_us = 0;
@@ -1551,6 +2369,13 @@ main(int argc, char **argv)
 		total_leased_ids += r.leased_ids;
 		total_backfilled += r.backfilled;
 		total_bf_refused += r.bf_refused;
+		total_rec_refused += r.rec_refused;
+		total_handovers += r.handovers;
+		total_workers += r.workers;
+		total_published += r.published;
+		total_stalls += r.stalls;
+		total_worker_deaths += r.worker_deaths;
+		total_parallel += r.parallel_calls;
 		leased_runs += r.leased;
 		total_sim_us += r.sim_us;
 		for (int k = 0; k < NFAULTKINDS; k++)
@@ -1581,6 +2406,11 @@ main(int argc, char **argv)
 		   total_bf_refused);
 	for (int k = 0; k < NFAULTKINDS; k++)
 		printf(" %s %" PRIu64, fault_names[k], fault_counts[k]);
+	printf("; settings: %" PRIu64 " workers started (%" PRIu64 " stalled, %" PRIu64
+		   " died), %" PRIu64 " records published, %" PRIu64 " calls in parallel workers, %"
+		   PRIu64 " partitions handed over, %" PRIu64 " calls refused (no record of the "
+		   "server life)", total_workers, total_stalls, total_worker_deaths, total_published,
+		   total_parallel, total_handovers, total_rec_refused);
 	printf("; all invariants held (%.1f s)\n",
 		   (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return 0;

@@ -92,4 +92,14 @@ extern bool sim_sleep_us(int64 us);
 #define uid_plat_spin()			sim_step()
 #define uid_plat_interrupts()	((void) 0)
 
+/* Does the simulated process of this id exist (core/record.c's writer)? */
+extern bool sim_alive(uint32 pid);
+
+#define uid_plat_alive(pid)		sim_alive(pid)
+
+/* Has the running simulated process a reload signal pending? */
+extern bool sim_reload_signalled(void);
+
+#define uid_plat_reload_signalled()	sim_reload_signalled()
+
 #endif							/* UID_SIM_PLATFORM_H */
