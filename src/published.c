@@ -57,6 +57,7 @@ UID_HIDDEN TimestampTz uid_rec_reload_seen = -1;
 #define UID_REC_RETRY_US INT64CONST(1000000)
 
 static int64 retry_after = 0;	/* monotonic us */
+static bool noted_no_slot = false;	/* logged once until a worker starts */
 
 /* The settings whose refusals a record carries. */
 #define UID_REC_SETTING_BITS (UID_SETTINGS_IDENTITY | \
@@ -222,15 +223,27 @@ uid_rec_refresh(const UidRecordNeed *need)
 	int64		deadline = now + UID_REC_WAIT_US;
 	int64		inflight = (int64) pg_atomic_read_u64(&s->requested);
 
-	if (!(inflight > need->after && now - inflight < UID_REC_WAIT_US))
+	/*
+	 * Join a request in flight that answers this need: made after it, and
+	 * less than UID_REC_WAIT_US ago.  The word is on the monotonic clock of
+	 * the boot that wrote it: one ahead of now is of an earlier boot (or
+	 * another machine's, in a copy) and is ignored.
+	 */
+	if (!(inflight > need->after && inflight <= now && now - inflight < UID_REC_WAIT_US))
 	{
-		uint64		old = (uint64) inflight;
-
 		if (!uid_rec_start_worker(now, &handle))
+		{
+			if (!noted_no_slot)
+				ereport(LOG,
+						(errmsg("uid: no background worker slot free for a settings worker"),
+						 errdetail("IDs keep the settings record in force; the next call tries again in a second."),
+						 errhint("Raise \"max_worker_processes\" if this recurs.")));
+			noted_no_slot = true;
 			return;
-		/* the latest request in flight, for others to join */
-		while ((int64) old < now && !pg_atomic_compare_exchange_u64(&s->requested, &old, (uint64) now))
-			;
+		}
+		noted_no_slot = false;
+		/* the request in flight, for others to join (a hint: last one wins) */
+		pg_atomic_write_u64(&s->requested, (uint64) now);
 	}
 	for (;;)
 	{

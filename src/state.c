@@ -34,6 +34,9 @@ StaticAssertDecl(sizeof(UidStateFile) <= UID_STATE_SIZE,
 StaticAssertDecl(offsetof(UidStateFile, lease) == 16 &&
 				 offsetof(UidStateFile, slots) == 64,
 				 "the lease words follow the secret; the slots start on a cache line");
+StaticAssertDecl(offsetof(UidStateFile, rec) == 1584 &&
+				 offsetof(UidStateFile, rec.requested) == 1600,
+				 "the settings record's place in the file (TAP 036 writes its request word)");
 
 UidStateFile *uid_state = NULL;
 UidCursor	uid_cursors[UID_NSLOTS];

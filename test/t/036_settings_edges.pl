@@ -1,0 +1,316 @@
+# The settings record at its edges (src/core/record.h, src/published.c):
+# the record is published by a short-lived "uid settings worker", a dynamic
+# background worker that the postmaster forks on demand, and every
+# generator uses only the record.
+#
+#  1. No worker slot free (max_worker_processes = 3, every slot held by the
+#     parallel workers of a query that sleeps): (a) with a record of this
+#     server life in force, a session that took a reload keeps making IDs
+#     with the record in force, and takes the reload once a slot is free;
+#     (b) right after a restart, with no record of this server life, a
+#     generator refuses (55000) until a slot is free.
+#  2. Copies of the data directory (a hot base backup and a cold file copy)
+#     started with other settings: the record copied in the state file is
+#     another server's; their IDs carry their own settings.
+#  3. Single-user mode publishes its own settings; the next normal start
+#     does not keep them.
+#  4. The worker itself: a reload makes one, which publishes and exits;
+#     many new connections reuse the record instead of starting one each.
+#  5. A request word in the state file of an earlier boot (the monotonic
+#     clock restarts at a reboot; a copy may come from a machine up
+#     longer): a worker is started all the same.  Before the fix, every
+#     call waited 5 s and refused (55000) and no worker was started, until
+#     the new boot's clock passed the old one.
+#
+# Every check is on the values the IDs embed, on errors, or on what the
+# server log says was published; none on timing.
+
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin;
+
+use IPC::Run;
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(clock_gettime CLOCK_MONOTONIC usleep);
+use UidTest;
+
+sub q1
+{
+	my ($node, $sql) = @_;
+	return $node->safe_psql('postgres', $sql);
+}
+
+# probe(): one sno and one snowflake_si, as 'partition/machine', or the
+# error as 'SQLSTATE: message'.
+my $probe_fn = q{
+	CREATE FUNCTION probe() RETURNS text LANGUAGE plpgsql AS $$
+	DECLARE
+		s sno;
+		f snowflake_si;
+	BEGIN
+		s := sno_new();
+		f := snowflake_si_new();
+		RETURN sno_partition(s) || '/' || snowflake_si_machine(f);
+	EXCEPTION WHEN OTHERS THEN
+		RETURN SQLSTATE || ': ' || SQLERRM;
+	END $$;
+};
+
+# Lines of $node's server log from byte $from on that match $re.
+sub log_lines
+{
+	my ($node, $from, $re) = @_;
+	my $log = slurp_file($node->logfile);
+	return grep { /$re/ } split /\n/, substr($log, $from);
+}
+
+my $published = qr/uid: settings record (\d+) published from the postmaster/;
+
+############################################################################
+# 1. No worker slot free.  Three slots (the logical replication launcher
+# takes none), and a query whose three parallel workers sleep holds them
+# all: a uid settings worker cannot start.
+
+my $n = uid_node('edges_slots',
+	conf => [
+		'uid.partition = 5', 'uid.generator = 5',
+		'max_worker_processes = 3', 'max_parallel_workers = 3',
+		'max_logical_replication_workers = 0', 'log_min_messages = debug1'
+	]);
+q1($n, $probe_fn . q{
+	CREATE TABLE big AS SELECT g FROM generate_series(1, 10000) g;
+	ALTER TABLE big SET (parallel_workers = 3);
+	ANALYZE big;
+	-- each parallel worker sleeps at its first row, holding its slot
+	CREATE FUNCTION hold(int) RETURNS bool LANGUAGE plpgsql VOLATILE PARALLEL SAFE AS $$
+	BEGIN
+		PERFORM pg_sleep(600);
+		RETURN true;
+	END $$;
+});
+
+my @par = (
+	'SET max_parallel_workers_per_gather = 3', 'SET parallel_setup_cost = 0',
+	'SET parallel_tuple_cost = 0', 'SET min_parallel_table_scan_size = 0',
+	'SET parallel_leader_participation = off');
+like(q1($n, join('; ', @par) . '; EXPLAIN (COSTS OFF) SELECT count(*) FROM big WHERE hold(g)'),
+	qr/Workers Planned: 3/, 'setup: the holding query plans three parallel workers');
+
+my $parallel_workers = q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker'};
+
+# Starts the holding query; returns once its workers hold every slot.
+sub take_slots
+{
+	my ($node) = @_;
+	my $h = start_worker($node, @par, 'SELECT count(*) FROM big WHERE hold(g)');
+	poll_until('three parallel workers holding the slots',
+		sub { q1($node, $parallel_workers) eq '3' });
+	return $h;
+}
+
+# Cancels the holding query; returns once its workers are gone.
+sub free_slots
+{
+	my ($node, $h) = @_;
+	q1($node, q{SELECT pg_cancel_backend(pid) FROM pg_stat_activity
+		WHERE query LIKE '%hold(g)%' AND backend_type = 'client backend' AND pid <> pg_backend_pid()});
+	my ($rc, $out, $err) = finish_worker($h);
+	like($err, qr/canceling statement/, 'the holding query was canceled') or diag $err;
+	poll_until('the parallel workers to exit', sub { q1($node, $parallel_workers) eq '0' });
+	return;
+}
+
+# (a) A record of this server life is in force.
+my $s = $n->background_psql('postgres');
+is(scalar $s->query('SELECT probe()'), '5/5', '1a. setup: a session makes IDs with 5/5');
+
+my $h = take_slots($n);
+is(q1($n, $parallel_workers), '3', '1a. the parallel workers hold all three worker slots');
+$n->append_conf('postgresql.conf', "uid.partition = 7\nuid.generator = 7");
+reload_applied($n) or die 'the reload was not taken';
+usleep(300_000);
+my $log_at = -s $n->logfile;
+
+is(scalar $s->query(q{SELECT current_setting('uid.partition')}), '7',
+	'1a. the session took the reload of partition 7');
+my $got = $s->query('SELECT probe()');
+is($got, '5/5', '1a. with no slot free, that session makes IDs with the record in force, 5/5, without an error');
+is($s->{stderr} // '', '', '1a. and no error nor warning reached it');
+$s->{stderr} = '';
+is(scalar $s->query('SELECT probe()'), '5/5', '1a. and its next IDs too, while no slot is free');
+my $r = attempt($n, 'SELECT sno_partition(sno_new()), snowflake_si_machine(snowflake_si_new())');
+is($r->{out} . ($r->{sqlstate} // ''), '5|5',
+	'1a. a new session, with no slot free, makes IDs with the record in force, 5/5')
+  or diag $r->{err};
+is(scalar(log_lines($n, $log_at, $published)), 0, '1a. no record was published while no slot was free');
+
+free_slots($n, $h);
+$got = poll_until('the session to take partition 7',
+	sub { my $v = $s->query('SELECT probe()'); $v eq '7/7' ? $v : undef });
+is($got, '7/7', '1a. once a slot is free, the session\'s next calls carry the reloaded 7/7');
+is(q1($n, 'SELECT probe()'), '7/7', '1a. and a new session\'s too');
+$s->quit;
+
+# (b) Right after a restart, the slots taken before any ID is made: the
+# record in force is of the earlier server life.
+$n->append_conf('postgresql.conf', "uid.partition = 6\nuid.generator = 6");
+$n->restart;
+$h = take_slots($n);
+is(q1($n, $parallel_workers), '3', '1b. after the restart, the parallel workers hold all three slots');
+$r = attempt($n, 'SELECT sno_new()');
+is($r->{sqlstate} // 'no error', '55000', '1b. sno_new() with no slot free after a restart fails with 55000')
+  or diag $r->{out} . $r->{err};
+is($r->{msg}, q{uid could not read the server's settings since it started},
+	'1b. saying the server\'s settings could not be read');
+$r = attempt($n, 'SELECT snowflake_si_new()');
+is($r->{sqlstate} // 'no error', '55000', '1b. snowflake_si_new() too');
+$r = attempt($n, 'SELECT probe()');
+unlike($r->{out}, qr{^\d+/\d+$}, '1b. no ID is made with the record of the earlier server life')
+  or diag $r->{out};
+free_slots($n, $h);
+$got = poll_until('a generator to work',
+	sub { my $v = q1($n, 'SELECT probe()'); $v =~ m{^\d+/\d+$} ? $v : undef });
+is($got, '6/6', '1b. once a slot is free, IDs carry the configured 6/6');
+
+############################################################################
+# 4. The worker itself (log_min_messages = debug1 on this node).
+
+# A reload: the next generator call starts a worker, which publishes and exits.
+$log_at = -s $n->logfile;
+my $before_gen = (map { /$published/ ? $1 : () } log_lines($n, 0, $published))[-1];
+$n->append_conf('postgresql.conf', "uid.partition = 4\nuid.generator = 4");
+reload_applied($n) or die 'the reload was not taken';
+is(q1($n, 'SELECT probe()'), '4/4', '4. after a reload of 4/4, IDs carry 4/4');
+$n->wait_for_log(qr/background worker "uid settings worker" \(PID \d+\) exited with exit code 0/, $log_at);
+my @pub = log_lines($n, $log_at, $published);
+is(scalar(@pub), 1, '4. one settings record was published from the postmaster for the reload')
+  or diag join "\n", @pub;
+my @exited = log_lines($n, $log_at, qr/background worker "uid settings worker" \(PID \d+\) exited with exit code 0/);
+is(scalar(@exited), 1, '4. by one uid settings worker, which exited with exit code 0');
+my ($after_gen) = map { /$published/ ? $1 : () } @pub;
+ok(defined $before_gen && defined $after_gen && $after_gen > $before_gen,
+	'4. the record published has a later number than those before')
+  or diag 'before: ' . ($before_gen // 'none') . ', after: ' . ($after_gen // 'none');
+is(q1($n, q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'uid settings worker'}), '0',
+	'4. no uid settings worker is left');
+
+# 20 connections one after another, each making IDs ($want expected): the
+# first starts a worker, the others reuse its record.
+sub twenty_connections
+{
+	my ($node, $want, $after) = @_;
+	my $at = -s $node->logfile;
+	my @got = map { q1($node, 'SELECT probe()') } 1 .. 20;
+	is(scalar(grep { $_ ne $want } @got), 0, "4. 20 new connections after $after make IDs with $want")
+	  or diag join ', ', @got;
+	my @pub = log_lines($node, $at, $published);
+	cmp_ok(scalar(@pub), '>=', 1, "4. after $after, a record was published from the postmaster");
+	cmp_ok(scalar(@pub), '<=', 3, "4. by at most a few workers for 20 connections after $after: they reuse the record")
+	  or diag join "\n", @pub;
+	return;
+}
+
+$n->restart;
+twenty_connections($n, '4/4', 'a restart');
+$n->append_conf('postgresql.conf', "uid.partition = 3\nuid.generator = 3");
+reload_applied($n) or die 'the reload was not taken';
+twenty_connections($n, '3/3', 'a reload of 3/3');
+$n->stop;
+
+############################################################################
+# 2. Copies of the data directory, started with other settings while the
+# state file holds the original's record.
+
+my $o = uid_node('edges_orig',
+	init => [ allows_streaming => 1 ],
+	conf => [ 'uid.partition = 5', 'uid.generator = 5' ]);
+q1($o, $probe_fn);
+is(q1($o, 'SELECT probe()'), '5/5', '2. setup: the original makes IDs with 5/5');
+$o->backup('hot');
+is(q1($o, 'SELECT probe()'), '5/5', '2. setup: and after a base backup');
+$o->stop;
+$o->backup_fs_cold('cold');
+
+my %copy;
+for ([ 'hot', 8 ], [ 'cold', 9 ])
+{
+	my ($how, $v) = @$_;
+	my $c = PostgreSQL::Test::Cluster->new("edges_copy_$how");
+	$c->init_from_backup($o, $how);
+	$c->append_conf('postgresql.conf', "uid.partition = $v\nuid.generator = $v");
+	$c->start;
+	$copy{$how} = $c;
+}
+# The original is stopped: its record is the latest any of them holds.
+is(q1($copy{hot}, 'SELECT probe()'), '8/8',
+	'2. a copy from a base backup, with 8/8 in its files, makes IDs with 8/8, not the copied record\'s 5/5');
+is(q1($copy{cold}, 'SELECT probe()'), '9/9',
+	'2. a copy of the stopped data directory, with 9/9 in its files, makes IDs with 9/9');
+$o->start;
+is(q1($o, 'SELECT probe()'), '5/5', '2. the original, started again, still makes IDs with 5/5');
+is(q1($copy{hot}, 'SELECT probe()') . ' ' . q1($copy{cold}, 'SELECT probe()'), '8/8 9/9',
+	'2. and the copies still with theirs');
+$_->stop for values %copy;
+
+############################################################################
+# 3. Single-user mode, with uid.partition = 5 in the files (a single-user
+# server publishes its own values: they are the server's).
+
+# Runs the node's data directory as a single-user server making one sno
+# and one snowflake_si; returns its stdout and stderr.
+sub single_user
+{
+	my ($node) = @_;
+	my ($in, $out, $err) =
+	  ("SELECT sno_partition(sno_new(1)), snowflake_si_machine(snowflake_si_new());\n", '', '');
+	IPC::Run::run([ 'postgres', '--single', '-D', $node->data_dir, 'postgres' ],
+		'<', \$in, '>', \$out, '2>', \$err);
+	return ($out, $err);
+}
+
+$o->stop;
+my ($out, $err) = single_user($o);
+like($out, qr/sno_partition = "5"/, '3. a single-user server makes IDs with its partition 5')
+  or diag "stdout: $out\nstderr: $err";
+like($out, qr/snowflake_si_machine = "5"/, '3. and its generator 5');
+unlike($out . $err, qr/ERROR/, '3. without an error');
+
+# Another single-user run with other files: its own, not the last run's.
+$o->append_conf('postgresql.conf', "uid.partition = 6\nuid.generator = 6");
+($out, $err) = single_user($o);
+like($out, qr/sno_partition = "6".*\n.*snowflake_si_machine = "6"/,
+	'3. a second single-user server, with 6/6 in its files, makes IDs with 6/6, not the first one\'s 5/5')
+  or diag "stdout: $out\nstderr: $err";
+
+$o->append_conf('postgresql.conf', "uid.partition = 8\nuid.generator = 8");
+$o->start;
+is(q1($o, 'SELECT probe()'), '8/8',
+	'3. started normally with 8/8 in its files, IDs carry 8/8, not the single-user server\'s 6/6');
+$o->stop;
+
+############################################################################
+# 5. The request word (offset 1600 of the state file, pinned by a static
+# assertion in src/state.c) an hour ahead of this boot's monotonic clock.
+{
+	my $file = state_file($o);
+	open(my $fh, '+<:raw', $file) or die "could not open the state file: $!";
+	seek($fh, 1600, 0) or die;
+	read($fh, my $buf, 8) == 8 or die;
+	my $mono = int(clock_gettime(CLOCK_MONOTONIC) * 1e6);
+	ok(abs($mono - unpack('Q<', $buf)) < 3600e6,
+		'5. the word at 1600 holds a request on this boot\'s monotonic clock');
+	seek($fh, 1600, 0) or die;
+	print $fh pack('Q<', $mono + 3600 * 1_000_000);
+	close $fh or die;
+}
+$o->append_conf('postgresql.conf', "uid.partition = 9\nuid.generator = 9");
+$o->start;
+is(q1($o, 'SELECT probe()'), '9/9',
+	'5. after a start with a request word of an earlier boot, the first IDs carry the settings (9/9)');
+$o->stop;
+
+done_testing();
