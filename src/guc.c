@@ -546,7 +546,7 @@ const UidSetting uid_settings[UID_NSETTINGS] = {
 				"Width in bits of the snowflake_si per-millisecond index (UIN).",
 				"The machine id gets the other 13 - k bits.",
 				&uid_snowflake_si_index_bits, SNOWFLAKE_SI_DEFAULT_K,
-				SNOWFLAKE_SI_K_MIN, SNOWFLAKE_SI_K_MAX, 0, NULL, assign_index_bits, UID_SHOW_VALUE),
+				SNOWFLAKE_SI_K_MIN, SNOWFLAKE_SI_K_MAX, 0, NULL, assign_index_bits, UID_SHOW_RECORD),
 	STRING_SETTING(UID_SET_COORDINATOR, "uid.coordinator",
 				   "Connection string of the coordinator this server leases its identity from, without a password; empty: the identity settings apply.",
 				   "The coordinator is a database with the uid extension; see doc/several-servers.md in uid's sources.",

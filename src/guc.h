@@ -78,6 +78,7 @@ typedef enum UidShow
 	UID_SHOW_OFF_IF_EMPTY,		/* empty: "(off)" */
 	UID_SHOW_IDENTITY,			/* leased: the lease's; else the value, drawn if need be */
 	UID_SHOW_EPOCH,				/* the base clock as a timestamp */
+	UID_SHOW_RECORD,			/* the settings record's value */
 	UID_SHOW_COORDINATOR,		/* hidden, none, refused or the value */
 	UID_SHOW_SNO_LIVE,			/* the live range in force */
 	UID_SHOW_SNO_BACKFILL,		/* the back-fill range in force */

@@ -157,13 +157,15 @@ uid_host_name(void)
  * the pool and its size, and this server's system, timeline, state file and
  * host.  Never 0.
  */
+/* uid_rec_word when key_cached was worked out */
+static uint64 key_rec_for = UINT64_MAX;
+
 static uint64
 uid_ident_key(void)
 {
-	static uint64 rec_for = UINT64_MAX;
 	uint64		k;
 
-	if (key_for == uid_ident_settings_changes && rec_for == uid_rec_word)
+	if (key_for == uid_ident_settings_changes && key_rec_for == uid_rec_word)
 		return key_cached;
 	k = uid_mix64(GetSystemIdentifier());
 	k = uid_mix64(k ^ uid_state_file_id());
@@ -173,7 +175,7 @@ uid_ident_key(void)
 	k = uid_mix64(k ^ (uint64) uid_rec_value(UID_REC_LEASE_KEY));
 	key_cached = k | 1;
 	key_for = uid_ident_settings_changes;
-	rec_for = uid_rec_word;
+	key_rec_for = uid_rec_word;
 	return key_cached;
 }
 
@@ -184,10 +186,16 @@ uid_ident_key(void)
  * files edited after the last reload must not claim or renew the server's
  * lease with them.
  */
+static bool
+uid_ident_own_settings_ok(void)
+{
+	return uid_lease_settings_key() == (uint64) uid_rec_value(UID_REC_LEASE_KEY);
+}
+
 static void
 uid_ident_check_own_settings(void)
 {
-	if (likely(uid_lease_settings_key() == (uint64) uid_rec_value(UID_REC_LEASE_KEY)))
+	if (likely(uid_ident_own_settings_ok()))
 		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -890,8 +898,12 @@ uid_ident_renew_early(const UidIdentSnap *seen, uint64 key)
 	char		sqlstate[6];
 	char	   *volatile err = NULL;
 
+	/*
+	 * A session whose own coordinator or pool is not the server's leaves
+	 * the renewal to another: the lease still runs.
+	 */
 	if ((int64) pg_atomic_read_u64(&st->retry_at) > uid_clock_mono_us() ||
-		!uid_ident_begin(&stamp))
+		!uid_ident_own_settings_ok() || !uid_ident_begin(&stamp))
 		return false;
 	PG_TRY();
 	{
@@ -932,7 +944,8 @@ uid_ident_check(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tic
 
 	if (unlikely(uid_settings_refused & UID_IDENT_SETTINGS))
 		uid_ident_check_settings();
-	key = likely(key_for == uid_ident_settings_changes) ? key_cached : uid_ident_key();
+	key = likely(key_for == uid_ident_settings_changes && key_rec_for == uid_rec_word) ?
+		key_cached : uid_ident_key();
 	uid_ident_read_cached(&s);
 	switch (uid_window_check(spec, tick, s.word != 0 && s.key == key && !s.skewed,
 							 s.floor_us, SNAP_EXPIRY_US(&s), s.renew_at_us))

@@ -59,11 +59,6 @@ UID_HIDDEN TimestampTz uid_rec_reload_seen = -1;
 static int64 retry_after = 0;	/* monotonic us */
 static bool noted_no_slot = false;	/* logged once until a worker starts */
 
-/* The settings whose refusals a record carries. */
-#define UID_REC_SETTING_BITS (UID_SETTINGS_IDENTITY | \
-							  (1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX) | \
-							  (1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX) | \
-							  (1u << UID_SET_COORDINATOR))
 
 /* This process's own values, as a proposal from source. */
 static void
@@ -71,11 +66,21 @@ uid_rec_own(UidRecord *p, UidRecordSource source, int64 requested)
 {
 	UidSnoRanges r = {uid_sno_sequence_min, uid_sno_sequence_max,
 	uid_sno_backfill_min, uid_sno_backfill_max};
-	uint32		refused = uid_settings_refused & UID_REC_SETTING_BITS;
+	uint64		refused = 0;
 
+	for (int bit = 0; bit < UID_NSETTINGS; bit++)
+		if ((uid_settings_refused & (1u << bit)) && (UID_SETTINGS_IDENTITY & (1u << bit)))
+			refused |= UINT64CONST(1) << uid_rec_field_of(bit);
+	if (uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX)))
+		refused |= UINT64CONST(1) << UID_REC_SNO_RANGES;
 	/* a refused back-fill end publishes back-fill off */
-	if (refused & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
+	if (uid_settings_refused & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
+	{
 		r.backfill_min = r.backfill_max = -1;
+		refused |= UID_REC_REFUSED_BACKFILL;
+	}
+	if (uid_settings_refused & (1u << UID_SET_COORDINATOR))
+		refused |= UINT64CONST(1) << UID_REC_LEASED;
 	memset(p, 0, sizeof(*p));
 	p->life = uid_pm_key();
 	p->requested = requested;
@@ -91,7 +96,7 @@ uid_rec_own(UidRecord *p, UidRecordSource source, int64 requested)
 	p->values[UID_REC_SNO_RANGES] = (int64) uid_sno_ranges_enc(&r);
 	p->values[UID_REC_LEASED] = uid_ident_leased ? 1 : 0;
 	p->values[UID_REC_LEASE_KEY] = (int64) uid_lease_settings_key();
-	p->values[UID_REC_REFUSED] = refused;
+	p->values[UID_REC_REFUSED] = (int64) refused;
 }
 
 /*
@@ -413,8 +418,7 @@ uid_effective_medallion(void)
 	return drawn;
 }
 
-/* The record's field of an identity setting. */
-static UidRecordField
+UidRecordField
 uid_rec_field_of(int bit)
 {
 	switch (bit)
@@ -431,6 +435,11 @@ uid_rec_field_of(int bit)
 			return UID_REC_EPOCH_MS;
 		case UID_SET_INDEX_BITS:
 			return UID_REC_INDEX_BITS;
+		case UID_SET_SNO_SEQUENCE_MIN:
+		case UID_SET_SNO_SEQUENCE_MAX:
+			return UID_REC_SNO_RANGES;
+		case UID_SET_COORDINATOR:
+			return UID_REC_LEASED;
 	}
 	elog(ERROR, "uid: setting %d is not in the settings record", bit);
 	pg_unreachable();

@@ -56,14 +56,17 @@ uid_rec_value(UidRecordField f)
 }
 
 /*
- * The settings of the record a value comes from, as bits of
- * uid_settings_refused (guc.h): which of them the server refused.
+ * Which of the record's fields the server refused (1 << UidRecordField,
+ * and UID_REC_REFUSED_BACKFILL).
  */
-static inline uint32
+static inline uint64
 uid_rec_refused(void)
 {
-	return (uint32) uid_rec.values[UID_REC_REFUSED];
+	return (uint64) uid_rec.values[UID_REC_REFUSED];
 }
+
+/* The record's field of a setting (guc.h's UidSettingBit) it carries. */
+extern UidRecordField uid_rec_field_of(int bit);
 
 /*
  * Errors if the server refused its value of a setting the record carries
@@ -75,7 +78,8 @@ UID_NORETURN extern void uid_rec_refused_error(int bit) UID_NORETURN_AFTER;
 static inline void
 uid_rec_check(int bit)
 {
-	if (unlikely(uid_rec_refused() & (1u << bit)))
+	if (unlikely(uid_rec_refused() != 0) &&
+		(uid_rec_refused() & (UINT64CONST(1) << uid_rec_field_of(bit))))
 		uid_rec_refused_error(bit);
 }
 

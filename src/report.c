@@ -42,8 +42,7 @@ uid_range_words(UidRangeWords *w)
 	if (w->live != NULL)
 		w->backfill = "(none: the live range is refused)";
 	else if (w->backfill != NULL && w->r.backfill_min < 0 && w->r.backfill_max < 0 &&
-			 !(uid_rec_refused() & ((1u << UID_SET_SNO_BACKFILL_MIN) |
-									   (1u << UID_SET_SNO_BACKFILL_MAX))))
+			 !(uid_rec_refused() & UID_REC_REFUSED_BACKFILL))
 		w->backfill = "(off)";
 	else if (w->backfill != NULL)
 		w->backfill = psprintf("(refused: %s)", w->backfill);
@@ -105,6 +104,10 @@ uid_effective_words(UidSettingBit bit, bool may_read, const UidRangeWords *range
 		case UID_SHOW_IDENTITY:
 			/* on a leased server, what the IDs carry comes from the lease */
 			return uid_rec_leased() ? uid_ident_effective(bit) : uid_hand_identity(bit);
+		case UID_SHOW_RECORD:
+			(void) uid_rec_sync();
+			uid_rec_check(bit);
+			return psprintf("%d", (int) uid_rec_value(uid_rec_field_of(bit)));
 		case UID_SHOW_EPOCH:
 			(void) uid_rec_sync();
 			return pstrdup(timestamptz_to_str((uid_rec_value(UID_REC_EPOCH_MS) - PG_EPOCH_UNIX_MS) * 1000));

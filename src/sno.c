@@ -230,7 +230,7 @@ sno_live_clear_of_backfill(uint64 ranges, uint32 *lo, uint32 *hi, bool error)
 const char *
 uid_sno_live_problem(const UidSnoRanges *r)
 {
-	if (uid_rec_refused() & ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX)))
+	if (uid_rec_refused() & (UINT64CONST(1) << UID_REC_SNO_RANGES))
 		return "the server's value of one of them is invalid";
 	if (r->live_min > r->live_max)
 		return psprintf("%d..%d is no range", r->live_min, r->live_max);
@@ -244,7 +244,7 @@ uid_sno_live_problem(const UidSnoRanges *r)
 const char *
 uid_sno_backfill_problem(const UidSnoRanges *r)
 {
-	if (uid_rec_refused() & ((1u << UID_SET_SNO_BACKFILL_MIN) | (1u << UID_SET_SNO_BACKFILL_MAX)))
+	if (uid_rec_refused() & UID_REC_REFUSED_BACKFILL)
 		return "the server's value of one of them is invalid";
 	if (r->backfill_min < 0 && r->backfill_max < 0)
 		return "back-fill is off";
@@ -338,11 +338,18 @@ sno_used_read(void)
 }
 
 static pg_noinline void
-sno_used_widen(uint32 seq, uint32 live_lo, uint32 live_hi)
+sno_used_widen(uint32 seq, uint32 live_lo, uint32 live_hi, const UidTickSeq *ts)
 {
+	UidUsedFrom f = {
+		.from = uid_state->live_from,
+		.mark0 = &uid_state->slots[UID_SLOT_SNO].tt.mark[0],
+		.tick = ts->tick,
+		.timeline = ts->timeline,
+	};
+
 	(void) sno_used_read();
 	uid_used_widen(&uid_state->sno_cfg.live_used, &sno_used_copy, seq, live_lo, live_hi,
-				   UID_USED_BLOCK, uid_state_sync);
+				   UID_USED_BLOCK, uid_state_sync, &f);
 }
 
 /*
@@ -351,10 +358,10 @@ sno_used_widen(uint32 seq, uint32 live_lo, uint32 live_hi)
  * UID_USED_DURABLE).
  */
 static inline void
-sno_used_note(uint32 seq, uint32 live_lo, uint32 live_hi)
+sno_used_note(const UidTickSeq *ts, uint32 live_lo, uint32 live_hi)
 {
-	if (unlikely(!uid_used_covers(sno_used_copy, seq)))
-		sno_used_widen(seq, live_lo, live_hi);
+	if (unlikely(!uid_used_covers(sno_used_copy, ts->seq)))
+		sno_used_widen(ts->seq, live_lo, live_hi, ts);
 }
 
 /*
@@ -419,7 +426,7 @@ sno_new(PG_FUNCTION_ARGS)
 		if (unlikely(rec != live->rec || bf != live->bf))
 			live = sno_live_work_out(rec, bf);
 		ts = uid_next_tick_in(&sno_clock, live->lo, live->hi);
-		sno_used_note(ts.seq, live->lo, live->hi);
+		sno_used_note(&ts, live->lo, live->hi);
 
 		/*
 		 * Issued under the record and back-fill ranges still in force: a
@@ -544,6 +551,7 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 		.ranges = &slot->tt.type[UID_SNO_BF_RANGES],
 		.used = &c->live_used,
 		.used_since = &c->live_used_since,
+		.from = uid_state->live_from,
 	};
 	UidBackfillSeen seen = {0};
 	uint32		lo = (uint32) r->backfill_min;
@@ -639,10 +647,10 @@ sno_new_at(PG_FUNCTION_ARGS)
 	const char *problem;
 	UidSlot    *slot;
 	sno_fields	f;
+	uint64		rec;
 
 	f.meta = (unsigned) uid_check_field("sno", "metabyte", meta, 0, 255);
 	f.units = uid_time_to_tick(&sno_backfill_clock, PG_GETARG_TIMESTAMPTZ(1), false);
-	uid_sno_ranges(&r);
 
 	/*
 	 * Back-fill dates IDs at times that have passed.  A lane goes forward
@@ -656,25 +664,31 @@ sno_new_at(PG_FUNCTION_ARGS)
 						sno_tick_text(f.units)),
 				 errdetail("Back-fill makes IDs of times that have passed; sno_new() makes those of now."),
 				 errhint("Check the time given; if the server's clock is behind, correct it.")));
-	uid_sno_check_live(&r);
-	if ((problem = uid_sno_backfill_problem(&r)) != NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("sno_new_at() has no back-fill range"),
-				 errdetail("%s  Back-filled IDs take their sequences from \"uid.sno_backfill_min\"..\"uid.sno_backfill_max\", a range of at least %d that sno_new() does not use.",
-						   uid_sentence(problem), UID_SNO_RANGE_MIN),
-				 errhint("Set both clear of the live range and reload the configuration; see doc/types.md.")));
-	if (uid_rec_value(UID_REC_LEASED))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("sno_new_at() needs a partition set by hand"),
-				 errdetail("A partition leased from a coordinator (\"uid.coordinator\") is this server's for the lease's time only: other servers that held it before made IDs of earlier times with it."),
-				 errhint("Back-fill on a server without \"uid.coordinator\", with \"uid.partition\" set.")));
-
 	slot = uid_gen_slot(&sno_backfill_clock, false);
-	f.sequence = sno_backfill_alloc(slot, f.units, &r);
+
+	/* made under the record still in force when it is handed out, as sno_new() */
+	do
+	{
+		rec = uid_rec_sync();
+		uid_sno_ranges_dec(sno_ranges_word(), &r);
+		uid_sno_check_live(&r);
+		if ((problem = uid_sno_backfill_problem(&r)) != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("sno_new_at() has no back-fill range"),
+					 errdetail("%s  Back-filled IDs take their sequences from \"uid.sno_backfill_min\"..\"uid.sno_backfill_max\", a range of at least %d that sno_new() does not use.",
+							   uid_sentence(problem), UID_SNO_RANGE_MIN),
+					 errhint("Set both clear of the live range and reload the configuration; see doc/types.md.")));
+		if (uid_rec_value(UID_REC_LEASED))
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("sno_new_at() needs a partition set by hand"),
+					 errdetail("A partition leased from a coordinator (\"uid.coordinator\") is this server's for the lease's time only: other servers that held it before made IDs of earlier times with it."),
+					 errhint("Back-fill on a server without \"uid.coordinator\", with \"uid.partition\" set.")));
+		f.sequence = sno_backfill_alloc(slot, f.units, &r);
+		f.partition = (unsigned) uid_effective_partition();
+	} while (unlikely(!uid_rec_still(rec)));
 	f.tick = 0;
-	f.partition = (unsigned) uid_effective_partition();
 	sno_backfill_note();
 	uid_count_issued(UID_SLOT_SNO);
 	PG_RETURN_SNO_P(sno_make(&f));

@@ -101,8 +101,7 @@ UID_NORETURN extern void uid_sno_live_refused(const UidSnoRanges *r) UID_NORETUR
 static inline void
 uid_sno_check_live(const UidSnoRanges *r)
 {
-	if (unlikely((uid_rec_refused() & ((1u << UID_SET_SNO_SEQUENCE_MIN) |
-										  (1u << UID_SET_SNO_SEQUENCE_MAX))) ||
+	if (unlikely((uid_rec_refused() & (UINT64CONST(1) << UID_REC_SNO_RANGES)) ||
 				 r->live_max - r->live_min + 1 < UID_SNO_RANGE_MIN))
 		uid_sno_live_refused(r);
 }

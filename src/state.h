@@ -24,6 +24,7 @@
 
 #include "codec/registry.h"
 #include "core/alloc.h"
+#include "core/backfill.h"
 #include "core/record.h"
 
 #include "compat.h"
@@ -132,6 +133,13 @@ typedef struct UidStateFile
 	UidIdentState ident;		/* zeros in a file of uid 0.3.0 or older */
 	UidSnoConfig sno_cfg;		/* zeros in a file of uid 0.5.0 or older */
 	UidRecordShared rec;		/* the settings record (published.c); zeros: none */
+
+	/*
+	 * From when each part of sno's live sequences was used
+	 * (core/backfill.h, UID_FROM_WORDS): UID_FROM_NONE in a file made by
+	 * this library, zeros (unknown) in an older one.
+	 */
+	pg_atomic_uint64 live_from[UID_FROM_WORDS];
 } UidStateFile;
 
 extern UID_HIDDEN UidStateFile *uid_state;

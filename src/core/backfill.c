@@ -7,15 +7,73 @@
  */
 #include "core/backfill.h"
 
+/* Lowers the from words of the parts of lo..hi to at most bound + 1; true if any moved. */
+static bool
+uid_from_lower(UidWord *from, uint32 lo, uint32 hi, uint64 bound)
+{
+	bool		moved = false;
+
+	for (uint32 k = lo >> UID_FROM_SHIFT; k <= (hi >> UID_FROM_SHIFT) && k < UID_FROM_WORDS; k++)
+	{
+		uint64		w = uid_word_read(&from[k]);
+
+		while (w > bound + 1)
+		{
+			if (uid_word_cas(&from[k], &w, bound + 1))
+			{
+				moved = true;
+				break;
+			}
+		}
+	}
+	return moved;
+}
+
+bool
+uid_from_after(UidWord *from, uint32 lo, uint32 hi, uint64 tick)
+{
+	if (from == NULL)
+		return false;
+	for (uint32 k = lo >> UID_FROM_SHIFT; k <= (hi >> UID_FROM_SHIFT) && k < UID_FROM_WORDS; k++)
+	{
+		uint64		w = uid_word_read(&from[k]);
+
+		/* 0: unknown; else live IDs hold its sequences from tick w - 1 on */
+		if (w == 0 || tick + 1 >= w)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The bound of from when a live ID (f->tick on f->timeline) is handed out
+ * with a sequence of lo..hi: its own tick on timeline 0; on timeline 1 the
+ * timeline-0 mark, at or below every timeline-0 ID allocated after this.
+ */
+static uint64
+uid_from_bound(const UidUsedFrom *f)
+{
+	return f->timeline == 0 ? f->tick : uid_word_tick(uid_word_read(f->mark0));
+}
+
 void
 uid_used_widen(UidWord *used, uint64 *copy, uint32 seq, uint32 live_lo, uint32 live_hi,
-			   uint32 block, void (*sync) (void))
+			   uint32 block, void (*sync) (void), const UidUsedFrom *f)
 {
 	/* seq's block of the live range */
 	uint32		block_lo = Max(live_lo, seq & ~(block - 1));
 	uint32		block_hi = Min(live_hi, seq | (block - 1));
 	uint64		u = uid_word_read(used);
+	bool		fresh_from = false;
 
+	/*
+	 * First, from when the ID's part is used (a backend that allocated
+	 * before another widened the record over its sequence comes here too,
+	 * its copy not covering it): durable with the record below, or synced
+	 * here if the record needs no widening.
+	 */
+	if (f != NULL && f->from != NULL)
+		fresh_from = uid_from_lower(f->from, seq, seq, uid_from_bound(f));
 	for (;;)
 	{
 		uint32		lo = Min(uid_used_lo(u), block_lo);
@@ -26,6 +84,8 @@ uid_used_widen(UidWord *used, uint64 *copy, uint32 seq, uint32 live_lo, uint32 l
 		{
 			if (u & UID_USED_DURABLE)
 			{
+				if (fresh_from)
+					sync();
 				*copy = u;
 				return;
 			}
@@ -35,6 +95,13 @@ uid_used_widen(UidWord *used, uint64 *copy, uint32 seq, uint32 live_lo, uint32 l
 		}
 		else
 		{
+			/*
+			 * The parts the record now takes in were used by no live ID
+			 * before: from this ID's bound on (a later timeline-0 ID is at
+			 * or above it).
+			 */
+			if (f != NULL && f->from != NULL)
+				(void) uid_from_lower(f->from, lo, hi, uid_from_bound(f));
 			if (!uid_word_cas(used, &u, want))
 				continue;
 			sync();
@@ -74,9 +141,26 @@ uid_lane_word(uint64 tick, uint32 seq)
  * every range used, or says why not.  Whether the CAS wins or not, the
  * caller reads the word again.
  */
+/*
+ * Would back-fill at tick with lo..hi repeat a live ID?  Not if the record
+ * (used) holds none of lo..hi, or if every part of them that it holds was
+ * first used by live IDs after tick (from).  A record not taken over yet
+ * (0) holds everything.
+ */
+static bool
+uid_backfill_live_used(const UidBackfillWords *w, uint64 used, uint32 lo, uint32 hi,
+					   uint64 tick)
+{
+	if (used == 0)
+		return true;
+	if (uid_used_lo(used) > hi || uid_used_hi(used) < lo)
+		return false;
+	return !uid_from_after(w->from, Max(lo, uid_used_lo(used)), Min(hi, uid_used_hi(used)), tick);
+}
+
 static UidBackfillResult
 uid_backfill_pass(const UidBackfillWords *w, uint64 old, uint32 lo, uint32 hi,
-				  uint32 live_lo, uint32 live_hi, UidBackfillSeen *seen)
+				  uint32 live_lo, uint32 live_hi, uint64 tick, UidBackfillSeen *seen)
 {
 	uint32		mine = uid_range_enc(lo, hi);
 	uint32		hull = (uint32) old;
@@ -93,8 +177,7 @@ uid_backfill_pass(const UidBackfillWords *w, uint64 old, uint32 lo, uint32 hi,
 	 * refuses the pass, after it was published.
 	 */
 	seen->used = uid_word_read(w->used);
-	if (seen->used == 0 ||
-		(uid_used_lo(seen->used) <= hi && uid_used_hi(seen->used) >= lo))
+	if (uid_backfill_live_used(w, seen->used, lo, hi, tick))
 		return UID_BACKFILL_LIVE_USED;
 	hlo = Min(hlo, lo);
 	hhi = Max(hhi, hi);
@@ -131,7 +214,7 @@ uid_backfill_alloc(const UidBackfillWords *w, uint64 tick, uint32 lo, uint32 hi,
 		hull = (uint32) ranges;
 		if (ranges == 0 || (uint32) (ranges >> 32) != uid_range_enc(lo, hi))
 		{
-			UidBackfillResult r = uid_backfill_pass(w, ranges, lo, hi, live_lo, live_hi, seen);
+			UidBackfillResult r = uid_backfill_pass(w, ranges, lo, hi, live_lo, live_hi, tick, seen);
 
 			if (r != UID_BACKFILL_ISSUED)
 				return r;
@@ -148,8 +231,7 @@ uid_backfill_alloc(const UidBackfillWords *w, uint64 tick, uint32 lo, uint32 hi,
 		seen->used_since = uid_word_read(w->used_since);
 		if (seen->used_since != 0 && tick <= seen->used_since)
 			return UID_BACKFILL_UNRECORDED;
-		if (seen->used == 0 ||
-			(uid_used_lo(seen->used) <= hi && uid_used_hi(seen->used) >= lo))
+		if (uid_backfill_live_used(w, seen->used, lo, hi, tick))
 			return UID_BACKFILL_LIVE_USED;
 		for (i = 0; i < UID_BACKFILL_LANES; i++)
 		{

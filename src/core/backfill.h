@@ -57,6 +57,8 @@ uid_range_hi(uint32 enc)
  *   used_since the live sequences of ticks up to it are unknown; 0: none;
  *              UID_USED_SINCE_FENCE in a file made anew, until its first use
  *              sets it to the fence (every tick refused until then)
+ *   from       (NULL: none) UID_FROM_WORDS words, one per 4096 sequences:
+ *              from when live IDs of timeline 0 may hold them (below)
  */
 typedef struct UidBackfillWords
 {
@@ -64,7 +66,30 @@ typedef struct UidBackfillWords
 	UidWord    *ranges;
 	UidWord    *used;
 	UidWord    *used_since;
+	UidWord    *from;
 } UidBackfillWords;
+
+/*
+ * From when each part of the record of live sequences was used: a word
+ * per UID_FROM_SPAN sequences, the lowest tick + 1 that a live ID of
+ * timeline 0 holding one of them may have; UID_FROM_NONE while none may;
+ * 0 unknown (a file of an older library: used from the beginning of time).
+ * Back-fill IDs have the tick bit 0, as live IDs of timeline 0 do; a
+ * back-filled ID dated before every live use of its sequence's part
+ * cannot equal a live ID, whatever the record.  A word only goes down
+ * (compare-and-swap to the minimum), and is durable before a live ID it
+ * bounds is handed out.
+ */
+#define UID_FROM_WORDS		16
+#define UID_FROM_SHIFT		12
+#define UID_FROM_SPAN		(1u << UID_FROM_SHIFT)
+#define UID_FROM_NONE		UINT64_MAX
+
+/*
+ * May back-fill at tick use the sequences lo..hi (within the record of
+ * live sequences), every part of them first used by live IDs after tick?
+ */
+extern bool uid_from_after(UidWord *from, uint32 lo, uint32 hi, uint64 tick);
 
 #define UID_USED_VALID		(UINT64CONST(1) << 63)
 #define UID_USED_SINCE_FENCE	UINT64_MAX
@@ -116,15 +141,29 @@ uid_used_covers(uint64 copy, uint32 seq)
  */
 #define UID_USED_BLOCK 256
 
+/*
+ * What the slow path needs to bound from when a part was used (UidBackfillWords'
+ * from, NULL: none): the live ID's tick and timeline, and the timeline-0
+ * mark (every later timeline-0 ID is at or above it).
+ */
+typedef struct UidUsedFrom
+{
+	UidWord    *from;
+	UidWord    *mark0;
+	uint64		tick;
+	int			timeline;
+} UidUsedFrom;
+
 extern void uid_used_widen(UidWord *used, uint64 *copy, uint32 seq, uint32 live_lo,
-						   uint32 live_hi, uint32 block, void (*sync) (void));
+						   uint32 live_hi, uint32 block, void (*sync) (void),
+						   const UidUsedFrom *f);
 
 static inline void
 uid_used_note(UidWord *used, uint64 *copy, uint32 seq, uint32 live_lo, uint32 live_hi,
-			  uint32 block, void (*sync) (void))
+			  uint32 block, void (*sync) (void), const UidUsedFrom *f)
 {
 	if (unlikely(!uid_used_covers(*copy, seq)))
-		uid_used_widen(used, copy, seq, live_lo, live_hi, block, sync);
+		uid_used_widen(used, copy, seq, live_lo, live_hi, block, sync, f);
 }
 
 /*

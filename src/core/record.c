@@ -93,17 +93,41 @@ uid_record_accepts(const UidRecord *in_force, const UidRecord *proposal)
 	if (in_force->gen != 0 && in_force->life == proposal->life &&
 		in_force->requested >= proposal->requested)
 		return UID_PUB_OLDER;
+	/*
+	 * Values of an earlier reload of the postmaster than those in force
+	 * (its reload times, on its wall clock): a worker forked before that
+	 * reload whose signal it never saw (one that came before its signal
+	 * handling was set up is lost).  A wall clock stepped back between two
+	 * reloads delays the later one's record until the clock passes the
+	 * earlier one's time; it never brings an older one back.
+	 */
+	if (in_force->gen != 0 && in_force->life == proposal->life &&
+		in_force->source == UID_SOURCE_POSTMASTER && proposal->source == UID_SOURCE_POSTMASTER &&
+		in_force->reload_time > proposal->reload_time)
+		return UID_PUB_STALE;
 	return UID_PUB_TAKEN;
 }
 
 void
 uid_record_keep_refused(const UidRecord *in_force, UidRecord *proposal)
 {
-	if (proposal->values[UID_REC_REFUSED] == 0 || in_force->gen == 0 ||
-		in_force->life != proposal->life)
+	uint64		refused = (uint64) proposal->values[UID_REC_REFUSED];
+	uint64		fields = refused & ((UINT64CONST(1) << UID_REC_NFIELDS) - 1);
+	uint64		kept_bits;
+
+	if (refused & UID_REC_REFUSED_BACKFILL)
+		fields |= UINT64CONST(1) << UID_REC_SNO_RANGES;
+	if (fields == 0 || in_force->gen == 0 || in_force->life != proposal->life)
 		return;
-	for (int i = 0; i < UID_REC_NFIELDS; i++)
-		proposal->values[i] = in_force->values[i];
+	/* the ranges are one field: both refusals go with it */
+	kept_bits = fields;
+	if (fields & (UINT64CONST(1) << UID_REC_SNO_RANGES))
+		kept_bits |= UID_REC_REFUSED_BACKFILL;
+	for (int i = 0; i < UID_REC_REFUSED; i++)
+		if (fields & (UINT64CONST(1) << i))
+			proposal->values[i] = in_force->values[i];
+	proposal->values[UID_REC_REFUSED] = (int64) ((refused & ~kept_bits) |
+												 ((uint64) in_force->values[UID_REC_REFUSED] & kept_bits));
 	proposal->kept = true;
 }
 

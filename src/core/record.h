@@ -69,9 +69,17 @@ typedef enum UidRecordField
 	UID_REC_SNO_RANGES,			/* sno's live and back-fill ranges, one word (sno.c) */
 	UID_REC_LEASED,				/* uid.coordinator is set (or refused): 1 */
 	UID_REC_LEASE_KEY,			/* a hash of the coordinator, pool and pool size */
-	UID_REC_REFUSED,			/* the settings whose server value the checks refused (bits) */
+	UID_REC_REFUSED,			/* the fields whose server value the checks refused:
+								 * 1 << field, and UID_REC_REFUSED_BACKFILL */
 	UID_REC_NFIELDS
 } UidRecordField;
+
+/*
+ * In UID_REC_REFUSED: an end of the back-fill range was refused (the ranges
+ * word holds back-fill off); 1 << UID_REC_SNO_RANGES: an end of the live
+ * range was.
+ */
+#define UID_REC_REFUSED_BACKFILL (UINT64CONST(1) << 32)
 
 /* Where a record's values came from. */
 typedef enum UidRecordSource
@@ -169,12 +177,12 @@ typedef enum UidPublishResult
 
 /*
  * A proposal in which the server refused a value (the checks found it
- * invalid: the process holds the built-in default in its place) keeps the
- * values of the record in force, if that is of this server life, as the
- * postmaster keeps a setting's value when a reload gives it an invalid one;
- * proposal->kept says so.  Only with no record of this life is a refusal
- * published: then the generators that embed the setting refuse, never
- * using the default.
+ * invalid: the process holds the built-in default in its place) keeps, for
+ * each such field, the value of the record in force (and its refusal), if
+ * that is of this server life, as the postmaster keeps a setting's value
+ * when a reload gives it an invalid one; proposal->kept says so.  Only with
+ * no record of this life is a refusal published: then the generators that
+ * embed the field refuse, never using the default.
  */
 extern void uid_record_keep_refused(const UidRecord *in_force, UidRecord *proposal);
 

@@ -35,6 +35,14 @@
 #          case 2): a parallel worker's values are its leader's
 #   restart a session that finds only a record of an earlier server life
 #          publishes its own values (0.6.0 case 4)
+#   stale  a worker forked before a reload publishes its values after one
+#          forked after it (neither the reload signal it holds nor the
+#          reload times stop it): the record goes back to older values
+#   from   from when a part of the live sequences was used is bounded a
+#          tick late: back-fill at a live ID's tick passes the record
+#   lower  a backend that allocated before another widened the record over
+#          its sequence does not bound from when the part was used by its
+#          own tick
 #   stall  the writer word is taken over from a living holder: a stalled
 #          settings worker resumes and writes over the record in force
 #          (0.6.0 case 5)
@@ -114,6 +122,12 @@ plant durable backfill.c \
 # (both checks: before a pass publishes its range, and after)
 plant used backfill.c \
 	's/\t+if \(seen->used == 0 \|\|\n\t+\(uid_used_lo\(seen->used\) <= hi && uid_used_hi\(seen->used\) >= lo\)\)\n\t+return UID_BACKFILL_LIVE_USED;\n//g == 2 or die "used"'
+# from when a part was used: bounded a tick late, or not lowered by a
+# backend whose ID another widened the record over
+plant from backfill.c \
+	's/return f->timeline == 0 \? f->tick : /return f->timeline == 0 ? f->tick + 1 : / or die "from"'
+plant lower backfill.c \
+	's/\t\tfresh_from = uid_from_lower\(f->from, seq, seq, uid_from_bound\(f\)\);\n/\t\tfresh_from = false;\n/ or die "lower"'
 # a session's proposal accepted (with each of the three plans below)
 gate='(s/\tif \(proposal->source != UID_SOURCE_POSTMASTER && proposal->source != UID_SOURCE_SINGLE_USER\)\n\t\treturn UID_PUB_NOT_SERVER;\n//g == 2 or die "gate");'
 plant first record.c \
@@ -125,7 +139,8 @@ plant restart record.c \
 plant stall record.c \
 	's/\t\tif \(w != 0 && \(w >> 32\) == \(self >> 32\) && uid_plat_alive\(\(uint32\) w\)\)\n\t\t\treturn false;\n// or die "stall"'
 plant stale record.c \
-	's/\t\tif \(proposal->source == UID_SOURCE_POSTMASTER && uid_plat_reload_signalled\(\)\)\n\t\t\tverdict = UID_PUB_STALE;\n\t\telse //  or die "stale"'
+	's/\t\tif \(proposal->source == UID_SOURCE_POSTMASTER && uid_plat_reload_signalled\(\)\)\n\t\t\tverdict = UID_PUB_STALE;\n\t\telse // or die "stale signal";
+	 s/\t\tin_force->reload_time > proposal->reload_time\)/\t\tin_force->reload_time > proposal->reload_time \&\& 0)/ or die "stale time"'
 plant refuse record.c \
 	's/(return in_force->gen != 0 && in_force->life == life);/$1 \&\&\n\t\tuid_plat_unix_us() - in_force->published_us < 1000000;/ or die "refuse"'
 wait

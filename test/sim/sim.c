@@ -66,6 +66,8 @@
  *              (core/record.c) in force at its hand-out, as its publisher
  *              proposed it, of this server life, and every record that comes
  *              in force holds values the postmaster held in this life
+ *   from       a live sno of timeline 0 goes out only once the state file
+ *              says its sequence's part was used from its tick or earlier
  *   fresh      within a server life, a record of the postmaster's values
  *              never replaces one of a later reload of the postmaster
  *   torn       the body in force, whenever whole, holds what it held when it
@@ -237,6 +239,7 @@ typedef struct SimFile
 	SimIdent	ident;
 	UidWord		used;			/* sno's record of live sequences (UidSnoConfig) */
 	UidWord		used_since;
+	UidWord		from[UID_FROM_WORDS];	/* from when its parts were used */
 	UidRecordShared rec;		/* the settings record (core/record.h) */
 } SimFile;
 
@@ -1477,8 +1480,12 @@ again:
 		if (type != T_SNO)
 			break;
 		/* recorded, then issued only under the back-fill ranges it was made in */
-		uid_used_note(&s->file.used, &b->used_copy, ts.seq, lo, hi, sim->used_block,
-					  sync_running);
+		{
+			UidUsedFrom uf = {s->file.from, &slot->tt.mark[0], ts.tick, ts.timeline};
+
+			uid_used_note(&s->file.used, &b->used_copy, ts.seq, lo, hi, sim->used_block,
+						  sync_running, &uf);
+		}
 		if (uid_word_read(&slot->tt.type[UID_SNO_BF_RANGES]) == bfw)
 			break;
 	}
@@ -1494,6 +1501,16 @@ again:
 	b->in_call = false;
 	b->par_pid = 0;
 	settings_check_id(b, s, ident, uid_tick_end_us(spec, ts.tick));
+	/*
+	 * from: a live sno of timeline 0 goes out only once the state file says
+	 * its sequence's part was used from its tick or earlier (back-fill
+	 * dated before that is let through the record of live sequences)
+	 */
+	if (type == T_SNO && ts.timeline == 0 &&
+		s->file.from[ts.seq >> UID_FROM_SHIFT].value > ts.tick + 1)
+		fail("from: server %d handed out sno tick %" PRIu64 " seq %u while its part "
+			 "was used from %" PRIu64 " only", s->ident, ts.tick, ts.seq,
+			 s->file.from[ts.seq >> UID_FROM_SHIFT].value - 1);
 	trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d id %d", spec->type_name, ts.tick,
 		  ts.seq, ts.timeline, ident);
 	sim->leased_ids += sim->leased;
@@ -1593,6 +1610,7 @@ backfill(Backend *b)
 	w.ranges = &slot->tt.type[UID_SNO_BF_RANGES];
 	w.used = &s->file.used;
 	w.used_since = &s->file.used_since;
+	w.from = s->file.from;
 	res = uid_backfill_alloc(&w, tick, lo, hi, llo, lhi, &seen, &seq);
 	b->in_call = false;
 	if (res != UID_BACKFILL_ISSUED)
@@ -1746,6 +1764,8 @@ file_init(SimFile *f, uint64 secret)
 	f->secret = secret;
 	f->ident.id = -1;
 	f->used.value = UID_USED_EMPTY;
+	for (int i = 0; i < UID_FROM_WORDS; i++)
+		f->from[i].value = UID_FROM_NONE;
 }
 
 /* A boot: the monotonic clock starts again, from an arbitrary value. */

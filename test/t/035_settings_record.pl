@@ -28,6 +28,9 @@
 #  7. a back-fill range refused because it holds live sequences was recorded
 #     as used all the same: the README's own layout (back-fill
 #     65280..65535) was then refused as spanning the live range;
+#  8. back-fill of old rows after live IDs used the back-fill range's
+#     sequences was refused at every time, even dated years before the
+#     server's first live ID;
 #  9. back-fill after the state file was removed and made anew (the
 #     recovery a "truncated" file's hint prescribes): the new file had no
 #     record of the live sequences, and back-fill at the times of earlier
@@ -373,9 +376,9 @@ q1($f, 'SELECT count(sno_new()) FROM generate_series(1, 1000)');
 prepare($f, 'uid.sno_sequence_min' => 1024,
 	'uid.sno_backfill_min' => 128, 'uid.sno_backfill_max' => 255);
 reload_now($f);
-($rc, $out, $err) = $f->psql('postgres', q{SELECT sno_new_at(0, now() - interval '1 day')});
+($rc, $out, $err) = $f->psql('postgres', q{SELECT sno_new_at(0, now())});
 like($err, qr/holds sequences that sno_new\(\) has issued/,
-	'7. back-fill 128..255, over live sequences, is refused');
+	'7. back-fill 128..255 at a time of live IDs over their sequences is refused');
 prepare($f, 'uid.sno_sequence_min' => 0,
 	'uid.sno_backfill_min' => 65280, 'uid.sno_backfill_max' => 65535);
 reload_now($f);
@@ -384,6 +387,26 @@ reload_now($f);
 is($out, 't', "7. then the README's layout, back-fill 65280..65535, is accepted") or diag $err;
 is(q1($f, 'SELECT min(sno_sequence(x)) >= 0 AND max(sno_sequence(x)) <= 65279 FROM (SELECT sno_new() x FROM generate_series(1, 100)) s'),
 	't', '7. and live IDs stay in 0..65279');
+
+############################################################################
+# 8. Back-fill dated before the live IDs that used its sequences.  Live
+# IDs in 0..65279 (their sequences from 0 up); then live 1024..65279 and
+# back-fill 0..1023: dated in 2020 it is accepted, dated at the first live
+# ID it is refused.
+my $g8 = uid_node('backfill_from',
+	conf => [ 'uid.sno_sequence_min = 0', 'uid.sno_sequence_max = 65279' ]);
+q1($g8, 'CREATE TABLE live8 AS SELECT sno_new() AS id FROM generate_series(1, 1000)');
+prepare($g8, 'uid.sno_sequence_min' => 1024,
+	'uid.sno_backfill_min' => 0, 'uid.sno_backfill_max' => 1023);
+reload_now($g8);
+($rc, $out, $err) = $g8->psql('postgres',
+	q{SELECT count(*) FILTER (WHERE sno_sequence(x) <= 1023) FROM (SELECT sno_new_at(0, timestamptz '2020-01-01 00:00:00+00' + g * interval '4 ms') x FROM generate_series(1, 100) g) s});
+is($out, '100', '8. back-fill dated in 2020, before every live ID, over their sequences: accepted')
+  or diag $err;
+($rc, $out, $err) = $g8->psql('postgres', q{SELECT sno_new_at(0, (SELECT min(sno_timestamp(id)) FROM live8))});
+like($err, qr/holds sequences that sno_new\(\) has issued/,
+	'8. dated at the first live ID: refused');
+$g8->stop;
 
 ############################################################################
 # 9. The state file removed and made anew: back-fill up to the fence (the
