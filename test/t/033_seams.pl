@@ -14,37 +14,74 @@
 # in its own back-fill range; D in 32768..64511 and back-fills above that).
 #
 # Every server runs writers all the time: procedures that make every type
-# in batches and commit in a loop, and long statements (seconds each).  A
-# seeded driver then does, at random: reloads of a server's sno live range
+# in batches and commit in a loop, and long statements (seconds each).
+# Beside them, fresh sessions all the time whose own uid settings are not
+# the server's, with values that no reload ever delivers (D: a partition,
+# generator, cluster and medallion outside those it is given, and a live
+# range in 64512..65279; A, B and C: a live range in 32512..32767): on D
+# one of each way a value reaches a backend, on A, B and C one at a time,
+# by turns:
+#  - startup options (PGOPTIONS='-c uid.partition=N -c uid.generator=M
+#    -c uid.sno_sequence_min=...'), new values every session;
+#  - a role's settings (ALTER ROLE rogue SET uid.*), in database postgres;
+#  - a database's settings (ALTER DATABASE setdb SET uid.*, and ALTER ROLE
+#    rogue IN DATABASE setdb), sessions of the role or not; setdb has the
+#    same tables, its IDs collected with the others.
+# Those settings are stored from a session that has not loaded uid (where
+# uid is preloaded, one started with -c session_preload_libraries=), and
+# now and then tried from one that has (PostgreSQL refuses it, 55P02, or
+# stores it).
+#
+# A seeded driver then does, at random: reloads of a server's sno live range
 # (a new one every time, sometimes half written first: min alone, then
 # max) and of D's identity (a new uid.generator, uid.cluster and
 # uid.medallion every time); edits with ALTER SYSTEM that are reloaded only
 # later ("prepared"); back-fill at random past times and in the far future;
 # clock steps of one server (small, within the bound; and seconds, beyond
 # it); immediate stops and restarts of any server, the coordinator
-# included, down long enough now and then for a lease to expire and move;
-# a password written into uid.coordinator by mistake and taken out again;
-# and a plain role doing what it may (reading every setting and view,
+# included, down long enough now and then for a lease to expire and move,
+# with whatever edits were prepared pending (the start reads them: a
+# generation of its own), sometimes a new edit prepared at once, and the
+# first IDs after the start made right then by two fresh sessions at once
+# (plain, with startup options, of the role, in setdb, or a parallel
+# query); a password written into uid.coordinator by mistake and taken out
+# again; a plain role doing what it may (reading every setting and view,
 # generating, trying to back-fill), also in a database without the
-# extension.
+# extension; new values in the role's and the database's settings;
+# idle pooled sessions (plain, with startup options, of the role, in
+# setdb; up to three a server, kept open across reloads, prepared edits
+# and edits of other settings) that make a few IDs only now and then, or
+# a parallel query; parallel queries (CREATE TABLE AS ... SELECT sno_new(),
+# snowflake_si_new(), revts8_new(), uid60_new() FROM big, with
+# parallel_leader_participation = off and the settings that force a
+# parallel plan: every ID made by a parallel worker), from a fresh session
+# of any of the kinds above or from an idle pooled one; and edits of
+# settings that are not uid's (work_mem, a comment, another extension's
+# placeholder) appended to postgresql.conf and not reloaded, sometimes
+# right after a reload, before the backends took it.  None of these may
+# cause an error: they have no expected SQLSTATE of their own.
 #
-# Each reload is one generation: the driver bumps the server's ctl.gen,
-# then reloads; every ID is stored with the generation read after it was
-# made.  So an ID tagged g was made before the reload of generation g + 1
-# was signalled, and its sno sequence must lie in a live range delivered
-# by a reload of generation g or earlier, its hand-set identity be one a
-# reload of g or earlier delivered.  A prepared edit is always a range or
-# an identity no reload delivered before: using it early is seen.
+# Each reload is one generation: the driver bumps the server's ctl.gen (in
+# both databases), then reloads; every ID is stored with the generation
+# read after it was made.  So an ID tagged g was made before the reload of
+# generation g + 1 was signalled, and its sno sequence must lie in a live
+# range delivered by a reload of generation g or earlier, its hand-set
+# identity be one a reload of g or earlier delivered.  A prepared edit is
+# always a range or an identity no reload delivered before: using it early
+# is seen.  A start is a generation too, bumped before any ID is made.
 #
 # The checks, over every ID that any server committed: no two equal (per
 # type); every live sno from a range delivered to its server, every
 # back-filled sno from its server's back-fill range; every ID of D from an
 # identity delivered to D, every ID of A, B and C from an id of the pool;
 # nothing a plain role received holds the coordinator's address or the
-# password; and no error but the expected refusals (listed, counted).
+# password; D's sessions with startup options, of the role and in setdb
+# made IDs; and no error but the expected refusals (listed, counted; a
+# 55000 only for a refusal the list names).
 #
 # Environment: UID_SEAMS_SEEDS, seeds to run (separated by spaces or commas; replays a
-# run's sequence of actions, not its interleaving nor the writers' batch sizes); else UID_SEAMS_RUNS runs
+# run's sequence of actions, not its interleaving nor the writers' batch sizes
+# nor the values of the settings that are not the server's); else UID_SEAMS_RUNS runs
 # (default 1) with seeds drawn from the time; UID_SEAMS_SECONDS, seconds of
 # random actions per run (default 45).  Each run prints its seed and a
 # summary line.
@@ -55,6 +92,7 @@ use warnings;
 use FindBin;
 use lib $FindBin::RealBin;
 
+use IPC::Run;
 use List::Util qw(shuffle);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
@@ -81,6 +119,18 @@ my $slot = 1024;    # live ranges are slots of 1024 sequences
 # 54000: IDs dated ahead of the clock (a fence after a start, borrowing
 # after a step back) would run past a lease this short; a refusal too.
 my %expected_state = map { $_ => 1 } qw(55000 54000 53400 08006 08001 57P01 57P02 57P03);
+# A 55000 is expected only as one of these refusals (its message): a
+# lease not held or expired, a clock off the coordinator's, a session's
+# uid.coordinator (the password mistake) not yet the server's; back-fill's
+# own refusals; and no settings record of this server life to be had (no
+# settings worker could start).  Any other 55000 fails the run.
+my @expected_55000 = (
+	qr/^this server holds no lease in pool /,
+	qr/^this server's lease of id \d+ in pool .* expired /,
+	qr/^this server's clock is \S+ s (?:ahead of|behind) the coordinator's/,
+	qr/^this session's "uid\.coordinator", "uid\.pool" or "uid\.pool_size" is not the server's/,
+	qr/^sno_new_at\(\) |^the back-fill range /,
+	qr/^uid could not read the server's settings since it started/);
 
 sub q1
 {
@@ -135,6 +185,13 @@ my $loop_ddl = q{
 		END LOOP;
 	END $$;
 };
+
+# The table the parallel queries read.
+my $big_ddl = 'CREATE TABLE big AS SELECT g FROM generate_series(1, 4000) g; ANALYZE big;';
+my $force_parallel;    # debug_parallel_query, on 15 force_parallel_mode
+my $par_n = 0;         # parallel queries made, for their tables' names
+# the generators a parallel worker calls (muid_new() is parallel restricted)
+my @par_types = qw(sno snowflake_si revts8 uid60);
 
 for my $seed (@seeds)
 {
@@ -196,14 +253,26 @@ sub run_seed
 			faked => 1,
 			($leased ? (coordinator => $conninfo) : ()),
 			conf => \@conf);
-		q1($s->{node}, $ddl . $loop_ddl);
+		q1($s->{node}, $ddl . $loop_ddl . $big_ddl . 'CREATE ROLE rogue LOGIN SUPERUSER;');
 		$s->{node}->safe_psql('postgres', 'CREATE DATABASE other');
+		# setdb: a database with settings of its own, the same tables
+		$s->{node}->safe_psql('postgres', 'CREATE DATABASE setdb');
+		$s->{node}->safe_psql('setdb',
+			'CREATE EXTENSION uid;' . ($ddl =~ s/CREATE ROLE plain LOGIN;//r) . $big_ddl);
+		$s->{pool} = [];
+		rogue_settings($s, {});
 		record_delivery($k, $s, 'live', $lo, $hi);
 		$s->{file} = [ $lo, $hi ];
 		record_delivery($k, $s, 'ident', 2, 2) unless $leased;
 		$srv{$name} = $s;
 	}
 	my @all = map { $srv{$_} } qw(a b c d);
+	$force_parallel =
+	  q1($srv{d}{node}, q{SELECT current_setting('server_version_num')::int >= 160000}) eq 't'
+	  ? 'debug_parallel_query'
+	  : 'force_parallel_mode';
+	like(q1($srv{d}{node}, par_settings() . '; EXPLAIN (COSTS OFF) CREATE TABLE x AS SELECT ' . par_select() . ' FROM big'),
+		qr/Gather/, "seed $seed: the plan of the parallel queries is parallel");
 	my $stepped = $all[ int(rand(4)) ];    # the server whose clock steps
 	note "seams: the clock of server $stepped->{name} steps";
 
@@ -214,16 +283,22 @@ sub run_seed
 		keep_writers($_, \%count) for @all;
 		my $r = rand();
 		my $s = $all[ int(rand(4)) ];
-		if    ($r < 0.22) { reload_range($k, $s, \%count) }
-		elsif ($r < 0.30) { reload_ident($k, $srv{d}, \%count) }
-		elsif ($r < 0.42) { prepare_range($s, \%count) }
-		elsif ($r < 0.47) { prepare_ident($srv{d}, \%count) }
-		elsif ($r < 0.57) { backfill($s, \%count) }
-		elsif ($r < 0.65) { step_clock($stepped, \%count) }
-		elsif ($r < 0.72) { restart($k, $s, \%count) }
-		elsif ($r < 0.74) { restart_coordinator($k, \%count) }
-		elsif ($r < 0.78) { password_mistake($k, $s, $conninfo, $secret, \%count) }
-		else              { plain_role($s, \%count) }
+		# the ways a value reaches a backend: D half the time
+		my $sd = rand() < 0.5 ? $srv{d} : $s;
+		if    ($r < 0.16) { reload_range($k, $s, \%count) }
+		elsif ($r < 0.24) { reload_ident($k, $srv{d}, \%count) }
+		elsif ($r < 0.33) { prepare_range($s, \%count) }
+		elsif ($r < 0.39) { prepare_ident($srv{d}, \%count) }
+		elsif ($r < 0.45) { backfill($s, \%count) }
+		elsif ($r < 0.51) { step_clock($stepped, \%count) }
+		elsif ($r < 0.57) { restart($k, $s, \%count) }
+		elsif ($r < 0.59) { restart_coordinator($k, \%count) }
+		elsif ($r < 0.62) { password_mistake($k, $s, $conninfo, $secret, \%count) }
+		elsif ($r < 0.70) { plain_role($s, \%count) }
+		elsif ($r < 0.82) { pooled($sd, \%count) }
+		elsif ($r < 0.88) { parallel($sd, \%count) }
+		elsif ($r < 0.94) { other_edit($k, $s, \%count) }
+		else              { rogue_settings($sd, \%count) }
 		usleep(300_000 + int(rand(1_200_000)));
 	}
 
@@ -242,12 +317,16 @@ sub run_seed
 	{
 		collect_worker($s, $_, \%count) for @{ $s->{workers} };
 		$s->{workers} = [];
+		close_pooled($s, $_, \%count) for @{ $s->{pool} };
+		$s->{pool} = [];
 	}
 
 	# Every ID of every server in one table on K.
 	for my $s (@all)
 	{
-		my $dump = q1($s->{node}, 'COPY (SELECT typ, id, seq, part, gen, src FROM ids) TO STDOUT');
+		my $dump = join "\n", grep { $_ ne '' }
+		  map { $s->{node}->safe_psql($_, 'COPY (SELECT typ, id, seq, part, gen, src FROM ids) TO STDOUT') }
+		  qw(postgres setdb);
 		if ($dump eq '')
 		{
 			note "seed $seed: server $s->{name} made no ID";
@@ -294,12 +373,26 @@ sub run_seed
 		'0',
 		"seed $seed: every ID of D carries an identity a reload had delivered to D")
 	  or diag q1($k, q{
-			SELECT typ, gen, part FROM all_ids a WHERE server = 'd' AND src <> 'backfill'
+			SELECT 'delivered to D (gen:identity): '
+				   || string_agg(gen || ':' || lo, ' ' ORDER BY gen) FROM delivered WHERE server = 'd' AND kind = 'ident';
+			SELECT 'source ' || src || ', ' || typ || ', gen ' || gen || ': ' || part || ' x' || count(*)
+			FROM all_ids a WHERE server = 'd' AND src <> 'backfill'
 			AND NOT (typ = 'sno' AND part = 0)
 			AND NOT EXISTS (SELECT 1 FROM delivered d WHERE d.server = 'd' AND d.kind = 'ident'
-							AND d.gen <= a.gen AND a.part = d.lo) LIMIT 5});
+							AND d.gen <= a.gen AND a.part = d.lo)
+			GROUP BY src, typ, gen, part ORDER BY count(*) DESC LIMIT 12});
 	is(q1($k, "SELECT count(*) FROM all_ids WHERE server <> 'd' AND part NOT IN (0, 1)"),
-		'0', "seed $seed: every ID of A, B and C carries an id of the pool");
+		'0', "seed $seed: every ID of A, B and C carries an id of the pool")
+	  or diag q1($k, q{
+			SELECT server, src, typ, gen, part, count(*) FROM all_ids WHERE server <> 'd' AND part NOT IN (0, 1)
+			GROUP BY 1, 2, 3, 4, 5 ORDER BY 6 DESC LIMIT 5});
+	my %by_src = map { split /\|/ } split /\n/,
+	  q1($k, "SELECT src, count(*) FROM all_ids WHERE server = 'd' GROUP BY src");
+	for my $src (qw(opts role db))
+	{
+		cmp_ok($by_src{$src} // 0, '>', 0,
+			"seed $seed: D's sessions whose own settings are not the server's ($src) made IDs");
+	}
 
 	my $host = $k->host;
 	my $port = $k->port;
@@ -314,9 +407,11 @@ sub run_seed
 
 	my $errors = join ' ', map { "$_=$count{errors}{$_}" } sort keys %{ $count{errors} // {} };
 	my $actions = join ' ', map { "$_=$count{$_}" } grep { !ref $count{$_} } sort keys %count;
-	diag sprintf('seams seed %s: %s IDs (%s) in %.0f s; actions: %s; expected errors: %s',
+	diag sprintf('seams seed %s: %s IDs (%s; D\'s by source: %s) in %.0f s; actions: %s; expected errors: %s',
 		$seed, q1($k, 'SELECT count(*) FROM all_ids'),
-		join(' ', map { "$_=" . ($n{$_} // 0) } @types), time() - $t0, $actions, $errors || 'none');
+		join(' ', map { "$_=" . ($n{$_} // 0) } @types),
+		join(' ', map { "$_=$by_src{$_}" } sort keys %by_src),
+		time() - $t0, $actions, $errors || 'none');
 
 	$_->{node}->stop('immediate') for @all;
 	$k->stop('immediate');
@@ -353,15 +448,16 @@ sub is_up
 	return -e $s->{node}->data_dir . '/postmaster.pid';
 }
 
-# One generation: the server's ctl.gen bumped, what the files hold now
-# recorded as delivered, then the reload, taken by the postmaster before
-# the driver goes on.  Every reload of the test comes
-# here: a reload delivers whatever was prepared.
+# One generation: the server's ctl.gen bumped (in both databases), what
+# the files hold now recorded as delivered, then the reload, taken by the
+# postmaster before the driver goes on.  Every reload of the test comes
+# here: a reload delivers whatever was prepared.  After a start, $started:
+# no reload, the start read the files.
 sub deliver
 {
-	my ($k, $s) = @_;
+	my ($k, $s, $started) = @_;
 	$s->{gen}++;
-	q1($s->{node}, "UPDATE ctl SET gen = $s->{gen}");
+	$s->{node}->safe_psql($_, "UPDATE ctl SET gen = $s->{gen}") for qw(postgres setdb);
 	my $p = delete $s->{pending} // {};
 	if ($p->{range})
 	{
@@ -374,7 +470,8 @@ sub deliver
 	}
 	# the postmaster reads the files in its own time: the next edit waits
 	# until it has, or it could be part of this reload
-	reload_applied($s->{node}) or die "server $s->{name}: the reload was not taken";
+	reload_applied($s->{node}) or die "server $s->{name}: the reload was not taken"
+	  unless $started;
 	# the driver's record of the files is what the server took
 	my $took = q1($s->{node},
 		"SELECT current_setting('uid.sno_sequence_min') || '..' || current_setting('uid.sno_sequence_max')");
@@ -523,14 +620,28 @@ sub restart
 	my ($k, $s, $count) = @_;
 	return unless is_up($s);
 	$count->{stop_immediate}++;
+	$count->{stop_with_pending}++ if $s->{pending}{range} || $s->{pending}{ident};
 	$s->{node}->stop('immediate');
 	collect_worker($s, $_, $count) for @{ $s->{workers} };
 	$s->{workers} = [];
+	close_pooled($s, $_, $count) for @{ $s->{pool} };
+	$s->{pool} = [];
 	usleep(int(rand(7_000_000)));
 	start_faked($s->{node});
 	# the start read the files: edits prepared for a later reload are in
-	# force now, a generation of their own
-	deliver($k, $s);
+	# force now, a generation of their own, bumped before any ID is made
+	deliver($k, $s, 1);
+	# now and then an edit prepared at once, before the first ID
+	if (rand() < 0.4)
+	{
+		$count->{prepared_at_start}++;
+		if (!$s->{leased} && rand() < 0.6) { prepare_ident($s, $count) }
+		else                               { prepare_range($s, $count) }
+	}
+	# the first IDs after the start: two fresh sessions at once
+	my @w = map { start_kind($s, (qw(plain opts role db par))[ int(rand(5)) ], 'first', 20) } 1 .. 2;
+	collect_worker($s, $_, $count) for @w;
+	$count->{first_ids}++;
 	return;
 }
 
@@ -611,28 +722,81 @@ sub keep_writers
 	$s->{workers} = \@keep;
 	return unless is_up($s);
 	my %have = map { $_->{kind} => 1 } @keep;
-	for my $kind (qw(loop long))
+	# D: a session of each way a value reaches a backend; A, B and C: one of
+	# them at a time
+	for my $kind (qw(loop long), $s->{leased} ? 'rogue' : qw(opts role db))
 	{
 		next if $have{$kind};
 		next if ($s->{next_start}{$kind} // 0) > time();
 		$s->{next_start}{$kind} = time() + 0.5;
-		my @sql = ('\set VERBOSITY verbose');
+		my $w;
 		if ($kind eq 'loop')
 		{
-			push @sql, 'CALL writer(' . (5 + int(wrand(50))) . ')';
+			$w = start_worker($s->{node}, '\set VERBOSITY verbose', 'CALL writer(' . (5 + int(wrand(50))) . ')');
+		}
+		elsif ($kind eq 'long')
+		{
+			$w = start_worker($s->{node}, '\set VERBOSITY verbose', every_type(200, 800, 0.002, 'live'));
 		}
 		else
 		{
-			my $r = int(wrand(@types));
-			push @sql, map { batch_sql($_, 200 + int(wrand(800)), 0.002, 'live') }
-			  @types[ $r .. $#types ], @types[ 0 .. $r - 1 ];
+			my $as = $kind eq 'rogue' ? (qw(opts role db))[ int(wrand(3)) ] : $kind;
+			$w = start_kind($s, $as, $as, 100);
+			$count->{"start_$as"}++;
 		}
-		my $w = start_worker($s->{node}, @sql);
 		$w->{kind} = $kind;
 		push @{ $s->{workers} }, $w;
-		$count->{"start_$kind"}++;
+		$count->{"start_$kind"}++ unless $kind eq 'rogue' || $w->{as};
 	}
 	return;
+}
+
+# Batches of every type, in an order of its own, from $lo to $lo + $spread
+# IDs each.
+sub every_type
+{
+	my ($lo, $spread, $pause, $src) = @_;
+	my $r = int(wrand(scalar @types));
+	return map { batch_sql($_, $lo + int(wrand($spread)), $pause, $src) }
+	  @types[ $r .. $#types ], @types[ 0 .. $r - 1 ];
+}
+
+# Starts a fresh session of kind $as making IDs tagged $src (batches of
+# every type of up to $n IDs each, or a parallel query): plain, with
+# startup options naming values no reload delivers (opts), of the role
+# whose settings name such values (role), in the database whose settings
+# do (db, of that role or not), or a parallel query from one of those.
+sub start_kind
+{
+	my ($s, $as, $src, $n) = @_;
+	my ($db, %env) = ('postgres');
+	my $how = $as eq 'par' ? (qw(plain opts role db))[ int(wrand(4)) ] : $as;
+	if    ($how eq 'opts') { $env{PGOPTIONS} = rogue_options($s) }
+	elsif ($how eq 'role') { $env{PGUSER}    = 'rogue' }
+	elsif ($how eq 'db')
+	{
+		$db = 'setdb';
+		$env{PGUSER} = 'rogue' if wrand(1) < 0.5;
+	}
+	my @sql = $as eq 'par' ? par_sql($src) : every_type(10, $n, 0.002, $src);
+	my $w = start_writer($s, $db, \%env, '\set VERBOSITY verbose', @sql);
+	$w->{kind} = $as;
+	$w->{as} = $how;
+	return $w;
+}
+
+# start_worker in database $db with the environment %$env (PGOPTIONS,
+# PGUSER).
+sub start_writer
+{
+	my ($s, $db, $env, @sql) = @_;
+	local @ENV{ keys %$env } = values %$env;
+	my %w = (stdout => '', stderr => '');
+	my @cmd = ('psql', '-XAtq', '-v', 'ON_ERROR_STOP=1', '-d', $s->{node}->connstr($db),
+		map { ('-c', $_) } @sql);
+	$w{h} = IPC::Run::start(\@cmd, '<', \undef, '>', \$w{stdout}, '2>', \$w{stderr},
+		IPC::Run::timeout(5 * $PostgreSQL::Test::Utils::timeout_default));
+	return \%w;
 }
 
 # The writers' sizes come from a stream of their own: how many writers
@@ -651,7 +815,7 @@ sub collect_worker
 	my ($s, $w, $count) = @_;
 	my ($rc, $out, $err) = finish_worker($w);
 	return if $rc == 0;
-	error_seen($count, "writer ($w->{kind}) on $s->{name}", $err);
+	error_seen($count, "writer ($w->{kind}" . ($w->{as} ? ", $w->{as}" : '') . ") on $s->{name}", $err);
 	return;
 }
 
@@ -665,10 +829,10 @@ sub error_seen
 		$count->{errors}{coordinator_refused}++;
 		return;
 	}
-	if ($err =~ /(?:ERROR|FATAL):\s+([0-9A-Z]{5}):/)
+	if ($err =~ /(?:ERROR|FATAL):\s+([0-9A-Z]{5}):\s*(.*)/)
 	{
-		my $state = $1;
-		if ($expected_state{$state})
+		my ($state, $msg) = ($1, $2);
+		if ($expected_state{$state} && ($state ne '55000' || grep { $msg =~ $_ } @expected_55000))
 		{
 			$count->{errors}{$state}++;
 			return;
@@ -680,5 +844,249 @@ sub error_seen
 		return;
 	}
 	push @{ $count->{unexpected} }, "$who: $err";
+	return;
+}
+
+# Values of uid settings that no reload ever delivers to server $s, a
+# random few of them (name => value).  D: a partition, generator, cluster
+# and medallion that no identity of D has (D's are 2..30 for the generator
+# and medallion, cluster 0, partition 0; a generator of 31 still fits
+# snowflake_si's machine id), and a live range in 64512..65279, which no
+# slot of D holds; A, B and C (whose identity is leased): a live range in
+# 32512..32767, between their back-fill ranges and D's live ones, and
+# identity settings that their leases override.  From the writers' stream
+# (wrand): how many are drawn depends on timing.
+sub rogue_values
+{
+	my ($s) = @_;
+	my $d = !$s->{leased};
+	my %v;
+	my @ids = (1, 31 .. 40);
+	my @draw = (
+		sub { $v{'uid.partition'} = $d ? $ids[ int(wrand(scalar @ids)) ] : 2 + int(wrand(39)) },
+		sub { $v{'uid.generator'} = $d ? (0, 1, 31)[ int(wrand(3)) ] : 2 + int(wrand(30)) },
+		sub { $v{'uid.cluster'} = 1 + int(wrand(3)) },
+		sub { $v{'uid.medallion'} = sprintf('%x', $ids[ int(wrand(scalar @ids)) ]) },
+		sub {
+			my $lo = $d ? 64512 + 256 * int(wrand(3)) : 32512 + 128 * int(wrand(2));
+			@v{qw(uid.sno_sequence_min uid.sno_sequence_max)} = ($lo, $lo + ($d ? 255 : 127));
+		});
+	$_->() for grep { wrand(1) < 0.6 } @draw;
+	$draw[ int(wrand(scalar @draw)) ]->() unless %v;
+	return %v;
+}
+
+# Startup options naming such values.
+sub rogue_options
+{
+	my ($s) = @_;
+	my %v = rogue_values($s);
+	return join ' ', map { "-c $_=$v{$_}" } sort keys %v;
+}
+
+# New such values in the settings of role rogue, of database setdb and of
+# the role in that database, stored from a session that has not loaded
+# uid; now and then ($count, not at the setup) one tried from a session
+# that has: PostgreSQL refuses it (55P02) there, or stores it.
+sub rogue_settings
+{
+	my ($s, $count) = @_;
+	return unless is_up($s);
+	my @sql;
+	for my $who ('ROLE rogue', 'DATABASE setdb', 'ROLE rogue IN DATABASE setdb')
+	{
+		my %v = rogue_values($s);
+		push @sql, "ALTER $who RESET ALL", map { "ALTER $who SET $_ = '$v{$_}'" } sort keys %v;
+	}
+	{
+		local $ENV{PGOPTIONS} = '-c session_preload_libraries=';
+		q1($s->{node}, join(";\n", @sql));
+	}
+	return unless %$count;
+	$count->{rogue_settings}++;
+	if (rand() < 0.25)
+	{
+		my %v = rogue_values($s);
+		my ($name) = sort keys %v;
+		my $r = attempt($s->{node}, "LOAD 'uid'; ALTER ROLE rogue SET $name = '$v{$name}'");
+		if    ($r->{rc} == 0)                         { $count->{rogue_set_loaded_stored}++ }
+		elsif (($r->{sqlstate} // '') eq '55P02')     { $count->{rogue_set_loaded_refused}++ }
+		else { error_seen($count, "ALTER ROLE SET $name where uid is loaded on $s->{name}", $r->{err}) }
+	}
+	return;
+}
+
+# The settings that make a parallel plan of a CREATE TABLE AS whose IDs
+# the parallel workers make (the leader makes none).
+sub par_settings
+{
+	return join '; ', 'SET max_parallel_workers_per_gather = 2', 'SET parallel_setup_cost = 0',
+	  'SET parallel_tuple_cost = 0', 'SET min_parallel_table_scan_size = 0',
+	  'SET parallel_leader_participation = off', "SET $force_parallel = on";
+}
+
+sub par_select
+{
+	return join ', ', map { "$generator{$_} AS c_$_" } @par_types;
+}
+
+# A parallel query's statements: its IDs into a table of their own, then
+# into ids with the generation read after they were made.
+sub par_sql
+{
+	my ($src) = @_;
+	my $tab = 'par_' . $$ . '_' . ++$par_n;
+	my $ins = join ' UNION ALL ', map {
+		my $c = "c_$_";
+		my $part = carried_lease_id($_) =~ s/\bid\b/$c/gr;
+		my $seq = $_ eq 'sno' ? "sno_sequence($c)" : 'NULL::int';
+		"SELECT '$_', ${c}::text, $seq, ($part)::bigint, cur_gen(), '$src' FROM $tab"
+	} @par_types;
+	return (par_settings(), "CREATE TABLE $tab AS SELECT " . par_select() . ' FROM big',
+		'RESET ALL', "INSERT INTO ids $ins", "DROP TABLE $tab");
+}
+
+# A parallel query from a fresh session (of any kind), unless one runs on
+# the server already: at most two parallel workers each, with those of an
+# idle pooled session, so that a settings worker finds a slot.
+sub parallel
+{
+	my ($s, $count) = @_;
+	return unless is_up($s);
+	return if grep { $_->{kind} eq 'par' } @{ $s->{workers} };
+	$count->{parallel}++;
+	push @{ $s->{workers} }, start_kind($s, 'par', 'par', 0);
+	return;
+}
+
+# Idle pooled sessions: up to three a server, opened now and then (plain,
+# with startup options, of the role, in setdb), each making a few IDs
+# (most of them at each visit of the driver) or a parallel query as
+# leader; in between they stay idle across reloads, prepared edits and
+# edits of other settings.  One that a restart ended is collected and
+# replaced.
+sub pooled
+{
+	my ($s, $count) = @_;
+	return unless is_up($s);
+	my @live;
+	for my $p (@{ $s->{pool} })
+	{
+		if (pooled_alive($p)) { push @live, $p }
+		else                  { close_pooled($s, $p, $count) }
+	}
+	$s->{pool} = \@live;
+	if (!@live || (@live < 3 && rand() < 0.4))
+	{
+		my $how = (qw(plain opts role db))[ int(rand(4)) ];
+		my ($db, %env) = ('postgres');
+		if    ($how eq 'opts') { $env{PGOPTIONS} = rogue_options($s) }
+		elsif ($how eq 'role') { $env{PGUSER}    = 'rogue' }
+		elsif ($how eq 'db')   { $db             = 'setdb' }
+		my $p = open_pooled($s, $db, \%env);
+		$p->{as} = $how;
+		push @{ $s->{pool} }, $p;
+		$count->{pool_open}++;
+		# uid loaded (and, half the time, a first few IDs), then idle
+		pooled_run($s, $p, rand() < 0.5 ? "LOAD 'uid'" : batch_sql($types[ int(rand(@types)) ], 3, 0, 'pool'),
+			$count);
+	}
+	for my $p (@live)
+	{
+		next if rand() < 0.3;
+		if (rand() < 0.2)
+		{
+			$count->{pool_parallel}++;
+			pooled_run($s, $p, join(";\n", par_sql('pool')), $count);
+		}
+		else
+		{
+			$count->{pool_use}++;
+			my $n = 1 + int(rand(20));
+			pooled_run($s, $p, join(";\n", map { batch_sql($_, $n, 0, 'pool') } @types), $count);
+		}
+	}
+	return;
+}
+
+# A psql session kept open, fed statements on its standard input.
+sub open_pooled
+{
+	my ($s, $db, $env) = @_;
+	local @ENV{ keys %$env } = values %$env;
+	my %p = (in => '', stdout => '', stderr => '', n => 0);
+	$p{h} = IPC::Run::start(
+		[ 'psql', '-XAtq', '-v', 'VERBOSITY=verbose', '-d', $s->{node}->connstr($db) ],
+		'<', \$p{in}, '>', \$p{stdout}, '2>', \$p{stderr});
+	return \%p;
+}
+
+sub pooled_alive
+{
+	my ($p) = @_;
+	return 0 if $p->{dead};
+	my $ok = eval { $p->{h}->pump_nb if $p->{h}->pumpable; 1 };
+	$p->{dead} = 1 unless $ok && $p->{h}->pumpable;
+	return !$p->{dead};
+}
+
+# Runs $sql in a pooled session and waits for it; an error is counted,
+# a session that ended (its server stopped) is collected.
+sub pooled_run
+{
+	my ($s, $p, $sql, $count) = @_;
+	my $mark = 'pooled-done-' . ++$p->{n};
+	$p->{stdout} = '';
+	$p->{stderr} = '';
+	$p->{in} .= "$sql;\n\\echo $mark\n";
+	my $deadline = time() + $PostgreSQL::Test::Utils::timeout_default;
+	while (pooled_alive($p) && $p->{stdout} !~ /\Q$mark\E/ && time() < $deadline)
+	{
+		usleep(5_000);
+	}
+	if ($p->{stdout} =~ /\Q$mark\E/)
+	{
+		error_seen($count, "pooled session ($p->{as}) on $s->{name}", $p->{stderr})
+		  if $p->{stderr} =~ /\b(?:ERROR|FATAL):/;
+		return;
+	}
+	$p->{dead} = 1;
+	@{ $s->{pool} } = grep { $_ != $p } @{ $s->{pool} };
+	close_pooled($s, $p, $count);
+	return;
+}
+
+sub close_pooled
+{
+	my ($s, $p, $count) = @_;
+	my $closed = $p->{dead} ? 0 : 1;
+	$p->{in} .= "\\q\n";
+	my $deadline = time() + 10;
+	usleep(5_000) while pooled_alive($p) && time() < $deadline;
+	$p->{h}->kill_kill if eval { $p->{h}->pumpable };
+	eval { $p->{h}->finish };
+	# one that ended by itself: the connection lost, or an error
+	error_seen($count, "pooled session ($p->{as}) on $s->{name}", $p->{stderr} || 'it ended')
+	  if !$closed || $p->{stderr} =~ /\b(?:ERROR|FATAL):/;
+	return;
+}
+
+# A tool appends a setting that is not uid's to postgresql.conf and does
+# not reload; sometimes right after a reload, before the backends took it.
+# No error may come of it.
+sub other_edit
+{
+	my ($k, $s, $count) = @_;
+	return unless is_up($s);
+	if (rand() < 0.4)
+	{
+		$count->{reload_then_other_edit}++;
+		deliver($k, $s);
+	}
+	my $n = 1 + int(rand(64));
+	my @lines = ("work_mem = '${n}MB'", "maintenance_work_mem = '" . (64 + $n) . "MB'",
+		"# edited by a tool, $n", "seams_tool.mark = '$n'", "log_min_duration_statement = -1");
+	$s->{node}->append_conf('postgresql.conf', $lines[ int(rand(@lines)) ]);
+	$count->{other_edit}++;
 	return;
 }

@@ -67,20 +67,9 @@ sub q1
 # pool_ins(): the same through an INSERT whose columns default to the
 # generators, as a pooled application would make them.  range(n): the
 # lowest and highest sequence of n sno, as 'lo..hi', or the error.
-my $funcs = q{
+my $funcs = probe_sql() . q{
 	CREATE TABLE pool_t (id sno NOT NULL DEFAULT sno_new(),
 						 f snowflake_si NOT NULL DEFAULT snowflake_si_new(), s int);
-	CREATE FUNCTION probe() RETURNS text LANGUAGE plpgsql AS $$
-	DECLARE
-		s sno;
-		f snowflake_si;
-	BEGIN
-		s := sno_new();
-		f := snowflake_si_new();
-		RETURN sno_partition(s) || '/' || snowflake_si_machine(f);
-	EXCEPTION WHEN OTHERS THEN
-		RETURN SQLSTATE || ': ' || SQLERRM;
-	END $$;
 	CREATE FUNCTION pool_ins() RETURNS text LANGUAGE plpgsql AS $$
 	DECLARE
 		v text;

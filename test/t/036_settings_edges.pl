@@ -46,19 +46,7 @@ sub q1
 
 # probe(): one sno and one snowflake_si, as 'partition/machine', or the
 # error as 'SQLSTATE: message'.
-my $probe_fn = q{
-	CREATE FUNCTION probe() RETURNS text LANGUAGE plpgsql AS $$
-	DECLARE
-		s sno;
-		f snowflake_si;
-	BEGIN
-		s := sno_new();
-		f := snowflake_si_new();
-		RETURN sno_partition(s) || '/' || snowflake_si_machine(f);
-	EXCEPTION WHEN OTHERS THEN
-		RETURN SQLSTATE || ': ' || SQLERRM;
-	END $$;
-};
+my $probe_fn = probe_sql();
 
 # Lines of $node's server log from byte $from on that match $re.
 sub log_lines

@@ -21,7 +21,7 @@ our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
   check_not_ahead check_capacity
   check_overlap clock_jump_test
   start_generator wait_for_phase step_phase timed_batch stop_generator
-  check_capacity_stats
+  check_capacity_stats probe_sql
   id_types generator_calls id_generators order_key create_id_tables row_counts latest_id_time
   check_clock_behind new_ids_behind check_new_ids
   coordinator_node carried_lease_id
@@ -1585,6 +1585,26 @@ sub sno_notifications
 		push @n, JSON::PP::decode_json($1);
 	}
 	return @n;
+}
+
+# SQL that makes probe(): one sno and one snowflake_si, as
+# 'partition/machine', or the error as 'SQLSTATE: message' (an error would
+# end a background psql).  TAP 035 and 036.
+sub probe_sql
+{
+	return q{
+	CREATE FUNCTION probe() RETURNS text LANGUAGE plpgsql AS $$
+	DECLARE
+		s sno;
+		f snowflake_si;
+	BEGIN
+		s := sno_new();
+		f := snowflake_si_new();
+		RETURN sno_partition(s) || '/' || snowflake_si_machine(f);
+	EXCEPTION WHEN OTHERS THEN
+		RETURN SQLSTATE || ': ' || SQLERRM;
+	END $$;
+};
 }
 
 1;
