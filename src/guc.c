@@ -89,6 +89,9 @@ UID_HIDDEN bool uid_ident_leased = false;
 /* Counts the assignments of the settings a lease is bound to (identity.c). */
 UID_HIDDEN uint64 uid_ident_settings_changes = 0;
 
+/* This session set a uid setting of its own before uid was loaded. */
+bool		uid_settings_overridden = false;
+
 /* Settings whose server value was refused at load and not assigned since. */
 uint32		uid_settings_refused = 0;
 
@@ -652,6 +655,7 @@ uid_guc_init(void)
 	coordinator_defining = false;
 	MarkGUCPrefixReserved("uid");
 
+	uid_settings_overridden = overridden != 0;
 	if (overridden != 0)
 	{
 		const char *names[UID_NSETTINGS];

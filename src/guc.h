@@ -142,6 +142,13 @@ extern const char *uid_coordinator_problem(void);
 extern uint32 uid_settings_refused;
 
 /*
+ * This session gave a uid setting a value of its own (a startup option, a
+ * role's or database's setting) before the library was loaded: its values
+ * are not simply those it inherited from the postmaster.
+ */
+extern bool uid_settings_overridden;
+
+/*
  * Not a setting: the bit of uid_settings_refused that makes the next ID
  * under a lease check that every session loads uid (uid_preload_check);
  * set whenever uid.coordinator is assigned non-empty, as by every reload

@@ -162,7 +162,10 @@ uid_rec_publish(UidRecord *p)
 		uid_rec_note_switch(&was, p);
 		ereport(DEBUG1,
 				(errmsg_internal("uid: settings record " UINT64_FORMAT " published from %s, reloaded at %s",
-								 p->gen, p->source == UID_SOURCE_SINGLE_USER ? "a single-user server" : "the postmaster",
+								 p->gen,
+								 p->source == UID_SOURCE_SINGLE_USER ? "a single-user server" :
+								 p->source == UID_SOURCE_INHERITED ? "a session's values inherited from the postmaster" :
+								 "the postmaster",
 								 timestamptz_to_str(p->reload_time))));
 	}
 	return r;
@@ -280,6 +283,8 @@ uid_rec_need(UidRecordNeed *need)
 {
 	need->life = uid_pm_key();
 	need->own = IsUnderPostmaster ? UID_SOURCE_SESSION : UID_SOURCE_SINGLE_USER;
+	need->overridden = uid_settings_overridden;
+	need->parallel = IsParallelWorker();
 	uid_reload_need(&need->after, &need->reload_time);
 }
 
@@ -341,12 +346,25 @@ uid_rec_sync_slow(void)
 				retry_after = uid_plat_mono_us() + UID_REC_RETRY_US;
 			}
 			break;
+		case UID_PLAN_REFUSE:
+			break;
 	}
 
 	/*
 	 * Not refreshed: the record in force stays in force if it is this
 	 * server life's, and the next call (after UID_REC_RETRY_US) tries again.
+	 * With none of this life (a start, every worker slot taken), a session
+	 * whose values are still those it inherited from the postmaster
+	 * publishes them, as a worker forked with it would have.
 	 */
+	if (uid_record_fallback(&in_force, &need) == UID_PLAN_PUBLISH_OWN)
+	{
+		UidRecord	own;
+
+		uid_rec_own(&own, UID_SOURCE_INHERITED, 0);
+		(void) uid_rec_publish(&own);
+		word = uid_record_read(s, &in_force);
+	}
 	if (uid_record_usable(&in_force, need.life))
 	{
 		(void) uid_rec_adopt(&in_force, word);
@@ -356,7 +374,7 @@ uid_rec_sync_slow(void)
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("uid could not read the server's settings since it started"),
-			 errdetail("IDs embed the settings of the server's last reload, which a settings worker (a background worker) publishes, and none could start or publish in time."),
+			 errdetail("IDs embed the settings of the server's last reload, which a settings worker (a background worker) publishes, and none could start or publish in time; this session set uid settings of its own or took a reload, so its own values cannot stand in."),
 			 errhint("Make a background worker slot free (\"max_worker_processes\") and try again.")));
 }
 

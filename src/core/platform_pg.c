@@ -7,6 +7,7 @@
 
 #include <signal.h>
 
+#include "postmaster/interrupt.h"
 #include "storage/latch.h"
 #include "utils/wait_event.h"
 
@@ -44,11 +45,17 @@ uid_plat_alive(uint32 pid)
 	return pid != 0 && (kill((pid_t) pid, 0) == 0 || errno == EPERM);
 }
 
+/*
+ * A reload signal this process has not taken: pending and blocked (a
+ * settings worker keeps SIGHUP blocked), or caught and not yet processed
+ * (a session).
+ */
 bool
 uid_plat_reload_signalled(void)
 {
 	sigset_t	pending;
 
 	sigemptyset(&pending);
-	return sigpending(&pending) == 0 && sigismember(&pending, SIGHUP);
+	return ConfigReloadPending ||
+		(sigpending(&pending) == 0 && sigismember(&pending, SIGHUP));
 }

@@ -73,7 +73,8 @@ uid_record_plan(const UidRecord *in_force, const UidRecordNeed *need)
 	if (in_force->requested > need->after)
 		return UID_PLAN_USE;
 	/* published from the postmaster reload this process was forked under */
-	if (need->reload_time >= 0 && in_force->source == UID_SOURCE_POSTMASTER &&
+	if (need->reload_time >= 0 &&
+		(in_force->source == UID_SOURCE_POSTMASTER || in_force->source == UID_SOURCE_INHERITED) &&
 		in_force->reload_time == need->reload_time)
 		return UID_PLAN_USE;
 	return UID_PLAN_REFRESH;
@@ -85,13 +86,26 @@ uid_record_usable(const UidRecord *in_force, uint64 life)
 	return in_force->gen != 0 && in_force->life == life;
 }
 
+UidRecordPlan
+uid_record_fallback(const UidRecord *in_force, const UidRecordNeed *need)
+{
+	if (uid_record_usable(in_force, need->life))
+		return UID_PLAN_USE;
+	if (need->own == UID_SOURCE_SESSION && need->reload_time >= 0 && !need->overridden &&
+		!need->parallel)
+		return UID_PLAN_PUBLISH_OWN;
+	return UID_PLAN_REFUSE;
+}
+
 UidPublishResult
 uid_record_accepts(const UidRecord *in_force, const UidRecord *proposal)
 {
-	if (proposal->source != UID_SOURCE_POSTMASTER && proposal->source != UID_SOURCE_SINGLE_USER)
+	if (proposal->source != UID_SOURCE_POSTMASTER && proposal->source != UID_SOURCE_SINGLE_USER &&
+		proposal->source != UID_SOURCE_INHERITED)
 		return UID_PUB_NOT_SERVER;
 	if (in_force->gen != 0 && in_force->life == proposal->life &&
-		in_force->requested >= proposal->requested)
+		(in_force->requested >= proposal->requested ||
+		 proposal->source == UID_SOURCE_INHERITED))
 		return UID_PUB_OLDER;
 	/*
 	 * Values of an earlier reload of the postmaster than those in force
@@ -102,7 +116,8 @@ uid_record_accepts(const UidRecord *in_force, const UidRecord *proposal)
 	 * earlier one's time; it never brings an older one back.
 	 */
 	if (in_force->gen != 0 && in_force->life == proposal->life &&
-		in_force->source == UID_SOURCE_POSTMASTER && proposal->source == UID_SOURCE_POSTMASTER &&
+		(in_force->source == UID_SOURCE_POSTMASTER || in_force->source == UID_SOURCE_INHERITED) &&
+		proposal->source == UID_SOURCE_POSTMASTER &&
 		in_force->reload_time > proposal->reload_time)
 		return UID_PUB_STALE;
 	return UID_PUB_TAKEN;
@@ -163,7 +178,8 @@ uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self)
 	UidRecordBody *b;
 	uint64		w[UID_REC_WORDS];
 
-	if (proposal->source != UID_SOURCE_POSTMASTER && proposal->source != UID_SOURCE_SINGLE_USER)
+	if (proposal->source != UID_SOURCE_POSTMASTER && proposal->source != UID_SOURCE_SINGLE_USER &&
+		proposal->source != UID_SOURCE_INHERITED)
 		return UID_PUB_NOT_SERVER;
 	if (!uid_record_claim(s, self))
 		return UID_PUB_BUSY;
@@ -197,7 +213,8 @@ uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self)
 		 * since this worker's fork: the record read (cur) may be a later
 		 * worker's, of that reload; its signal is pending here by now.
 		 */
-		if (proposal->source == UID_SOURCE_POSTMASTER && uid_plat_reload_signalled())
+		if ((proposal->source == UID_SOURCE_POSTMASTER ||
+			 proposal->source == UID_SOURCE_INHERITED) && uid_plat_reload_signalled())
 			verdict = UID_PUB_STALE;
 		else if (!uid_word_cas(&s->current, &cur, next))
 			verdict = UID_PUB_OLDER;

@@ -88,6 +88,9 @@ typedef enum UidRecordSource
 	UID_SOURCE_POSTMASTER = 1,	/* inherited from the postmaster, re-read nothing */
 	UID_SOURCE_SINGLE_USER = 2, /* a single-user server: the server's own */
 	UID_SOURCE_SESSION = 3,		/* a session's own values: never published */
+	UID_SOURCE_INHERITED = 4,	/* a session's values inherited at its fork from the
+								 * postmaster and never changed since: only where no
+								 * record of the server life exists */
 } UidRecordSource;
 
 /* A record, as a reader copies it or a publisher proposes it. */
@@ -147,6 +150,9 @@ typedef struct UidRecordNeed
 	int64		after;			/* answers a request made after this (monotonic us) */
 	int64		reload_time;	/* PgReloadTime inherited from the postmaster, -1 if it took one */
 	UidRecordSource own;		/* what the process's own values are */
+	bool		overridden;		/* it set a uid setting of its own (a startup option,
+								 * a role's or database's setting) */
+	bool		parallel;		/* a parallel worker (its leader's values) */
 } UidRecordNeed;
 
 typedef enum UidRecordPlan
@@ -154,6 +160,7 @@ typedef enum UidRecordPlan
 	UID_PLAN_USE,				/* the record in force answers the need */
 	UID_PLAN_REFRESH,			/* start a settings worker and wait for it */
 	UID_PLAN_PUBLISH_OWN,		/* this process's values are the server's: publish them */
+	UID_PLAN_REFUSE,			/* no record to use, none to publish */
 } UidRecordPlan;
 
 extern UidRecordPlan uid_record_plan(const UidRecord *in_force, const UidRecordNeed *need);
@@ -165,6 +172,16 @@ extern UidRecordPlan uid_record_plan(const UidRecord *in_force, const UidRecordN
  * have changed the settings).
  */
 extern bool uid_record_usable(const UidRecord *in_force, uint64 life);
+
+/*
+ * After a refresh that did not happen: USE the record in force if it is
+ * usable; else PUBLISH_OWN (as UID_SOURCE_INHERITED, requested 0) if this
+ * process's values are the postmaster's as it was forked: it took no
+ * reload (reload_time), set no uid setting of its own, and is no parallel
+ * worker; publication refuses it if a reload signal is pending, and it
+ * never replaces a record of this server life.  Else REFUSE.
+ */
+extern UidRecordPlan uid_record_fallback(const UidRecord *in_force, const UidRecordNeed *need);
 
 typedef enum UidPublishResult
 {

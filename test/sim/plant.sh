@@ -43,6 +43,9 @@
 #   lower  a backend that allocated before another widened the record over
 #          its sequence does not bound from when the part was used by its
 #          own tick
+#   inherit a session that took a reload stands in with its own values
+#          when no settings worker answers and no record of the server
+#          life exists: it may hold an edit no reload delivered
 #   stall  the writer word is taken over from a living holder: a stalled
 #          settings worker resumes and writes over the record in force
 #          (0.6.0 case 5)
@@ -129,17 +132,19 @@ plant from backfill.c \
 plant lower backfill.c \
 	's/\t\tfresh_from = uid_from_lower\(f->from, seq, seq, uid_from_bound\(f\)\);\n/\t\tfresh_from = false;\n/ or die "lower"'
 # a session's proposal accepted (with each of the three plans below)
-gate='(s/\tif \(proposal->source != UID_SOURCE_POSTMASTER && proposal->source != UID_SOURCE_SINGLE_USER\)\n\t\treturn UID_PUB_NOT_SERVER;\n//g == 2 or die "gate");'
+gate='(s/\tif \(proposal->source != UID_SOURCE_POSTMASTER && proposal->source != UID_SOURCE_SINGLE_USER &&\n\t\tproposal->source != UID_SOURCE_INHERITED\)\n\t\treturn UID_PUB_NOT_SERVER;\n//g == 2 or die "gate");'
 plant first record.c \
 	"$gate"' s/(\tif \(need->own == UID_SOURCE_SINGLE_USER)\)/$1 || (need->own == UID_SOURCE_SESSION \&\& in_force->gen == 0))/ or die "first"'
 plant parallel record.c \
 	"$gate"' s/(\t\treturn UID_PLAN_USE;\n)(\treturn UID_PLAN_REFRESH;\n)/$1\tif (need->reload_time >= 0)\n\t\treturn UID_PLAN_PUBLISH_OWN;\n$2/ or die "parallel"'
 plant restart record.c \
 	"$gate"' s/\tif \(!this_life\)\n\t\treturn UID_PLAN_REFRESH;/\tif (!this_life)\n\t\treturn in_force->gen != 0 ? UID_PLAN_PUBLISH_OWN : UID_PLAN_REFRESH;/ or die "restart"'
+plant inherit record.c \
+	's/\tif \(need->own == UID_SOURCE_SESSION && need->reload_time >= 0 && !need->overridden &&/\tif (need->own == UID_SOURCE_SESSION \&\& !need->overridden \&\&/ or die "inherit"'
 plant stall record.c \
 	's/\t\tif \(w != 0 && \(w >> 32\) == \(self >> 32\) && uid_plat_alive\(\(uint32\) w\)\)\n\t\t\treturn false;\n// or die "stall"'
 plant stale record.c \
-	's/\t\tif \(proposal->source == UID_SOURCE_POSTMASTER && uid_plat_reload_signalled\(\)\)\n\t\t\tverdict = UID_PUB_STALE;\n\t\telse // or die "stale signal";
+	's/\t\tif \(\(proposal->source == UID_SOURCE_POSTMASTER \|\|\n\t\t\t proposal->source == UID_SOURCE_INHERITED\) && uid_plat_reload_signalled\(\)\)\n\t\t\tverdict = UID_PUB_STALE;\n\t\telse // or die "stale signal";
 	 s/\t\tin_force->reload_time > proposal->reload_time\)/\t\tin_force->reload_time > proposal->reload_time \&\& 0)/ or die "stale time"'
 plant refuse record.c \
 	's/(return in_force->gen != 0 && in_force->life == life);/$1 \&\&\n\t\tuid_plat_unix_us() - in_force->published_us < 1000000;/ or die "refuse"'

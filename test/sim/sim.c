@@ -1034,13 +1034,14 @@ worker_of(int server, int j)
 }
 
 /*
- * A settings worker keeps reload signals pending: the postmaster reloaded
- * since its fork.  (A backend publishes nothing that this is asked for.)
+ * A reload signal the running process has not taken: a settings worker
+ * keeps it pending (the postmaster reloaded since its fork); a backend
+ * takes it at its own time.
  */
 bool
 sim_reload_signalled(void)
 {
-	return running != NULL && running->kind == K_WORKER && running->sig_pending;
+	return running != NULL && running->sig_pending;
 }
 
 bool
@@ -1292,6 +1293,8 @@ settings_ready(Backend *b, Server *s)
 	need.after = b->par_pid ? b->par_after : b->after;
 	need.reload_time = b->par_pid ? b->par_reload : b->reload_time;
 	need.own = UID_SOURCE_SESSION;
+	need.overridden = b->has_opts;
+	need.parallel = b->par_pid != 0;
 	for (int tries = 0;; tries++)
 	{
 		uint64		cur = uid_record_current(&s->file.rec);
@@ -1323,9 +1326,29 @@ settings_ready(Backend *b, Server *s)
 			continue;
 		break;
 	}
-	/* no worker answered: the record in force, if it is of this server life */
+	/*
+	 * no worker answered: the record in force, if it is of this server life;
+	 * else, a session whose values are still the postmaster's as it was
+	 * forked publishes them
+	 */
 	began = (int64) sim->step;
 	uid_record_read(&s->file.rec, &b->rec);
+	if (uid_record_fallback(&b->rec, &need) == UID_PLAN_PUBLISH_OWN)
+	{
+		memset(&b->prop, 0, sizeof(b->prop));
+		b->prop.life = s->life;
+		b->prop.requested = 0;
+		b->prop.reload_time = need.reload_time;
+		b->prop.source = UID_SOURCE_INHERITED;
+		settings_values(&own, b->prop.values);
+		b->prop.published_us = sim_unix_us();
+		trace(b, b->server, "%s publishes the values it inherited: partition %d, range %d",
+			  b->par_pid ? "parallel worker" : "session", own.partition, own.part);
+		b->publishing = true;
+		(void) uid_record_publish(&s->file.rec, &b->prop, uid_record_self(s->life, pid));
+		b->publishing = false;
+		uid_record_read(&s->file.rec, &b->rec);
+	}
 	if (uid_record_usable(&b->rec, s->life))
 		return true;
 	sim->rec_refused++;
