@@ -35,8 +35,10 @@ StaticAssertDecl(offsetof(UidStateFile, lease) == 16 &&
 				 offsetof(UidStateFile, slots) == 64,
 				 "the lease words follow the secret; the slots start on a cache line");
 StaticAssertDecl(offsetof(UidStateFile, rec) == 1584 &&
-				 offsetof(UidStateFile, rec.requested) == 1600,
-				 "the settings record's place in the file (TAP 036 writes its request word)");
+				 offsetof(UidStateFile, rec.writer) == 1592 &&
+				 offsetof(UidStateFile, rec.requested) == 1600 &&
+				 offsetof(UidStateFile, rec.body) == 1616 && sizeof(UidRecordBody) == 136,
+				 "the settings record's place in the file (TAP 036 writes its words)");
 
 UidStateFile *uid_state = NULL;
 UidCursor	uid_cursors[UID_NSLOTS];

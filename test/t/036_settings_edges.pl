@@ -8,7 +8,8 @@
 #     server life in force, a session that took a reload keeps making IDs
 #     with the record in force, and takes the reload once a slot is free;
 #     (b) right after a restart, with no record of this server life, a
-#     generator refuses (55000) until a slot is free.
+#     session that set uid settings of its own refuses (55000), and a plain
+#     one publishes the values it inherited from the postmaster.
 #  2. Copies of the data directory (a hot base backup and a cold file copy)
 #     started with other settings: the record copied in the state file is
 #     another server's; their IDs carry their own settings.
@@ -16,6 +17,16 @@
 #     does not keep them.
 #  4. The worker itself: a reload makes one, which publishes and exits;
 #     many new connections reuse the record instead of starting one each.
+#  6. A publisher that stalls (0.6.0 took its lock over from a holder
+#     stalled for a second, which then wrote its older ranges over newer
+#     ones): the record's writer word held by a living process of this
+#     server life; publications wait and never take it over, sessions make
+#     IDs with the record in force meanwhile, without an error; once the
+#     holder is gone, the next worker takes the word and the reload
+#     reaches the IDs.
+#  7. uid in shared_preload_libraries (the postmaster has loaded it, so
+#     its settings are checked ones, not placeholders): an ALTER SYSTEM not
+#     reloaded never reaches an ID; a reload does.
 #  5. A request word in the state file of an earlier boot (the monotonic
 #     clock restarts at a reboot; a copy may come from a machine up
 #     longer): a worker is started all the same.  Before the fix, every
@@ -144,25 +155,36 @@ is(q1($n, 'SELECT probe()'), '7/7', '1a. and a new session\'s too');
 $s->quit;
 
 # (b) Right after a restart, the slots taken before any ID is made: the
-# record in force is of the earlier server life.
+# record in force is of the earlier server life.  A session that set uid
+# settings of its own refuses; a plain one, whose values are still those it
+# inherited from the postmaster, publishes them and makes IDs; then the
+# first one does too.
 $n->append_conf('postgresql.conf', "uid.partition = 6\nuid.generator = 6");
 $n->restart;
 $h = take_slots($n);
 is(q1($n, $parallel_workers), '3', '1b. after the restart, the parallel workers hold all three slots');
-$r = attempt($n, 'SELECT sno_new()');
-is($r->{sqlstate} // 'no error', '55000', '1b. sno_new() with no slot free after a restart fails with 55000')
-  or diag $r->{out} . $r->{err};
-is($r->{msg}, q{uid could not read the server's settings since it started},
-	'1b. saying the server\'s settings could not be read');
-$r = attempt($n, 'SELECT snowflake_si_new()');
-is($r->{sqlstate} // 'no error', '55000', '1b. snowflake_si_new() too');
-$r = attempt($n, 'SELECT probe()');
-unlike($r->{out}, qr{^\d+/\d+$}, '1b. no ID is made with the record of the earlier server life')
-  or diag $r->{out};
+$log_at = -s $n->logfile;
+{
+	local $ENV{PGOPTIONS} = '-c uid.partition=1';
+	$r = attempt($n, 'SELECT sno_new()');
+	is($r->{sqlstate} // 'no error', '55000',
+		'1b. sno_new() with no slot free after a restart, in a session with a startup option, fails with 55000')
+	  or diag $r->{out} . $r->{err};
+	is($r->{msg}, q{uid could not read the server's settings since it started},
+		'1b. saying the server\'s settings could not be read');
+	$r = attempt($n, 'SELECT snowflake_si_new()');
+	is($r->{sqlstate} // 'no error', '55000', '1b. snowflake_si_new() too');
+}
+is(q1($n, 'SELECT probe()'), '6/6',
+	'1b. a plain session, its values inherited from the postmaster, makes IDs with 6/6 all the same');
+is(scalar(log_lines($n, $log_at, qr/published from a session's values inherited from the postmaster/)), 1,
+	'1b. it published the values it inherited');
+{
+	local $ENV{PGOPTIONS} = '-c uid.partition=1';
+	is(q1($n, 'SELECT probe()'), '6/6', '1b. then the session with a startup option makes IDs with 6/6');
+}
 free_slots($n, $h);
-$got = poll_until('a generator to work',
-	sub { my $v = q1($n, 'SELECT probe()'); $v =~ m{^\d+/\d+$} ? $v : undef });
-is($got, '6/6', '1b. once a slot is free, IDs carry the configured 6/6');
+is(q1($n, 'SELECT probe()'), '6/6', '1b. once a slot is free, IDs carry the configured 6/6');
 
 ############################################################################
 # 4. The worker itself (log_min_messages = debug1 on this node).
@@ -300,5 +322,69 @@ $o->start;
 is(q1($o, 'SELECT probe()'), '9/9',
 	'5. after a start with a request word of an earlier boot, the first IDs carry the settings (9/9)');
 $o->stop;
+
+############################################################################
+# 6. The writer word (offset 1592; the bodies at 1616, 136 bytes each, their
+# server life the word after the sequence word: pinned in src/state.c)
+# given to a living backend of this server life, as a settings worker
+# stopped mid-publication would hold it.
+my $w = uid_node('stalled_writer',
+	conf => [ 'uid.partition = 5', 'uid.generator = 5', 'log_min_messages = debug1' ]);
+q1($w, probe_sql());
+is(q1($w, 'SELECT probe()'), '5/5', '6. setup: IDs with 5/5');
+my $sleeper = start_worker($w, 'SELECT pg_sleep(600)');
+my $spid;
+poll_until('the sleeping session',
+	sub { $spid = q1($w, q{SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(600)'}); $spid ne '' });
+{
+	open(my $fh, '+<:raw', state_file($w)) or die "could not open the state file: $!";
+	seek($fh, 1584, 0) or die;
+	read($fh, my $cur, 8) == 8 or die;
+	my $body = 1616 + (unpack('Q<', $cur) & 1) * 136;
+	seek($fh, $body + 8, 0) or die;
+	read($fh, my $life, 8) == 8 or die;
+	seek($fh, 1592, 0) or die;
+	print $fh pack('Q<', ((unpack('Q<', $life) >> 32) << 32) | $spid);
+	close $fh or die;
+}
+$w->append_conf('postgresql.conf', "uid.partition = 7\nuid.generator = 7");
+reload_applied($w) or die 'the reload was not taken';
+$log_at = -s $w->logfile;
+my $rw = attempt($w, 'SELECT probe()');
+is($rw->{out} . ($rw->{sqlstate} // ''), '5/5',
+	'6. with the writer word held by a living process, IDs carry the record in force, 5/5, without an error')
+  or diag $rw->{err};
+is(scalar(log_lines($w, $log_at, $published)), 0, '6. and nothing was published: the word was not taken over');
+q1($w, "SELECT pg_terminate_backend($spid)");
+finish_worker($sleeper);
+$got = poll_until('the IDs to carry 7/7 once the holder is gone',
+	sub { my $v = q1($w, 'SELECT probe()'); $v eq '7/7' ? $v : undef });
+is($got, '7/7', '6. once the holder is gone, the next worker takes the word over: IDs carry 7/7');
+$w->stop;
+
+############################################################################
+# 7. uid in shared_preload_libraries.
+my $sp = uid_node('preloaded',
+	conf => [ "shared_preload_libraries = 'uid'", 'uid.partition = 5', 'uid.generator = 5' ]);
+q1($sp, probe_sql());
+my $idle = $sp->background_psql('postgres');
+is(scalar $idle->query('SELECT probe()'), '5/5', '7. preloaded: IDs with 5/5');
+reload_applied($sp) or die 'the reload was not taken';
+usleep(300_000);
+q1($sp, 'ALTER SYSTEM SET uid.partition = 99; ALTER SYSTEM SET uid.generator = 9');
+is(scalar $idle->query('SELECT probe()'), '5/5',
+	'7. a session idle across a reload, an edit pending: 5/5, not the edit');
+is(q1($sp, 'SELECT probe()'), '5/5', '7. a new session: 5/5');
+{
+	local $ENV{PGOPTIONS} = '-c uid.partition=0';
+	my ($rc7, $out7, $err7) = $sp->psql('postgres', 'SELECT probe()');
+	isnt($out7, '0/5', '7. a startup option never reaches an ID') or diag $err7;
+}
+reload_applied($sp) or die 'the reload was not taken';
+$got = poll_until('the idle session to carry the reload',
+	sub { my $v = $idle->query('SELECT probe()'); $v eq '99/9' ? $v : undef });
+is($got, '99/9', '7. once reloaded, the edit reaches the IDs of the idle session');
+$idle->quit;
+$sp->stop;
 
 done_testing();
