@@ -122,9 +122,10 @@ plant floor window.h \
 # ranges: it is found at seed 2686 (about 70 s), so it searches further.
 plant durable backfill.c \
 	's/\t\t\tsync\(\);\n//g' 1-6000
-# (both checks: before a pass publishes its range, and after)
+# (both checks go through uid_backfill_live_used: before a pass publishes
+# its range, and after)
 plant used backfill.c \
-	's/\t+if \(seen->used == 0 \|\|\n\t+\(uid_used_lo\(seen->used\) <= hi && uid_used_hi\(seen->used\) >= lo\)\)\n\t+return UID_BACKFILL_LIVE_USED;\n//g == 2 or die "used"'
+	's/(\tif \(used == 0\)\n\t\treturn true;\n)/\treturn false;\n$1/ or die "used"'
 # from when a part was used: bounded a tick late, or not lowered by a
 # backend whose ID another widened the record over
 plant from backfill.c \
@@ -143,9 +144,12 @@ plant inherit record.c \
 	's/\tif \(need->own == UID_SOURCE_SESSION && need->reload_time >= 0 && !need->overridden &&/\tif (need->own == UID_SOURCE_SESSION \&\& !need->overridden \&\&/ or die "inherit"'
 plant stall record.c \
 	's/\t\tif \(w != 0 && \(w >> 32\) == \(self >> 32\) && uid_plat_alive\(\(uint32\) w\)\)\n\t\t\treturn false;\n// or die "stall"'
+# stale needs two workers forked across a reload out of the order of their
+# requests, and then in order of publication the other way: rare, so it
+# searches further, as durable does.
 plant stale record.c \
 	's/\t\tif \(\(proposal->source == UID_SOURCE_POSTMASTER \|\|\n\t\t\t proposal->source == UID_SOURCE_INHERITED\) && uid_plat_reload_signalled\(\)\)\n\t\t\tverdict = UID_PUB_STALE;\n\t\telse // or die "stale signal";
-	 s/\t\tin_force->reload_time > proposal->reload_time\)/\t\tin_force->reload_time > proposal->reload_time \&\& 0)/ or die "stale time"'
+	 s/\t\tin_force->reload_time > proposal->reload_time\)/\t\tin_force->reload_time > proposal->reload_time \&\& 0)/ or die "stale time"' 1-6000
 plant refuse record.c \
 	's/(return in_force->gen != 0 && in_force->life == life);/$1 \&\&\n\t\tuid_plat_unix_us() - in_force->published_us < 1000000;/ or die "refuse"'
 wait

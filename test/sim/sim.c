@@ -1251,8 +1251,8 @@ settings_refresh(Backend *b, Server *s, int64 after)
 		proc_init(w, b->server, worker_main);
 		w->kind = K_WORKER;
 		w->req = req;
-		/* forked at a later step: mostly soon, sometimes late */
-		w->wake_t = sim->t + (rng_below(&sim->sched, 8) == 0 ?
+		/* forked at a later step: mostly soon, one in four late (a busy postmaster) */
+		w->wake_t = sim->t + (rng_below(&sim->sched, 4) == 0 ?
 							  (int64) rng_below(&sim->sched, 100000) :
 							  (int64) rng_below(&sim->sched, 2000));
 		sim->workers++;
