@@ -56,6 +56,12 @@ UID_HIDDEN TimestampTz uid_rec_reload_seen = -1;
 /* After a refresh that did not happen, the next is tried this much later. */
 #define UID_REC_RETRY_US INT64CONST(1000000)
 
+/*
+ * Reload times in a record are Unix microseconds, as its publication time
+ * is (core/record.c compares the two); PgReloadTime counts from 2000.
+ */
+#define UID_PG_TO_UNIX_US ((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
+
 static int64 retry_after = 0;	/* monotonic us */
 static bool noted_no_slot = false;	/* logged once until a worker starts */
 
@@ -84,7 +90,7 @@ uid_rec_own(UidRecord *p, UidRecordSource source, int64 requested)
 	memset(p, 0, sizeof(*p));
 	p->life = uid_pm_key();
 	p->requested = requested;
-	p->reload_time = PgReloadTime;
+	p->reload_time = PgReloadTime + UID_PG_TO_UNIX_US;
 	p->published_us = uid_plat_unix_us();
 	p->source = source;
 	p->values[UID_REC_GENERATOR] = uid_generator;
@@ -131,7 +137,7 @@ uid_rec_note_switch(const UidRecord *was, const UidRecord *now)
 	ereport(LOG,
 			(errmsg("uid: sno issues from live range %d..%d and back-fill range %s, taken from the configuration reloaded at %s",
 					a.live_min, a.live_max, uid_sno_range_text(a.backfill_min, a.backfill_max),
-					timestamptz_to_str(now->reload_time)),
+					timestamptz_to_str(now->reload_time - UID_PG_TO_UNIX_US)),
 			 errdetail("Before: live range %d..%d, back-fill range %s.",
 					   b.live_min, b.live_max, uid_sno_range_text(b.backfill_min, b.backfill_max))));
 }
@@ -155,7 +161,7 @@ uid_rec_publish(UidRecord *p)
 	if (r == UID_PUB_TAKEN && p->kept)
 		ereport(LOG,
 				(errmsg("uid: the configuration reloaded at %s gives a uid setting an invalid value: IDs keep the settings in force",
-						timestamptz_to_str(p->reload_time)),
+						timestamptz_to_str(p->reload_time - UID_PG_TO_UNIX_US)),
 				 errhint("Correct it and reload the configuration; the server log says which setting and why.")));
 	if (r == UID_PUB_TAKEN)
 	{
@@ -166,7 +172,7 @@ uid_rec_publish(UidRecord *p)
 								 p->source == UID_SOURCE_SINGLE_USER ? "a single-user server" :
 								 p->source == UID_SOURCE_INHERITED ? "a session's values inherited from the postmaster" :
 								 "the postmaster",
-								 timestamptz_to_str(p->reload_time))));
+								 timestamptz_to_str(p->reload_time - UID_PG_TO_UNIX_US))));
 	}
 	return r;
 }
@@ -286,6 +292,8 @@ uid_rec_need(UidRecordNeed *need)
 	need->overridden = uid_settings_overridden;
 	need->parallel = IsParallelWorker();
 	uid_reload_need(&need->after, &need->reload_time);
+	if (need->reload_time >= 0)
+		need->reload_time += UID_PG_TO_UNIX_US;
 }
 
 static uint64

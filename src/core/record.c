@@ -72,10 +72,17 @@ uid_record_plan(const UidRecord *in_force, const UidRecordNeed *need)
 		return UID_PLAN_REFRESH;
 	if (in_force->requested > need->after)
 		return UID_PLAN_USE;
-	/* published from the postmaster reload this process was forked under */
+	/*
+	 * Published from the postmaster reload this process was forked under:
+	 * its reload time, on the postmaster's wall clock.  Two reloads have the
+	 * same time only if that clock stood still between them; a record
+	 * published while it stood still (no later than its reload) does not
+	 * tell its reload from a later one, and is not taken for it.
+	 */
 	if (need->reload_time >= 0 &&
 		(in_force->source == UID_SOURCE_POSTMASTER || in_force->source == UID_SOURCE_INHERITED) &&
-		in_force->reload_time == need->reload_time)
+		in_force->reload_time == need->reload_time &&
+		in_force->published_us > in_force->reload_time)
 		return UID_PLAN_USE;
 	return UID_PLAN_REFRESH;
 }

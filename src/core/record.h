@@ -165,6 +165,7 @@ typedef enum UidRecordPlan
 
 extern UidRecordPlan uid_record_plan(const UidRecord *in_force, const UidRecordNeed *need);
 
+
 /*
  * After a refresh that did not happen (no worker could start, or none
  * published in time): may the record in force be used?  Only if it is of

@@ -46,6 +46,9 @@
 #   inherit a session that took a reload stands in with its own values
 #          when no settings worker answers and no record of the server
 #          life exists: it may hold an edit no reload delivered
+#   frozen a new session takes a record for its postmaster reload's by an
+#          equal reload time although the wall clock stood still between
+#          two reloads: it issues from the earlier one's values
 #   stall  the writer word is taken over from a living holder: a stalled
 #          settings worker resumes and writes over the record in force
 #          (0.6.0 case 5)
@@ -142,6 +145,10 @@ plant restart record.c \
 	"$gate"' s/\tif \(!this_life\)\n\t\treturn UID_PLAN_REFRESH;/\tif (!this_life)\n\t\treturn in_force->gen != 0 ? UID_PLAN_PUBLISH_OWN : UID_PLAN_REFRESH;/ or die "restart"'
 plant inherit record.c \
 	's/\tif \(need->own == UID_SOURCE_SESSION && need->reload_time >= 0 && !need->overridden &&/\tif (need->own == UID_SOURCE_SESSION \&\& !need->overridden \&\&/ or die "inherit"'
+# a record of a reload taken for a later one's because the wall clock
+# stood still between them (their reload times are equal)
+plant frozen record.c \
+	's/ \&\&\n\t\tin_force->published_us > in_force->reload_time\)/)/ or die "frozen"'
 plant stall record.c \
 	's/\t\tif \(w != 0 && \(w >> 32\) == \(self >> 32\) && uid_plat_alive\(\(uint32\) w\)\)\n\t\t\treturn false;\n// or die "stall"'
 # stale needs two workers forked across a reload out of the order of their

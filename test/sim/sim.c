@@ -69,7 +69,9 @@
  *   from       a live sno of timeline 0 goes out only once the state file
  *              says its sequence's part was used from its tick or earlier
  *   fresh      within a server life, a record of the postmaster's values
- *              never replaces one of a later reload of the postmaster
+ *              never replaces one of a later reload of the postmaster, and
+ *              a session's plan uses none older than the reload it knows
+ *              of (forked after it, or took it)
  *   torn       the body in force, whenever whole, holds what it held when it
  *              came in force
  *   available  no call is refused for want of a record while one of this
@@ -270,7 +272,10 @@ typedef struct Server
 	/* settings: the files, the postmaster's (its last reload's), its reload time */
 	Settings	files;
 	Settings	delivered;
-	int64		reload_mono;	/* PgReloadTime, on its monotonic clock */
+	int64		reload_time;	/* PgReloadTime: its wall clock at its last reload
+								 * (stopped or stepped by the faults) */
+	uint64		reloads;		/* its reloads this life, in order (the truth
+								 * that reload_time may not tell) */
 	uint64		life;			/* the server life: incarnation << 32 */
 	Settings	seen[NSEEN];	/* every value the postmaster held this life */
 	int			nseen;
@@ -279,6 +284,7 @@ typedef struct Server
 	uint64		shadow_cur;
 	bool		shadow_known;	/* false: of a file a crash or failover brought back */
 	UidRecord	shadow;
+	uint64		shadow_reloads;	/* the reload the record in force is of */
 	uint64		shadow_words[UID_REC_WORDS];
 	int64		life_since;		/* step a record of this life came in force, -1: none */
 	/*
@@ -336,6 +342,9 @@ typedef struct Backend
 	bool		publishing;
 	UidRecord	prop;			/* its proposal, while publishing */
 	int64		req;			/* a worker: the request it answers */
+	uint64		prop_reloads;	/* the postmaster's reloads its values are of */
+	uint64		known;			/* the postmaster's reloads it knows of (forked
+								 * after, or took) */
 	uint64		gen_used;		/* the record generation of the ID being made */
 	uint64		used_copy;		/* its copy of the live sequences' record */
 	/* the call under way */
@@ -1085,12 +1094,13 @@ record_after_step(Server *s, Backend *p)
 		 * to values of an earlier reload of the postmaster than it held
 		 */
 		if (s->shadow_known && s->shadow.life == p->prop.life &&
-			s->shadow.source == UID_SOURCE_POSTMASTER &&
-			p->prop.source == UID_SOURCE_POSTMASTER &&
-			p->prop.reload_time < s->shadow.reload_time)
+			(s->shadow.source == UID_SOURCE_POSTMASTER || s->shadow.source == UID_SOURCE_INHERITED) &&
+			(p->prop.source == UID_SOURCE_POSTMASTER || p->prop.source == UID_SOURCE_INHERITED) &&
+			p->prop_reloads < s->shadow_reloads)
 			fail("fresh: server %d's record gen %" PRIu64 " holds the postmaster's values of "
-				 "its reload at %" PRId64 ", after a record of its reload at %" PRId64,
-				 server_index(s), cur >> 1, p->prop.reload_time, s->shadow.reload_time);
+				 "its reload %" PRIu64 ", after a record of its reload %" PRIu64,
+				 server_index(s), cur >> 1, p->prop_reloads, s->shadow_reloads);
+		s->shadow_reloads = p->prop_reloads;
 		s->shadow_cur = cur;
 		s->shadow = p->prop;
 		s->shadow_known = true;
@@ -1179,7 +1189,8 @@ worker_main(void)
 	w->sig_pending = false;		/* forked now: the postmaster's last reload */
 	p->life = s->life;
 	p->requested = w->req;
-	p->reload_time = s->reload_mono;
+	p->reload_time = s->reload_time;
+	w->prop_reloads = s->reloads;
 	p->source = UID_SOURCE_POSTMASTER;
 	settings_values(&v, p->values);
 	trace(w, w->server, "settings worker %u forked: partition %d, range %d, bf %d",
@@ -1304,7 +1315,18 @@ settings_ready(Backend *b, Server *s)
 			uid_record_read(&s->file.rec, &b->rec);
 		plan = uid_record_plan(&b->rec, &need);
 		if (plan == UID_PLAN_USE)
+		{
+			/*
+			 * fresh use: the plan took a record of the postmaster's reload
+			 * this session knows of or a later one (a fallback may not)
+			 */
+			if (!b->par_pid && s->shadow_known && b->rec.gen == s->shadow_cur >> 1 &&
+				b->rec.life == s->life && s->shadow_reloads < b->known)
+				fail("fresh: server %d's session uses record gen %" PRIu64 " of the postmaster's "
+					 "reload %" PRIu64 ", knowing of its reload %" PRIu64, server_index(s),
+					 b->rec.gen, s->shadow_reloads, b->known);
 			return true;
+		}
 		if (plan == UID_PLAN_PUBLISH_OWN && tries < 3)
 		{
 			/* its own values, as what it is (a session's) */
@@ -1444,7 +1466,7 @@ generate(Backend *b, int type)
 	{
 		b->par_pid = ++sim->next_pid;
 		b->par_after = server_mono_us(s);
-		b->par_reload = s->reload_mono;
+		b->par_reload = s->reload_time;
 		sim->parallel_calls++;
 	}
 again:
@@ -1678,6 +1700,7 @@ backend_main(void)
 			b->sig_pending = false;
 			b->after = sim_mono_us();
 			b->reload_time = -1;
+			b->known = s->reloads;
 			if (!b->has_opts)
 				b->own = s->files;
 			trace(b, b->server, "takes a reload: its values partition %d, range %d, bf %d",
@@ -1744,7 +1767,9 @@ backend_start(Backend *b, int server)
 	b->busy = rng_below(&sim->sched, 6) == 0;
 	b->late = rng_below(&sim->sched, 3) == 0;
 	b->after = b->late ? -1 : server_mono_us(s);
-	b->reload_time = s->reload_mono;
+	b->reload_time = s->reload_time;
+	b->prop_reloads = s->reloads;
+	b->known = s->reloads;
 	b->sig_pending = false;
 }
 
@@ -1774,7 +1799,8 @@ server_new_incarnation(Server *s)
 		s->hostile = false;
 	}
 	s->delivered = s->files;
-	s->reload_mono = server_mono_us(s);
+	s->reload_time = server_unix_us(s);
+	s->reloads++;
 	s->nseen = 0;
 	server_seen(s, &s->delivered);
 	s->life_since = -1;
@@ -1979,7 +2005,8 @@ server_reload(Server *s)
 	int			si = server_index(s);
 
 	s->delivered = s->files;
-	s->reload_mono = server_mono_us(s);
+	s->reload_time = server_unix_us(s);
+	s->reloads++;
 	server_seen(s, &s->delivered);
 	for (int i = 0; i < sim->nbackends; i++)
 		sim->backends[si * sim->nbackends + i].sig_pending = true;
