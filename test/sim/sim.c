@@ -1280,6 +1280,25 @@ settings_refresh(Backend *b, Server *s, int64 after)
 	return true;
 }
 
+/* A backend proposes its own values as source (a session's, or inherited). */
+static void
+publish_own(Backend *b, Server *s, const Settings *own, UidRecordSource source,
+			int64 requested, int64 reload_time, uint32 pid)
+{
+	memset(&b->prop, 0, sizeof(b->prop));
+	b->prop.life = s->life;
+	b->prop.requested = requested;
+	b->prop.reload_time = reload_time;
+	b->prop.source = source;
+	settings_values(own, b->prop.values);
+	b->prop.published_us = sim_unix_us();
+	trace(b, b->server, "%s publishes its own values (source %d): partition %d, range %d",
+		  b->par_pid ? "parallel worker" : "session", (int) source, own->partition, own->part);
+	b->publishing = true;
+	(void) uid_record_publish(&s->file.rec, &b->prop, uid_record_self(s->life, pid));
+	b->publishing = false;
+}
+
 /*
  * What a generator does before it allocates (record.h): read the record,
  * plan, refresh or publish its own values as the plan says, and fall back
@@ -1330,18 +1349,7 @@ settings_ready(Backend *b, Server *s)
 		if (plan == UID_PLAN_PUBLISH_OWN && tries < 3)
 		{
 			/* its own values, as what it is (a session's) */
-			memset(&b->prop, 0, sizeof(b->prop));
-			b->prop.life = s->life;
-			b->prop.requested = sim_mono_us();
-			b->prop.reload_time = need.reload_time;
-			b->prop.source = need.own;
-			settings_values(&own, b->prop.values);
-			b->prop.published_us = sim_unix_us();
-			trace(b, b->server, "%s publishes its own values: partition %d, range %d",
-				  b->par_pid ? "parallel worker" : "session", own.partition, own.part);
-			b->publishing = true;
-			(void) uid_record_publish(&s->file.rec, &b->prop, uid_record_self(s->life, pid));
-			b->publishing = false;
+			publish_own(b, s, &own, need.own, sim_mono_us(), need.reload_time, pid);
 			continue;
 		}
 		if (plan == UID_PLAN_REFRESH && tries < 3 && settings_refresh(b, s, need.after))
@@ -1357,18 +1365,7 @@ settings_ready(Backend *b, Server *s)
 	uid_record_read(&s->file.rec, &b->rec);
 	if (uid_record_fallback(&b->rec, &need) == UID_PLAN_PUBLISH_OWN)
 	{
-		memset(&b->prop, 0, sizeof(b->prop));
-		b->prop.life = s->life;
-		b->prop.requested = 0;
-		b->prop.reload_time = need.reload_time;
-		b->prop.source = UID_SOURCE_INHERITED;
-		settings_values(&own, b->prop.values);
-		b->prop.published_us = sim_unix_us();
-		trace(b, b->server, "%s publishes the values it inherited: partition %d, range %d",
-			  b->par_pid ? "parallel worker" : "session", own.partition, own.part);
-		b->publishing = true;
-		(void) uid_record_publish(&s->file.rec, &b->prop, uid_record_self(s->life, pid));
-		b->publishing = false;
+		publish_own(b, s, &own, UID_SOURCE_INHERITED, 0, need.reload_time, pid);
 		uid_record_read(&s->file.rec, &b->rec);
 	}
 	if (uid_record_usable(&b->rec, s->life))
