@@ -56,12 +56,6 @@ UID_HIDDEN TimestampTz uid_rec_reload_seen = -1;
 /* After a refresh that did not happen, the next is tried this much later. */
 #define UID_REC_RETRY_US INT64CONST(1000000)
 
-/*
- * Reload times in a record are Unix microseconds, as its publication time
- * is (core/record.c compares the two); PgReloadTime counts from 2000.
- */
-#define UID_PG_TO_UNIX_US ((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
-
 static int64 retry_after = 0;	/* monotonic us */
 static bool noted_no_slot = false;	/* logged once until a worker starts */
 
@@ -90,7 +84,8 @@ uid_rec_own(UidRecord *p, UidRecordSource source, int64 requested)
 	memset(p, 0, sizeof(*p));
 	p->life = uid_pm_key();
 	p->requested = requested;
-	p->reload_time = PgReloadTime + UID_PG_TO_UNIX_US;
+	/* Unix us, as published_us (core/record.c compares the two) */
+	p->reload_time = PgReloadTime + PG_EPOCH_UNIX_US;
 	p->published_us = uid_plat_unix_us();
 	p->source = source;
 	p->values[UID_REC_GENERATOR] = uid_generator;
@@ -137,7 +132,7 @@ uid_rec_note_switch(const UidRecord *was, const UidRecord *now)
 	ereport(LOG,
 			(errmsg("uid: sno issues from live range %d..%d and back-fill range %s, taken from the configuration reloaded at %s",
 					a.live_min, a.live_max, uid_sno_range_text(a.backfill_min, a.backfill_max),
-					timestamptz_to_str(now->reload_time - UID_PG_TO_UNIX_US)),
+					timestamptz_to_str(now->reload_time - PG_EPOCH_UNIX_US)),
 			 errdetail("Before: live range %d..%d, back-fill range %s.",
 					   b.live_min, b.live_max, uid_sno_range_text(b.backfill_min, b.backfill_max))));
 }
@@ -161,7 +156,7 @@ uid_rec_publish(UidRecord *p)
 	if (r == UID_PUB_TAKEN && p->kept)
 		ereport(LOG,
 				(errmsg("uid: the configuration reloaded at %s gives a uid setting an invalid value: IDs keep the settings in force",
-						timestamptz_to_str(p->reload_time - UID_PG_TO_UNIX_US)),
+						timestamptz_to_str(p->reload_time - PG_EPOCH_UNIX_US)),
 				 errhint("Correct it and reload the configuration; the server log says which setting and why.")));
 	if (r == UID_PUB_TAKEN)
 	{
@@ -172,7 +167,7 @@ uid_rec_publish(UidRecord *p)
 								 p->source == UID_SOURCE_SINGLE_USER ? "a single-user server" :
 								 p->source == UID_SOURCE_INHERITED ? "a session's values inherited from the postmaster" :
 								 "the postmaster",
-								 timestamptz_to_str(p->reload_time - UID_PG_TO_UNIX_US))));
+								 timestamptz_to_str(p->reload_time - PG_EPOCH_UNIX_US))));
 	}
 	return r;
 }
@@ -267,12 +262,13 @@ uid_rec_refresh(const UidRecordNeed *need)
 		(void) uid_record_read(s, &in_force);
 		if (uid_record_plan(&in_force, need) == UID_PLAN_USE)
 			return;
-		if (handle != NULL && GetBackgroundWorkerPid(handle, &pid) != BGWH_STARTED &&
-			GetBackgroundWorkerPid(handle, &pid) != BGWH_NOT_YET_STARTED)
+		/* gone: it published or it failed (the caller looks once more) */
+		if (handle != NULL)
 		{
-			/* gone: it published or it failed; look once more */
-			(void) uid_record_read(s, &in_force);
-			return;
+			BgwHandleStatus st = GetBackgroundWorkerPid(handle, &pid);
+
+			if (st != BGWH_STARTED && st != BGWH_NOT_YET_STARTED)
+				return;
 		}
 		if (uid_plat_mono_us() > deadline)
 			return;
@@ -293,7 +289,7 @@ uid_rec_need(UidRecordNeed *need)
 	need->parallel = IsParallelWorker();
 	uid_reload_need(&need->after, &need->reload_time);
 	if (need->reload_time >= 0)
-		need->reload_time += UID_PG_TO_UNIX_US;
+		need->reload_time += PG_EPOCH_UNIX_US;
 }
 
 static uint64
@@ -379,11 +375,22 @@ uid_rec_sync_slow(void)
 		uid_rec_reload_seen = -1;	/* the slow path again next time */
 		return word;
 	}
+	/*
+	 * Refused: the record in force is of an earlier server life (a restart
+	 * may have given this server another identity, which another server
+	 * may hold now), and this session's own values may be a startup
+	 * option's, a role's or database's, an edit no reload delivered, or a
+	 * leader's: either could repeat another server's IDs.
+	 */
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("uid could not read the server's settings since it started"),
-			 errdetail("IDs embed the settings of the server's last reload, which a settings worker (a background worker) publishes, and none could start or publish in time; this session set uid settings of its own or took a reload, so its own values cannot stand in."),
-			 errhint("Make a background worker slot free (\"max_worker_processes\") and try again.")));
+			 errdetail("IDs embed the settings of the server's last reload, which a settings worker (a background worker) publishes, and none could start or publish in time.  The settings published are %s; this session's own cannot stand in: %s.",
+					   in_force.gen == 0 ? "none" : "of an earlier start of the server",
+					   need.parallel ? "a parallel worker has its leader's" :
+					   need.overridden ? "it set uid settings of its own (a startup option, a role's or a database's setting)" :
+					   "it took a reload, which may hold edits of the configuration files that no reload delivered"),
+			 errhint("Connect without uid settings of your own and make an ID (such a session publishes the server's), or free a \"max_worker_processes\" slot.")));
 }
 
 bool

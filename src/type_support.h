@@ -29,9 +29,6 @@
 #error "uid needs a 64-bit build of PostgreSQL (8-byte Datum)"
 #endif
 
-/* PostgreSQL's epoch, 2000-01-01 00:00:00+00, in Unix milliseconds and microseconds */
-#define PG_EPOCH_UNIX_MS INT64CONST(946684800000)
-#define PG_EPOCH_UNIX_US (PG_EPOCH_UNIX_MS * 1000)
 
 /*
  * Reports text input rejected by a codec: 22P02 with core's wording, or

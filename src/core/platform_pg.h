@@ -39,6 +39,10 @@ typedef pg_atomic_uint64 UidWord;
 #define UID_ALWAYS_INLINE			pg_attribute_always_inline
 #define UID_STATIC_ASSERT(c, m)		StaticAssertDecl(c, m)
 
+/* PostgreSQL's epoch, 2000-01-01 00:00:00+00, in Unix milliseconds and microseconds */
+#define PG_EPOCH_UNIX_MS INT64CONST(946684800000)
+#define PG_EPOCH_UNIX_US (PG_EPOCH_UNIX_MS * 1000)
+
 /* The system clock in microseconds since the Unix epoch. */
 static inline int64
 uid_plat_unix_us(void)

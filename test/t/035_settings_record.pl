@@ -359,12 +359,21 @@ is($b_as_a, '0', "H. every ID of B carries B's reloaded 6/6");
 # README's layout) with live IDs made; then live 1024..65279 and back-fill
 # 128..255, which holds sequences those IDs used: refused; then the
 # README's layout again with back-fill 65280..65535: accepted.
-my $f = uid_node('backfill_refused',
-	conf => [ 'uid.sno_sequence_min = 0', 'uid.sno_sequence_max = 65279' ]);
-q1($f, 'SELECT count(sno_new()) FROM generate_series(1, 1000)');
-prepare($f, 'uid.sno_sequence_min' => 1024,
-	'uid.sno_backfill_min' => 128, 'uid.sno_backfill_max' => 255);
-reload_now($f);
+# A node whose live range was 0..65279 while $sql made live IDs, then is
+# 1024..65279 beside back-fill $lo..$hi, reloaded.
+sub after_live_ids
+{
+	my ($name, $sql, $lo, $hi) = @_;
+	my $node = uid_node($name,
+		conf => [ 'uid.sno_sequence_min = 0', 'uid.sno_sequence_max = 65279' ]);
+	q1($node, $sql);
+	prepare($node, 'uid.sno_sequence_min' => 1024,
+		'uid.sno_backfill_min' => $lo, 'uid.sno_backfill_max' => $hi);
+	reload_now($node);
+	return $node;
+}
+
+my $f = after_live_ids('backfill_refused', 'SELECT count(sno_new()) FROM generate_series(1, 1000)', 128, 255);
 ($rc, $out, $err) = $f->psql('postgres', q{SELECT sno_new_at(0, now())});
 like($err, qr/holds sequences that sno_new\(\) has issued/,
 	'7. back-fill 128..255 at a time of live IDs over their sequences is refused');
@@ -382,12 +391,8 @@ is(q1($f, 'SELECT min(sno_sequence(x)) >= 0 AND max(sno_sequence(x)) <= 65279 FR
 # IDs in 0..65279 (their sequences from 0 up); then live 1024..65279 and
 # back-fill 0..1023: dated in 2020 it is accepted, dated at the first live
 # ID it is refused.
-my $g8 = uid_node('backfill_from',
-	conf => [ 'uid.sno_sequence_min = 0', 'uid.sno_sequence_max = 65279' ]);
-q1($g8, 'CREATE TABLE live8 AS SELECT sno_new() AS id FROM generate_series(1, 1000)');
-prepare($g8, 'uid.sno_sequence_min' => 1024,
-	'uid.sno_backfill_min' => 0, 'uid.sno_backfill_max' => 1023);
-reload_now($g8);
+my $g8 = after_live_ids('backfill_from',
+	'CREATE TABLE live8 AS SELECT sno_new() AS id FROM generate_series(1, 1000)', 0, 1023);
 ($rc, $out, $err) = $g8->psql('postgres',
 	q{SELECT count(*) FILTER (WHERE sno_sequence(x) <= 1023) FROM (SELECT sno_new_at(0, timestamptz '2020-01-01 00:00:00+00' + g * interval '4 ms') x FROM generate_series(1, 100) g) s});
 is($out, '100', '8. back-fill dated in 2020, before every live ID, over their sequences: accepted')

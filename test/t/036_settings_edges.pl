@@ -27,6 +27,11 @@
 #  7. uid in shared_preload_libraries (the postmaster has loaded it, so
 #     its settings are checked ones, not placeholders): an ALTER SYSTEM not
 #     reloaded never reaches an ID; a reload does.
+#  8. A leased server: a session whose own uid.pool is not the server's (it
+#     took a reload late, after an ALTER SYSTEM of uid.pool written for
+#     later) claims nothing with it: once the lease runs out it refuses
+#     (55000) rather than claim an id of another pool; a plain session goes
+#     on with the server's pool.
 #  5. A request word in the state file of an earlier boot (the monotonic
 #     clock restarts at a reboot; a copy may come from a machine up
 #     longer): a worker is started all the same.  Before the fix, every
@@ -296,11 +301,19 @@ like($out, qr/sno_partition = "6".*\n.*snowflake_si_machine = "6"/,
 	'3. a second single-user server, with 6/6 in its files, makes IDs with 6/6, not the first one\'s 5/5')
   or diag "stdout: $out\nstderr: $err";
 
-$o->append_conf('postgresql.conf', "uid.partition = 8\nuid.generator = 8");
-$o->start;
-is(q1($o, 'SELECT probe()'), '8/8',
-	'3. started normally with 8/8 in its files, IDs carry 8/8, not the single-user server\'s 6/6');
-$o->stop;
+# Starts $node with partition and generator $v in its files, checks that
+# its IDs carry them, and stops it.
+sub start_carrying
+{
+	my ($node, $v, $what) = @_;
+	$node->append_conf('postgresql.conf', "uid.partition = $v\nuid.generator = $v");
+	$node->start;
+	is(q1($node, 'SELECT probe()'), "$v/$v", $what);
+	$node->stop;
+	return;
+}
+
+start_carrying($o, 8, '3. started normally with 8/8 in its files, IDs carry 8/8, not the single-user server\'s 6/6');
 
 ############################################################################
 # 5. The request word (offset 1600 of the state file, pinned by a static
@@ -317,11 +330,7 @@ $o->stop;
 	print $fh pack('Q<', $mono + 3600 * 1_000_000);
 	close $fh or die;
 }
-$o->append_conf('postgresql.conf', "uid.partition = 9\nuid.generator = 9");
-$o->start;
-is(q1($o, 'SELECT probe()'), '9/9',
-	'5. after a start with a request word of an earlier boot, the first IDs carry the settings (9/9)');
-$o->stop;
+start_carrying($o, 9, '5. after a start with a request word of an earlier boot, the first IDs carry the settings (9/9)');
 
 ############################################################################
 # 6. The writer word (offset 1592; the bodies at 1616, 136 bytes each, their
@@ -386,5 +395,29 @@ $got = poll_until('the idle session to carry the reload',
 is($got, '99/9', '7. once reloaded, the edit reaches the IDs of the idle session');
 $idle->quit;
 $sp->stop;
+
+############################################################################
+# 8. Leases and a session's own settings.
+my ($k8, $conninfo8) = coordinator_node('coordinator8');
+my $l8 = uid_node('leased8', coordinator => $conninfo8,
+	conf => [ "uid.pool = 'p8'", 'uid.pool_ttl = 2' ]);
+q1($l8, probe_sql());
+like(q1($l8, 'SELECT probe()'), qr{^\d+/\d+$}, '8. setup: a plain session claims and makes IDs');
+my $late8 = start_worker($l8, 'SELECT pg_sleep(3)', 'SELECT pg_sleep(2.5)', 'SELECT probe()');
+poll_until('the long statement under way',
+	sub { q1($l8, q{SELECT count(*) FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(3)'}) eq '1' });
+reload_applied($l8) or die 'the reload was not taken';
+usleep(300_000);
+q1($l8, q{LOAD 'uid'; ALTER SYSTEM SET uid.pool = 'other8'});    # for later, not reloaded
+my ($rc8, $out8, $err8) = finish_worker($late8);
+like((split /\n/, $out8)[-1],
+	qr/^55000: this session's "uid\.coordinator", "uid\.pool" or "uid\.pool_size" is not the server's$/,
+	'8. the session that read uid.pool = other8 late refuses to claim with it once the lease ran out')
+  or diag "$out8\n$err8";
+like(q1($l8, 'SELECT probe()'), qr{^\d+/\d+$}, '8. a plain session claims from the server\'s pool and makes IDs');
+is(q1($k8, q{SELECT count(*) FROM uid_pool WHERE pool = 'other8'}), '0',
+	'8. nothing was claimed from the pool no reload delivered');
+$l8->stop;
+$k8->stop;
 
 done_testing();
