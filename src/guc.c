@@ -679,6 +679,14 @@ uid_guc_init(void)
 		uid_ident_leased = true;
 }
 
+bool
+uid_setting_is_default(UidSettingBit bit)
+{
+	struct config_generic *g = uid_find_setting(uid_settings[bit].name);
+
+	return g == NULL || g->source == PGC_S_DEFAULT;
+}
+
 void
 uid_setting_refused(UidSettingBit bit)
 {

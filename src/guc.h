@@ -155,6 +155,9 @@ extern bool uid_settings_overridden;
  * that sets it in a file.
  */
 #define UID_PRELOAD_UNCHECKED (1u << 31)
+/* Is this process's value of a setting its built-in default (no configuration sets it)? */
+extern bool uid_setting_is_default(UidSettingBit bit);
+
 UID_NORETURN extern void uid_setting_refused(UidSettingBit bit) UID_NORETURN_AFTER;
 
 /*

@@ -96,6 +96,7 @@
 #include "codec/uid60_codec.h"
 #include "type_support.h"
 #include "guc.h"
+#include "source.h"
 #include "remote.h"
 #include "sql_api.h"
 
@@ -1001,10 +1002,11 @@ typedef struct UidIdentRow
 static void
 uid_ident_rows(UidIdentRow *rows)
 {
+	const uint64 rec PG_USED_FOR_ASSERTS_ONLY = uid_rec_sync();
 	const UidIdentRow all[UID_IDENT_NROWS] = {
 		{"sno", "partition", UID_SET_PARTITION, 65535, 0, 0xFFFF, "1/65536"},
 		{"muid", "medallion", UID_SET_MEDALLION, (UINT64CONST(1) << 44) - 2, 0, 0xFFFF, "1/2^40"},
-		{"snowflake_si", "machine id", UID_SET_GENERATOR, snowflake_si_mid_max(uid_snowflake_si_index_bits), 0, 0xFFFF},
+		{"snowflake_si", "machine id", UID_SET_GENERATOR, snowflake_si_mid_max((int) uid_rec_value(UID_REC_INDEX_BITS)), 0, 0xFFFF},
 		{"revts8", "generator", UID_SET_GENERATOR, REVTS8_GENERATOR_MAX, 0, REVTS8_GENERATOR_MAX},
 		{"revts8", "cluster", UID_SET_CLUSTER, REVTS8_CLUSTER_MAX, 6 /* log2(generators) */ , 0xFFFF},
 		{"uid60", "worker", UID_SET_GENERATOR, UID60_WORKER_MAX, 0, 0xFFFF},
@@ -1059,33 +1061,15 @@ uid_ident_now(UidLeaseNow *n)
 }
 
 /*
- * uid_config()'s effective value of an identity setting (uid.partition,
- * uid.medallion, uid.generator, uid.cluster) on a server that leases its
- * identity: what IDs made now carry, from the lease id, per type; or why
- * they carry none.  NULL if the server does not lease its identity.
+ * What each type whose field setting sets embeds of identity id, and whence
+ * the id: "snowflake_si 3, revts8 3, uid60 3 (lease id 3)".
  */
-char *
-uid_ident_effective(UidSettingBit setting)
+static char *
+uid_ident_id_words(UidSettingBit setting, int32 id, const char *whence)
 {
 	UidIdentRow rows[UID_IDENT_NROWS];
-	UidLeaseNow n;
-	int32		id;
 	StringInfoData buf;
 	int			listed = 0;
-
-	if (!uid_rec_leased())
-		return NULL;
-	uid_ident_now(&n);
-	if (n.standby)
-		return pstrdup("(none: a standby makes no IDs)");
-	if (n.blocked != NULL)
-		return psprintf("(no ID is made: %s)", n.blocked);
-	if (!n.ours)
-		return pstrdup("(lease: none held yet)");
-	id = SNAP_ID(&n.s);
-	if (!n.live)
-		return psprintf("(lease: id %d expired at %s; the next ID renews it or claims another)",
-						id, uid_us_text(SNAP_EXPIRY_US(&n.s)));
 
 	uid_ident_rows(rows);
 	initStringInfo(&buf);
@@ -1108,8 +1092,60 @@ uid_ident_effective(UidSettingBit setting)
 		else
 			appendStringInfo(&buf, INT64_FORMAT, v);
 	}
-	appendStringInfo(&buf, " (lease id %d)", id);
+	appendStringInfo(&buf, " (%s %d)", whence, id);
 	return buf.data;
+}
+
+/*
+ * Does the server take a type's identity from this database's Citus node
+ * group (not leased, not set by hand)?  The group, or -1.  For reports: a
+ * group that is not known is -1 here (the generators refuse it).
+ */
+static int32
+uid_ident_citus(UidSettingBit setting)
+{
+	bool		hand = uid_rec_value(uid_rec_field_of(setting)) >= 0;
+	UidIdInputs in = {.leased = false, .hand = hand, .group = UID_GROUP_NONE};
+
+	/* revts8's generator and cluster are set by hand together */
+	if (setting == UID_SET_GENERATOR || setting == UID_SET_CLUSTER)
+		in.hand = uid_rec_value(UID_REC_GENERATOR) >= 0 || uid_rec_value(UID_REC_CLUSTER) >= 0;
+	if (!in.hand)
+		in.group = uid_citus_group();
+	return uid_id_source(&in) == UID_ID_CITUS ? in.group : -1;
+}
+
+/*
+ * uid_config()'s effective value of an identity setting (uid.partition,
+ * uid.medallion, uid.generator, uid.cluster) on a server that leases its
+ * identity or takes it from Citus: what IDs made now carry, from the lease
+ * id or the node group, per type; or why they carry none.  NULL if the
+ * server does neither (the hand or default value is the answer).
+ */
+char *
+uid_ident_effective(UidSettingBit setting)
+{
+	UidLeaseNow n;
+	int32		id;
+
+	if (!uid_rec_leased())
+	{
+		int32		group = uid_ident_citus(setting);
+
+		return group < 0 ? NULL : uid_ident_id_words(setting, group, "Citus node group");
+	}
+	uid_ident_now(&n);
+	if (n.standby)
+		return pstrdup("(none: a standby makes no IDs)");
+	if (n.blocked != NULL)
+		return psprintf("(no ID is made: %s)", n.blocked);
+	if (!n.ours)
+		return pstrdup("(lease: none held yet)");
+	id = SNAP_ID(&n.s);
+	if (!n.live)
+		return psprintf("(lease: id %d expired at %s; the next ID renews it or claims another)",
+						id, uid_us_text(SNAP_EXPIRY_US(&n.s)));
+	return uid_ident_id_words(setting, id, "lease id");
 }
 
 /*
@@ -1141,6 +1177,7 @@ uid_identity(PG_FUNCTION_ARGS)
 		const char *source;
 		bool		safe;
 		char	   *note;
+		int32		group;
 
 		if (leased)
 		{
@@ -1168,11 +1205,21 @@ uid_identity(PG_FUNCTION_ARGS)
 			else
 				note = pstrdup("leased from the coordinator");
 		}
+		else if ((group = uid_ident_citus(r->setting)) >= 0)
+		{
+			nulls[4] = nulls[5] = nulls[6] = true;
+			source = "citus";
+			value = uid_ident_row_value(r, group);
+			safe = value >= 0;
+			note = value < 0 ?
+				psprintf("Citus node group %d does not fit (0..%u): %s refuses to generate; lease identities from a pool instead",
+						 group, uid_ident_row_fits(r), r->type) :
+				psprintf("Citus node group %d: every node of the cluster has its own", group);
+		}
 		else
 		{
 			const char *name = uid_settings[r->setting].name;
-			struct config_generic *g = uid_find_setting(name);
-			bool		set = g != NULL && g->source != PGC_S_DEFAULT;
+			bool		set = uid_rec_value(uid_rec_field_of(r->setting)) >= 0;
 			bool		drawn;
 			int64		v = uid_identity_setting(r->setting, &drawn);
 

@@ -11,6 +11,7 @@
 #include "generate.h"
 #include "type_support.h"
 #include "guc.h"
+#include "source.h"
 #include "muid.h"
 
 #define MUID_EXPECTED "hex digits in groups of 13, 11 and 8 joined by dashes (TTTTTTTTTTTTT-MMMMMMMMMMM-OOOOOOOO), or the first one or two groups"

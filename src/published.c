@@ -88,8 +88,9 @@ uid_rec_own(UidRecord *p, UidRecordSource source, int64 requested)
 	p->reload_time = PgReloadTime + PG_EPOCH_UNIX_US;
 	p->published_us = uid_plat_unix_us();
 	p->source = source;
-	p->values[UID_REC_GENERATOR] = uid_generator;
-	p->values[UID_REC_CLUSTER] = uid_cluster;
+	/* left at the built-in default: -1, not set by hand (source.c) */
+	p->values[UID_REC_GENERATOR] = uid_setting_is_default(UID_SET_GENERATOR) ? -1 : uid_generator;
+	p->values[UID_REC_CLUSTER] = uid_setting_is_default(UID_SET_CLUSTER) ? -1 : uid_cluster;
 	p->values[UID_REC_PARTITION] = uid_partition;
 	p->values[UID_REC_MEDALLION] = uid_medallion_value;
 	p->values[UID_REC_EPOCH_MS] = uid_snowflake_si_epoch_ms;
@@ -415,40 +416,14 @@ uid_rec_refused_error(int bit)
 int64
 uid_per_record_slow(UidPerRecord *c, int64 (*work_out) (void))
 {
+	/* counted before: a node group that changes while read is read again */
+	uint64		invals = uid_citus_invals;
+
 	c->word = UINT64_MAX;
 	c->value = work_out();
+	c->invals = invals;
 	c->word = uid_rec_word;
 	return c->value;
-}
-
-int
-uid_effective_partition(void)
-{
-	static int	drawn = -1;
-	int64		v = uid_rec_value(UID_REC_PARTITION);
-
-	uid_rec_check(UID_SET_PARTITION);
-	if (v >= 0)
-		return (int) v;
-	if (drawn < 0)
-		drawn = (int) (uid_boot_value(UID_SLOT_SNO) & 0xFFFF);
-	return drawn;
-}
-
-int64
-uid_effective_medallion(void)
-{
-	static int64 drawn = -1;
-	const int64 lo = (INT64CONST(1) << 40) + 1;
-	const int64 span = (INT64CONST(1) << 41) - lo;
-	int64		v = uid_rec_value(UID_REC_MEDALLION);
-
-	uid_rec_check(UID_SET_MEDALLION);
-	if (v >= 0)
-		return v;
-	if (drawn < 0)
-		drawn = lo + (int64) (uid_boot_value(UID_SLOT_MUID) % (uint64) span);
-	return drawn;
 }
 
 UidRecordField
@@ -476,36 +451,4 @@ uid_rec_field_of(int bit)
 	}
 	elog(ERROR, "uid: setting %d is not in the settings record", bit);
 	pg_unreachable();
-}
-
-int64
-uid_identity_setting(int bit, bool *drawn)
-{
-	(void) uid_rec_sync();
-	*drawn = (bit == UID_SET_PARTITION || bit == UID_SET_MEDALLION) &&
-		uid_rec_value(uid_rec_field_of(bit)) < 0;
-	switch (bit)
-	{
-		case UID_SET_PARTITION:
-			return uid_effective_partition();
-		case UID_SET_MEDALLION:
-			return uid_effective_medallion();
-		default:
-			uid_rec_check(bit);
-			return uid_rec_value(uid_rec_field_of(bit));
-	}
-}
-
-int
-uid_generator_for(const char *typname, const char *field, int max)
-{
-	int64		g = uid_rec_value(UID_REC_GENERATOR);
-
-	uid_rec_check(UID_SET_GENERATOR);
-	if (g < 0 || g > max)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("the value %d of \"uid.generator\" is out of range for type %s", (int) g, typname),
-				 errdetail("The %s %s is between 0 and %d.", typname, field, max)));
-	return (int) g;
 }

@@ -8,6 +8,7 @@
 
 #include "utils/timestamp.h"
 
+#include "citus.h"
 #include "compat.h"
 #include "state.h"
 
@@ -86,39 +87,29 @@ uid_rec_check(int bit)
 /*
  * A value a generator embeds, worked out once per record rather than per
  * ID (the checks and the lookups): the record changes only when a new one
- * is published, and uid_rec_word with it.  work_out errors as the per-ID
- * checks would, and then nothing is kept.  After uid_rec_sync().
+ * is published, and uid_rec_word with it; the Citus node group only when
+ * an invalidation reaches this process, and uid_citus_invals with it.
+ * work_out errors as the per-ID checks would, and then nothing is kept.
+ * After uid_rec_sync().
  */
 typedef struct UidPerRecord
 {
 	uint64		word;			/* the record word it was worked out for */
+	uint64		invals;			/* and uid_citus_invals (the node group) */
 	int64		value;
 } UidPerRecord;
 
-#define UID_PER_RECORD_INIT {UINT64_MAX, 0}
+#define UID_PER_RECORD_INIT {UINT64_MAX, 0, 0}
 
 extern int64 uid_per_record_slow(UidPerRecord *c, int64 (*work_out) (void));
 
 static inline int64
 uid_per_record(UidPerRecord *c, int64 (*work_out) (void))
 {
-	if (likely(c->word == uid_rec_word))
+	if (likely(c->word == uid_rec_word && c->invals == uid_citus_invals))
 		return c->value;
 	return uid_per_record_slow(c, work_out);
 }
-
-/* The record's values, resolving "drawn when the server starts" (after uid_rec_sync()). */
-extern int	uid_effective_partition(void);
-extern int64 uid_effective_medallion(void);
-
-/*
- * An identity setting's value in the record (a drawn partition or
- * medallion resolved); *drawn if it was drawn at the server's start.
- */
-extern int64 uid_identity_setting(int bit, bool *drawn);
-
-/* The record's uid.generator for a type's field of at most max; errors if out of range. */
-extern int	uid_generator_for(const char *typname, const char *field, int max);
 
 /*
  * Does the server lease its identity (uid.coordinator set, or refused)?

@@ -20,6 +20,7 @@
 
 #include "type_support.h"
 #include "guc.h"
+#include "source.h"
 #include "identity.h"
 #include "published.h"
 #include "sno.h"
@@ -102,8 +103,12 @@ uid_effective_words(UidSettingBit bit, bool may_read, const UidRangeWords *range
 		case UID_SHOW_OFF_IF_EMPTY:
 			return **(char **) s->var ? uid_value_words(s) : pstrdup("(off)");
 		case UID_SHOW_IDENTITY:
-			/* on a leased server, what the IDs carry comes from the lease */
-			return uid_rec_leased() ? uid_ident_effective(bit) : uid_hand_identity(bit);
+			{
+				/* leased or from Citus: what the IDs carry comes from the id */
+				char	   *words = uid_ident_effective(bit);
+
+				return words != NULL ? words : uid_hand_identity(bit);
+			}
 		case UID_SHOW_RECORD:
 			(void) uid_rec_sync();
 			uid_rec_check(bit);

@@ -12,6 +12,7 @@
 #include "generate.h"
 #include "type_support.h"
 #include "guc.h"
+#include "source.h"
 #include "revts8.h"
 
 #define REVTS8_EXPECTED "16 hexadecimal digits with bits 15 to 10 clear"
@@ -239,14 +240,11 @@ revts8_boundary(PG_FUNCTION_ARGS)
 						 << REVTS8_LOW_BITS);
 }
 
-/* The hand-set generator id and cluster: generator | cluster << 8. */
+/* The generator id and cluster not leased: generator | cluster << 8. */
 static int64
 revts8_hand_work_out(void)
 {
-	int			generator = uid_generator_for("revts8", "generator id", REVTS8_GENERATOR_MAX);
-
-	uid_rec_check(UID_SET_CLUSTER);
-	return generator | uid_rec_value(UID_REC_CLUSTER) << 8;
+	return uid_unleased_revts8();
 }
 
 PG_FUNCTION_INFO_V1(revts8_new);

@@ -18,6 +18,7 @@
 #include "generate.h"
 #include "type_support.h"
 #include "guc.h"
+#include "source.h"
 #include "sno.h"
 #include "core/backfill.h"
 

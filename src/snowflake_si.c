@@ -16,6 +16,7 @@
 #include "generate.h"
 #include "type_support.h"
 #include "guc.h"
+#include "source.h"
 #include "snowflake_si.h"
 
 #define SNOWFLAKE_SI_EXPECTED "a decimal integer from 0 to 9007199254740991"
@@ -237,7 +238,7 @@ static int64
 snowflake_si_mid_work_out(void)
 {
 	uid_rec_check(UID_SET_INDEX_BITS);
-	return uid_generator_for("snowflake_si", "machine id",
+	return uid_unleased_generator("snowflake_si", "machine id",
 							 (int) snowflake_si_mid_max((int) uid_rec_value(UID_REC_INDEX_BITS)));
 }
 

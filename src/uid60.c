@@ -14,6 +14,7 @@
 #include "generate.h"
 #include "type_support.h"
 #include "guc.h"
+#include "source.h"
 #include "uid60.h"
 
 #define UID60_EXPECTED "10 characters of A-Z, a-z, 0-9, - and _"
@@ -164,7 +165,7 @@ uid60_boundary(PG_FUNCTION_ARGS)
 static int64
 uid60_worker_work_out(void)
 {
-	return uid_generator_for("uid60", "worker id", UID60_WORKER_MAX);
+	return uid_unleased_generator("uid60", "worker id", UID60_WORKER_MAX);
 }
 
 PG_FUNCTION_INFO_V1(uid60_new);

@@ -1,0 +1,136 @@
+/*
+ * citus.c
+ *		The Citus node group of this database, read from Citus's catalog and
+ *		kept current by the invalidations Citus sends.
+ *
+ * Citus gives every node of a cluster a node group id of its own: the
+ * coordinator's is 0, each worker's a number from 1 that a sequence on the
+ * coordinator hands out once (a node removed and another added gets a new
+ * one; a standby promoted in its place keeps it, and the failover's fence
+ * keeps its IDs after the old primary's).  Each node keeps its own in
+ * pg_catalog.pg_dist_local_group, one row, in every database with Citus.
+ * Where a type's identity is neither leased nor set by hand, it is the
+ * group (core/source.h), so every node of a cluster makes IDs of its own
+ * with no uid setting, as Citus's own sequences do.
+ *
+ * The row changes when Citus adds the node to a cluster (from 0, which is
+ * also the coordinator's, to the group it is given): Citus's trigger on the
+ * table then sends an invalidation of the table's relation cache entry, and
+ * PostgreSQL delivers it to every process at its next transaction or lock,
+ * before it opens a table of the cluster's.  A process reads the row again
+ * after any such invalidation, or any change of a relation's name (Citus
+ * created or dropped), and only then.
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
+#include "utils/inval.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
+
+#include "citus.h"
+
+UID_HIDDEN uint64 uid_citus_invals = 0;
+
+static bool registered = false;
+static Oid	local_group_rel = InvalidOid;	/* as last read; InvalidOid: none */
+static UidGroupCache cache = UID_GROUP_CACHE_INIT;
+
+static void
+uid_citus_relcache_changed(Datum arg, Oid relid)
+{
+	if (relid == InvalidOid || relid == local_group_rel)
+		uid_citus_invals++;
+}
+
+static void
+uid_citus_names_changed(Datum arg, int cacheid, uint32 hashvalue)
+{
+	uid_citus_invals++;
+}
+
+/* Reads the group from the catalog. */
+static int32
+uid_citus_read(void)
+{
+	Relation	rel;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	int32		group = UID_GROUP_UNKNOWN;
+
+	local_group_rel = get_relname_relid("pg_dist_local_group", PG_CATALOG_NAMESPACE);
+	if (!OidIsValid(local_group_rel))
+		return UID_GROUP_NONE;
+	rel = table_open(local_group_rel, AccessShareLock);
+	scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup) && RelationGetDescr(rel)->natts >= 1 &&
+		TupleDescAttr(RelationGetDescr(rel), 0)->atttypid == INT4OID)
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tup, 1, RelationGetDescr(rel), &isnull);
+
+		if (!isnull && DatumGetInt32(d) >= 0)
+			group = DatumGetInt32(d);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return group;
+}
+
+int32
+uid_citus_group(void)
+{
+	uint64		at;
+
+	if (likely(uid_group_current(&cache, uid_citus_invals)))
+		return cache.group;
+	if (!registered)
+	{
+		CacheRegisterRelcacheCallback(uid_citus_relcache_changed, (Datum) 0);
+		CacheRegisterSyscacheCallback(RELNAMENSP, uid_citus_names_changed, (Datum) 0);
+		registered = true;
+	}
+	if (!IsTransactionState())
+		return UID_GROUP_NONE;	/* no catalog to read: nothing generates here */
+	at = uid_citus_invals;
+	uid_group_keep(&cache, at, uid_citus_read());
+	return cache.group;
+}
+
+UidIdSource
+uid_unleased_source(bool hand, int32 *group)
+{
+	UidIdInputs in = {.leased = false, .hand = hand, .group = UID_GROUP_NONE};
+	UidIdSource source;
+
+	if (!hand)
+		in.group = uid_citus_group();
+	source = uid_id_source(&in);
+	if (source == UID_ID_REFUSED)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this node's Citus node group is not known: pg_catalog.pg_dist_local_group has no row"),
+				 errdetail("uid gives each node of a Citus cluster the identity of its node group; Citus empties the table while it is upgraded."),
+				 errhint("Finish the upgrade of Citus (citus_finish_pg_upgrade()), or set this server's identity by hand or lease it.")));
+	*group = in.group;
+	return source;
+}
+
+void
+uid_citus_beyond(const char *typname, const char *field, int32 group, uint32 max,
+				 const char *settings)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("Citus node group %d does not fit the %s %s (0..%u)", group, typname, field, max),
+			 errdetail("With no identity set by hand, uid gives each node of a Citus cluster its node group id, and Citus never hands a group id out twice."),
+			 errhint("Lease identities from a pool (\"uid.coordinator\"), which hands the ids of nodes gone to new ones, or set %s on each node by hand.",
+					 settings)));
+}

@@ -1,0 +1,43 @@
+/*
+ * citus.h
+ *		The Citus node group of this database (citus.c): the identity a
+ *		node's IDs embed when it neither leases one nor has one set by hand
+ *		(core/source.h says the order).
+ */
+#ifndef UID_CITUS_H
+#define UID_CITUS_H
+
+#include "compat.h"
+#include "core/source.h"
+
+/*
+ * Counts, in this process, the invalidations that may change the node group
+ * (a value a generator keeps per record is kept per count too: published.h's
+ * UidPerRecord).
+ */
+extern UID_HIDDEN uint64 uid_citus_invals;
+
+/*
+ * This database's Citus node group: UID_GROUP_NONE where Citus is not
+ * installed, UID_GROUP_UNKNOWN where its row is missing.  Reads the catalog
+ * only when an invalidation may have changed it.  In a transaction.
+ */
+extern int32 uid_citus_group(void);
+
+/*
+ * Where a type's identity comes from on a server that does not lease one:
+ * its hand setting (hand: the record holds a value of one of its
+ * settings), this database's node group (*group), or its default.  Errors
+ * where Citus has no node group row.
+ */
+extern UidIdSource uid_unleased_source(bool hand, int32 *group);
+
+/*
+ * Errors: node group group is beyond max, the largest id typname's field
+ * holds; settings names the hand settings that would replace it.
+ */
+UID_NORETURN extern void uid_citus_beyond(const char *typname, const char *field,
+										  int32 group, uint32 max,
+										  const char *settings) UID_NORETURN_AFTER;
+
+#endif							/* UID_CITUS_H */

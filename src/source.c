@@ -1,0 +1,152 @@
+/*
+ * source.c
+ *		The identity each type's IDs embed on a server that does not lease
+ *		one: the type's hand setting in the server's record, else this
+ *		database's Citus node group, else the type's default.
+ *
+ * The order is core/source.h's (uid_id_source), and so is the way an id
+ * becomes revts8's two fields (uid_id_split): a node group takes the place
+ * of a lease id, field for field (identity.c's table).  A hand setting is
+ * one the server's configuration sets (the record holds -1 for one left at
+ * its built-in default: published.c).  Every function here runs where a
+ * generator works out its identity once per record and node group
+ * (published.h's UidPerRecord), never per ID.
+ */
+#include "postgres.h"
+
+#include "codec/revts8_codec.h"
+#include "guc.h"
+#include "published.h"
+#include "source.h"
+#include "state.h"
+
+/* sno's partition and muid's medallion drawn at the server's start. */
+static int64
+uid_drawn(int bit)
+{
+	static int64 partition = -1;
+	static int64 medallion = -1;
+	const int64 lo = (INT64CONST(1) << 40) + 1;
+	const int64 span = (INT64CONST(1) << 41) - lo;
+
+	if (bit == UID_SET_PARTITION)
+	{
+		if (partition < 0)
+			partition = (int64) (uid_boot_value(UID_SLOT_SNO) & 0xFFFF);
+		return partition;
+	}
+	if (medallion < 0)
+		medallion = lo + (int64) (uid_boot_value(UID_SLOT_MUID) % (uint64) span);
+	return medallion;
+}
+
+int
+uid_effective_partition(void)
+{
+	int64		v = uid_rec_value(UID_REC_PARTITION);
+	int32		group;
+
+	uid_rec_check(UID_SET_PARTITION);
+	switch (uid_unleased_source(v >= 0, &group))
+	{
+		case UID_ID_HAND:
+			return (int) v;
+		case UID_ID_CITUS:
+			if (group > 65535)
+				uid_citus_beyond("sno", "partition", group, 65535, "\"uid.partition\"");
+			return (int) group;
+		default:
+			return (int) uid_drawn(UID_SET_PARTITION);
+	}
+}
+
+int64
+uid_effective_medallion(void)
+{
+	int64		v = uid_rec_value(UID_REC_MEDALLION);
+	int32		group;
+
+	uid_rec_check(UID_SET_MEDALLION);
+	switch (uid_unleased_source(v >= 0, &group))
+	{
+		case UID_ID_HAND:
+			return v;
+		case UID_ID_CITUS:
+			/* below the drawn ones, 2^40 + 1 and up */
+			return group;
+		default:
+			return uid_drawn(UID_SET_MEDALLION);
+	}
+}
+
+int
+uid_unleased_generator(const char *typname, const char *field, int max)
+{
+	int64		g = uid_rec_value(UID_REC_GENERATOR);
+	int32		group;
+	uint32		id;
+	uint32		high;
+
+	uid_rec_check(UID_SET_GENERATOR);
+	switch (uid_unleased_source(g >= 0, &group))
+	{
+		case UID_ID_HAND:
+			if (g > max)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("the value %d of \"uid.generator\" is out of range for type %s", (int) g, typname),
+						 errdetail("The %s %s is between 0 and %d.", typname, field, max)));
+			return (int) g;
+		case UID_ID_CITUS:
+			if (!uid_id_split((uint32) group, (uint32) max + 1, (uint32) max, &id, &high))
+				uid_citus_beyond(typname, field, group, (uint32) max, "\"uid.generator\"");
+			return (int) id;
+		default:
+			return 0;
+	}
+}
+
+int
+uid_unleased_revts8(void)
+{
+	int64		g = uid_rec_value(UID_REC_GENERATOR);
+	int64		c = uid_rec_value(UID_REC_CLUSTER);
+	const uint32 max = (REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1;
+	int32		group;
+	uint32		generator;
+	uint32		cluster;
+
+	uid_rec_check(UID_SET_GENERATOR);
+	uid_rec_check(UID_SET_CLUSTER);
+	switch (uid_unleased_source(g >= 0 || c >= 0, &group))
+	{
+		case UID_ID_HAND:
+			/* one of the two set: the other at its default, 0 */
+			g = Max(g, 0);
+			if (g > REVTS8_GENERATOR_MAX)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("the value %d of \"uid.generator\" is out of range for type %s", (int) g, "revts8"),
+						 errdetail("The %s %s is between 0 and %d.", "revts8", "generator id", REVTS8_GENERATOR_MAX)));
+			return (int) (g | Max(c, 0) << 8);
+		case UID_ID_CITUS:
+			if (!uid_id_split((uint32) group, REVTS8_GENERATOR_MAX + 1, max, &generator, &cluster))
+				uid_citus_beyond("revts8", "generator and cluster", group, max,
+								 "\"uid.generator\" and \"uid.cluster\"");
+			return (int) (generator | cluster << 8);
+		default:
+			return 0;
+	}
+}
+
+int64
+uid_identity_setting(int bit, bool *drawn)
+{
+	int64		v;
+
+	(void) uid_rec_sync();
+	uid_rec_check(bit);
+	v = uid_rec_value(uid_rec_field_of(bit));
+	*drawn = (bit == UID_SET_PARTITION || bit == UID_SET_MEDALLION) && v < 0;
+	return *drawn ? uid_drawn(bit) : Max(v, 0);
+}
