@@ -8,11 +8,13 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 TYPES = sno muid snowflake_si revts8 uid60
 
 MODULE_big = uid
-OBJS = src/uid.o src/state.o src/generate.o src/core/platform_pg.o src/core/backfill.o src/core/record.o src/published.o src/source.o src/citus.o src/lease.o src/identity.o src/remote.o src/reload.o src/guc.o src/report.o src/type_support.o \
+OBJS = src/uid.o src/state.o src/generate.o src/core/platform_pg.o src/core/backfill.o src/core/record.o src/published.o src/source.o src/citus.o src/cluster.o src/lease.o src/identity.o src/remote.o src/reload.o src/guc.o src/report.o src/type_support.o \
 	$(patsubst %,src/%.o,$(TYPES)) \
 	$(patsubst %,src/codec/%_codec.o,$(TYPES))
 
-DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+# The last release: the update from it is built (below) until this one is.
+UPGRADE_FROM = 0.6.0
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--$(UPGRADE_FROM)--$(EXTVERSION).sql
 # Released install scripts and the upgrade scripts from them, frozen: an
 # upgraded installation must equal a fresh one (regression test "upgrade").
 DATA = $(wildcard src/upgrade/$(EXTENSION)--*.sql)
@@ -62,14 +64,24 @@ $(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/codec/*.h $(srcdir)/src/core
 src/generate.o: $(srcdir)/src/core/alloc.c
 
 # Each type's SQL, with its copy of the shared comparisons at "-- @comparisons@".
-$(EXTENSION)--$(EXTVERSION).sql: src/uid.sql src/pool.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql
+$(EXTENSION)--$(EXTVERSION).sql: src/uid.sql src/pool.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql src/citus.sql
 	( cat src/uid.sql src/pool.sql; \
 	  for t in $(TYPES); do \
 		awk -v t=$$t 'FNR == NR { if (!/^--/) tmpl = tmpl $$0 "\n"; next } \
 			/^-- @comparisons@$$/ { x = tmpl; gsub(/@T@/, t, x); printf "%s", x; next } { print }' \
 			src/comparisons.sql.in src/$$t.sql; \
 	  done; \
-	  cat src/partition.sql ) > $@
+	  cat src/partition.sql src/citus.sql ) > $@
+
+# The update from the last release, made from the same sources until this
+# version is released (then frozen into src/upgrade/): partition.sql's
+# functions replaced (0.6.0 had uid_create_partitions() only) and
+# citus.sql's added.
+$(EXTENSION)--$(UPGRADE_FROM)--$(EXTVERSION).sql: src/partition.sql src/citus.sql
+	( printf '%s\n' '-- uid $(UPGRADE_FROM) -> $(EXTVERSION)' '' \
+		'\echo Use "ALTER EXTENSION uid UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit' ''; \
+	  sed 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/' src/partition.sql; \
+	  cat src/citus.sql ) > $@
 
 # Codec unit tests: plain C, no server.
 CODEC_SRCS = $(patsubst %,src/codec/%_codec.c,$(TYPES))

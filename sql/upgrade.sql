@@ -159,6 +159,11 @@ DROP EXTENSION uid;
 \set tbl upgraded_0_5_0
 \i sql/upgrade_from.sql
 
+-- 0.6.0 -> current
+\set from 0.6.0
+\set tbl upgraded_0_6_0
+\i sql/upgrade_from.sql
+
 -- a fresh install makes the origin if it is missing, and keeps it if not
 SELECT pg_replication_origin_drop('uid_fence');
 CREATE EXTENSION uid;
@@ -189,6 +194,10 @@ UNION ALL
 SELECT 'missing after update from 0.5.0', * FROM (TABLE fresh EXCEPT TABLE upgraded_0_5_0) i
 UNION ALL
 SELECT 'only after update from 0.5.0', * FROM (TABLE upgraded_0_5_0 EXCEPT TABLE fresh) j
+UNION ALL
+SELECT 'missing after update from 0.6.0', * FROM (TABLE fresh EXCEPT TABLE upgraded_0_6_0) k
+UNION ALL
+SELECT 'only after update from 0.6.0', * FROM (TABLE upgraded_0_6_0 EXCEPT TABLE fresh) l
 ORDER BY 1, 2, 3;
 
 -- The comparison sees what the pool's objects depend on: a privilege, SECURITY

@@ -1,6 +1,6 @@
 -- One update to the current version, which upgrade.sql includes (\i, from
 -- the build directory, where pg_regress runs psql) for each of
--- 0.3.0, 0.4.0 and 0.5.0 (psql variables from and tbl): an index kept,
+-- 0.3.0, 0.4.0, 0.5.0 and 0.6.0 (psql variables from and tbl): an index kept,
 -- the objects recorded in :tbl for the comparison with a fresh install.
 CREATE EXTENSION uid VERSION :'from';
 CREATE TABLE kept (s sno, m muid, f snowflake_si, r revts8, u uid60);

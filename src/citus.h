@@ -40,4 +40,10 @@ UID_NORETURN extern void uid_citus_beyond(const char *typname, const char *field
 										  int32 group, uint32 max,
 										  const char *settings) UID_NORETURN_AFTER;
 
+/*
+ * Errors: this node's snowflake_si layout (epoch_ms, index_bits) is not the
+ * one uid_citus_check() found its cluster's nodes to share.
+ */
+UID_NORETURN extern void uid_citus_disagrees(int64 epoch_ms, int index_bits) UID_NORETURN_AFTER;
+
 #endif							/* UID_CITUS_H */

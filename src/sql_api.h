@@ -24,6 +24,10 @@ extern Datum uid_lease(PG_FUNCTION_ARGS);
 extern Datum uid_identity(PG_FUNCTION_ARGS);
 extern Datum uid_identity_renew(PG_FUNCTION_ARGS);
 
+/* cluster.c: what the nodes of a Citus cluster share */
+extern Datum uid_citus_node(PG_FUNCTION_ARGS);
+extern Datum uid_citus_agree(PG_FUNCTION_ARGS);
+
 /* report.c: the settings */
 extern Datum uid_config(PG_FUNCTION_ARGS);
 extern Datum uid_pool_grace(PG_FUNCTION_ARGS);

@@ -125,9 +125,23 @@ typedef struct UidRecordShared
 	UidWord		current;
 	UidWord		writer;			/* the process publishing, 0 if none */
 	UidWord		requested;		/* the latest request for a worker (monotonic us) */
-	UidWord		spare;
+	UidWord		agreed;			/* the layout every node of a Citus cluster was found
+								 * to share (uid_record_layout), 0: none noted */
 	UidRecordBody body[2];
 } UidRecordShared;
+
+/*
+ * snowflake_si's layout (the base clock in Unix ms, the index width) as one
+ * word, never 0.  A function that decodes a snowflake_si on one node of a
+ * Citus cluster reads its own node's settings: where a check of the cluster
+ * noted the layout its nodes share (agreed), a node whose record holds
+ * another makes no snowflake_si (snowflake_si.c).
+ */
+static inline uint64
+uid_record_layout(int64 epoch_ms, int64 index_bits)
+{
+	return UINT64CONST(1) << 63 | (uint64) epoch_ms << 5 | (uint64) (index_bits & 31);
+}
 
 /* The word that changes with every publication: a reader's copy is current while it equals this. */
 static inline uint64
