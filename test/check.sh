@@ -9,19 +9,28 @@
 # plain C and use no server; once, on the newest major (19, in its
 # root), pg_regress and the concurrency TAP tests against uid.so built with
 # sanitizers (test/sanitize.sh; UID_SAN_MAJOR picks another);
-# once, the Debian package (test/package.sh) and the PGXN zip (test/dist.sh).
+# once, the Debian package (test/package.sh) and the PGXN zip (test/dist.sh);
+# once, beside the others from when PostgreSQL 18 is built, the Citus stage
+# (test/citus/run.sh): Citus built against 18 from UID_CITUS_TARBALL
+# (test/citus-build.sh), a coordinator and two workers on loopback, the
+# tests of test/citus.
 # Exits non-zero if any suite fails.
 #
 # Usage: test/check.sh [--only STAGE[,STAGE...]] [MAJOR...]
-#   STAGE  unit, sim, regress, tap, sanitize, package, dist, fuzz (default: all)
-#   MAJOR  the majors to test (default: PG_MAJOR, else UID_MATRIX)
+#   STAGE  unit, sim, regress, tap, sanitize, package, dist, fuzz, citus
+#          (default: all)
+#   MAJOR  the majors to test (default: PG_MAJOR, else UID_MATRIX; citus is
+#          on 18 whatever they are)
 # e.g. "test/check.sh --only tap 17" reruns the TAP suite on 17, and with
 # PROVE_TESTS=test/t/032_sno_reload.pl only that file.
 #   UID_FUZZ_TIME  seconds per fuzz target (default 15)
 #   UID_SIM_SEEDS  the simulator's seeds (default 1-2000)
 #   UID_SEAMS_RUNS seeds of the seams test (TAP 033) per major (default 1; each
 #                  prints its seed, UID_SEAMS_SEEDS=<seeds> replays them)
-STAGES="unit sim regress tap sanitize package dist fuzz"
+#   UID_CITUS_TARBALL the Citus sources (default
+#                  ../shared/citus/citus-14.0.1.tar.gz beside this checkout);
+#                  UID_CITUS_TESTS=test/citus/003_mx_writes.pl runs one file
+STAGES="unit sim regress tap sanitize package dist fuzz citus"
 ONLY=
 args=()
 while [ $# -gt 0 ]; do
@@ -49,13 +58,14 @@ if [ ${#args[@]} -gt 0 ]; then majors="${args[*]}"; elif [ -n "${PG_MAJOR:-}" ];
 for m in $majors; do use_major "$m"; done # check them all before the long part
 
 install_packages $majors ${UID_UPGRADE_FROM_MAJOR:-}
-# On exit: the last major's cluster, and a rooted major still running beside
-# (test/root-check.sh releases its root on TERM).
-rooted_pids=()
+# On exit: the last major's cluster, and a run still going beside the others:
+# a rooted major (test/root-check.sh releases its root on TERM) or the Citus
+# stage (test/citus/run.sh stops its nodes on TERM).
+beside_pids=()
 stop_all() {
 	stop_cluster
 	local p
-	for p in ${rooted_pids[@]+"${rooted_pids[@]}"}; do
+	for p in ${beside_pids[@]+"${beside_pids[@]}"}; do
 		[ -z "$p" ] || { pkill -TERM -P "$p" 2>/dev/null; kill "$p" 2>/dev/null; } || true
 	done
 	wait 2>/dev/null || true
@@ -172,7 +182,24 @@ rooted_stages=
 for st in regress tap $([ $rooted_only = 0 ] || echo unit sim fuzz); do
 	want $st && rooted_stages=${rooted_stages:+$rooted_stages,}$st
 done
-rooted_runs=()
+# beside NAME LOG-PREFIX COMMAND...: runs COMMAND in the background, its
+# output in a log (LOG-PREFIX.XXXXXX) printed at the end by wait_beside, with
+# its own time in LOG.time: the wait for it comes after the others.
+beside_runs=()
+beside() {
+	local name=$1 log
+	log=$(mktemp "${TMPDIR:-/tmp}/$2.XXXXXX")
+	shift 2
+	say "$name: started beside the others; its log: $log"
+	(
+		t0=$SECONDS rc=0
+		"$@" || rc=$?
+		echo $((SECONDS - t0)) >"$log.time"
+		exit $rc
+	) >"$log" 2>&1 &
+	beside_pids+=($!)
+	beside_runs+=("$name|$log")
+}
 run_rooted() {
 	"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" \
 		PROVE_TESTS="${PROVE_TESTS:-}" PROVE_FLAGS="${PROVE_FLAGS:-}" \
@@ -189,33 +216,23 @@ for m in $majors; do
 	[ -n "$stages" ] || continue
 	name="${stages//,/, } on $m ($(pg_origin))"
 	if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
-		log=$(mktemp "${TMPDIR:-/tmp}/uid-root-$m.XXXXXX")
-		say "$name: started beside the other majors; its log: $log"
-		# its own time, in LOG.time: the wait for it comes after the others
-		(
-			t0=$SECONDS rc=0
-			run_rooted "$m" "$stages" || rc=$?
-			echo $((SECONDS - t0)) >"$log.time"
-			exit $rc
-		) >"$log" 2>&1 &
-		rooted_pids+=($!)
-		rooted_runs+=("$name|$log")
+		beside "$name" "uid-root-$m" run_rooted "$m" "$stages"
 	else
 		suite "$name" run_rooted "$m" "$stages" || true
 	fi
 done
-# Waits for the rooted majors started beside the others: each one's output,
-# and a suite in the summary.
-wait_rooted() {
+# Waits for the runs started beside the others (rooted majors, Citus): each
+# one's output, and a suite in the summary.
+wait_beside() {
 	local i name log rc took
-	for i in "${!rooted_pids[@]}"; do
-		IFS='|' read -r name log <<<"${rooted_runs[$i]}"
+	for i in "${!beside_pids[@]}"; do
+		IFS='|' read -r name log <<<"${beside_runs[$i]}"
 		rc=0
-		wait "${rooted_pids[$i]}" || rc=$?
+		wait "${beside_pids[$i]}" || rc=$?
 		say "$name (side by side): its output"
 		cat "$log"
 		took=$(cat "$log.time" 2>/dev/null || echo '?')
-		rooted_pids[$i]=
+		beside_pids[$i]=
 		if [ $rc -eq 0 ]; then
 			passed=$((passed + 1))
 			record ok "$name ($took s, side by side)"
@@ -225,6 +242,36 @@ wait_rooted() {
 		fi
 	done
 }
+
+# The Citus stage (test/citus/run.sh), once, on 18 whatever the majors: it
+# starts once PostgreSQL 18 is built (test/citus-build.sh copies 18's
+# installation), beside the other stages (UID_SIDE_BY_SIDE=0: then, before
+# them).  That is before the majors when 18 is built already or when no
+# major's suites here build it (citus-build.sh builds it then, taking the
+# cache's lock as any build does), else right after the majors' loop
+# builds 18.
+run_citus() {
+	"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" \
+		${UID_CITUS_TARBALL:+UID_CITUS_TARBALL="$UID_CITUS_TARBALL"} \
+		${UID_CITUS_TESTS:+UID_CITUS_TESTS="$UID_CITUS_TESTS"} \
+		${UID_CITUS_PORT:+UID_CITUS_PORT="$UID_CITUS_PORT"} PROVE_FLAGS="${PROVE_FLAGS:-}" \
+		bash "$UID_SRC/test/citus/run.sh"
+}
+citus_started=0
+start_citus() {
+	want citus && [ $citus_started = 0 ] || return 0
+	citus_started=1
+	local name="Citus stage: Citus on PostgreSQL 18, a coordinator and two workers (test/citus)"
+	if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
+		beside "$name" uid-citus run_citus
+	else
+		suite "$name" run_citus || true
+	fi
+}
+if [ -f "$UID_PG_CACHE/18/uid-pg.stamp" ] || [[ " $majors " != *" 18 "* ]] || rooted 18 || packaged 18 ||
+	! { want unit || want sim || want regress || want tap || want fuzz; }; then
+	start_citus
+fi
 
 install_old_major() { ensure_postgres && copy_sources && build_and_install; }
 if [ -n "${UID_UPGRADE_FROM_MAJOR:-}" ] && want tap; then
@@ -242,6 +289,7 @@ for m in $majors; do
 		not_run "TAP on $m" "no server"
 		continue
 	fi
+	[ "$m" != 18 ] || start_citus
 	ver=$(pg_version)
 	if ! step "copy the sources for $m" copy_sources; then
 		not_run "pg_regress on $ver" "no copy"
@@ -340,7 +388,9 @@ else
 	record "-" "PGXN zip: skipped ($UID_SRC is not a git checkout)"
 fi
 
-wait_rooted
+# (when the majors' loop did not build 18 after all)
+start_citus
+wait_beside
 
 say "summary (PostgreSQL majors: $majors)"
 printf '%s\n' "${results[@]}"
