@@ -293,6 +293,7 @@ DECLARE
     rel_owner oid;
     def regclass;           -- the DEFAULT partition, or null
     has_rows boolean := false;  -- rows in the default with a key
+    distributed boolean := false;  -- a table Citus distributes
     unit text;              -- day, week, month or year
     boundary text;          -- SELECT of the bounds of [$1, $2) as text
     bounds text;            -- SELECT of the partitions and their bounds
@@ -379,7 +380,14 @@ BEGIN
     SELECT pt.partdefid::regclass INTO def
     FROM pg_partitioned_table pt WHERE pt.partrelid = parent AND pt.partdefid <> 0;
     IF def IS NOT NULL THEN
-        EXECUTE format('SELECT EXISTS (SELECT FROM ONLY %s WHERE %I IS NOT NULL)', def, key_name) INTO has_rows;
+        -- (a select list: Citus plans no empty one on a distributed table)
+        EXECUTE format('SELECT EXISTS (SELECT 1 FROM ONLY %s WHERE %I IS NOT NULL)', def, key_name) INTO has_rows;
+    END IF;
+    -- A table Citus distributes has its rows on the workers, where a row's
+    -- ctid names no row of the table: its rows move a period at a time.
+    IF to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL THEN
+        EXECUTE 'SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_partition WHERE logicalrelid = $1)'
+            INTO distributed USING parent;
     END IF;
 
     -- The width of the newest partition, where none is given and one is
@@ -428,15 +436,17 @@ BEGIN
             LOOP
                 EXECUTE format($q$
                     WITH moved AS (
-                        DELETE FROM ONLY %1$s WHERE ctid = ANY (ARRAY(
-                            SELECT ctid FROM ONLY %1$s
-                            WHERE %2$I OPERATOR(%3$I.>=) $1::%3$I.%4$I AND %2$I OPERATOR(%3$I.<) $2::%3$I.%4$I LIMIT $3))
+                        DELETE FROM ONLY %1$s WHERE %5$s
+                            %2$I OPERATOR(%3$I.>=) $1::%3$I.%4$I AND %2$I OPERATOR(%3$I.<) $2::%3$I.%4$I
+                            %6$s
                         RETURNING *)
-                    INSERT INTO pg_temp.uid_partition_moving SELECT * FROM moved$q$, def, key_name, nsp, typ)
+                    INSERT INTO pg_temp.uid_partition_moving SELECT * FROM moved$q$, def, key_name, nsp, typ,
+                    CASE WHEN distributed THEN '' ELSE format('ctid = ANY (ARRAY(SELECT ctid FROM ONLY %s WHERE', def) END,
+                    CASE WHEN distributed THEN '' ELSE 'LIMIT $3))' END)
                     USING lo_id, hi_id, batch_size;
                 GET DIAGNOSTICS n = ROW_COUNT;
-                EXIT WHEN n = 0;
                 moved := moved + n;
+                EXIT WHEN n = 0 OR distributed;
             END LOOP;
             -- (the period has no partition: the default could not hold its
             -- rows otherwise)

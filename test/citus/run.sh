@@ -2,8 +2,8 @@
 # test/citus/run.sh: the Citus stage of test/check.sh (check.sh --only citus
 # runs it; it also runs on its own).  Builds Citus into a copy of PostgreSQL
 # 18's installation (test/citus-build.sh, cached), builds uid from a copy of
-# the sources and installs it there, and runs the TAP tests of test/citus/
-# with prove against that installation.  Each test starts its own cluster
+# the sources and installs it into a copy of that, this run's own, and runs
+# the TAP tests of test/citus/ with prove against it.  Each test starts its own cluster
 # of a coordinator and two workers on loopback (test/citus/CitusTest.pm)
 # and leaves every uid setting alone.  Needs root, as check.sh.
 #
@@ -23,10 +23,11 @@ source "$(dirname "$0")/../lib.sh"
 t0=$SECONDS
 install_packages
 say "Citus on PostgreSQL 18 (test/citus-build.sh)"
-PG_CONFIG=$("${SUDO[@]}" env UID_PG_CACHE="$UID_PG_CACHE" ${UID_CITUS_TARBALL:+UID_CITUS_TARBALL="$UID_CITUS_TARBALL"} \
+CACHED_CONFIG=$("${SUDO[@]}" env UID_PG_CACHE="$UID_PG_CACHE" ${UID_CITUS_TARBALL:+UID_CITUS_TARBALL="$UID_CITUS_TARBALL"} \
 	bash "$UID_SRC/test/citus-build.sh")
-PG_BIN=$(dirname "$PG_CONFIG")
 SCRATCH=$UID_SCRATCH/citus
+PG_CONFIG=$CACHED_CONFIG
+PG_BIN=$(dirname "$PG_CONFIG")
 BUILD=$SCRATCH/build
 PGDATA_DIR=$SCRATCH/data
 echo "Citus ready: $((SECONDS - t0)) s"
@@ -52,6 +53,12 @@ trap on_signal TERM INT
 stop_nodes
 t1=$SECONDS
 copy_sources
+# uid goes into a copy of the cached installation (40 MB), this run's own:
+# runs side by side (other checkouts, other scratch directories) never
+# install over each other's.
+"${SUDO[@]}" cp -a "$(dirname "$PG_BIN")" "$SCRATCH/pg"
+PG_CONFIG=$SCRATCH/pg/bin/pg_config
+PG_BIN=$SCRATCH/pg/bin
 build_and_install
 echo "uid built and installed into $(dirname "$PG_BIN"): $((SECONDS - t1)) s"
 
