@@ -40,12 +40,40 @@
  * The conversation with the coordinator is modelled here; which ticks a
  * lease allows, and how its clock is measured, are core/window.h's.
  *
+ * Half the seeds of hand-set identities on more than one server (a sixth of
+ * all) are of a Citus cluster (core/source.h): server 0 is its coordinator
+ * (node group 0), each other a worker not yet added (group 0 too) or, one
+ * in three, a server outside the cluster (no Citus).  A worker is added at
+ * some step (its row of pg_dist_local_group takes the next value of the
+ * coordinator's pg_dist_groupid_seq, which starts at 1 or further on, at
+ * times just below where a type's fields end), half the time removed later
+ * (once the calls into the cluster under way there end; its row back to 0
+ * half the time) and added again with a new group; a change of the row
+ * sends an invalidation to every process of the node.  Each process keeps
+ * the group it read (UidGroupCache, with the count taken before the read,
+ * which takes steps), and takes the invalidations sent to it when a call
+ * into the cluster begins (the lock of a table of the cluster's, which the
+ * add's transaction held), at a new transaction's start, or at the read's
+ * own lock.  Half the nodes set no identity by hand, the others all or some
+ * of uid.partition, uid.medallion and uid.generator (edits change which);
+ * the server outside the cluster sets all, at times to the group of a node
+ * whose identities all stay set by hand (the coordinator's 0, a worker's
+ * once added); other hand values are clear of every group.  Each ID embeds
+ * the identity uid_id_source() picks for its type from the hand setting and
+ * the group, as the type's fields hold it (split by uid_id_split where
+ * source.c splits it: revts8's generator and cluster; each type's maximum,
+ * beyond which the call is refused; the fields' widths), and a worker
+ * outside the cluster makes IDs into a database of its own.  Handovers
+ * move hand values only between servers that set all three.
+ *
  * What sits above the core in the server (lease.c's fence and renewal,
  * generate.c's loop) is modelled here in a few lines each, calling the same
  * core functions the server calls.  After every step it checks:
  *
  *   unique     no two IDs handed out are equal, across every server, crash
- *              and failover
+ *              and failover (Citus: the coordinator's, the workers' in the
+ *              cluster and the servers' outside it, as their formats hold
+ *              them; a worker's outside the cluster, in its own database)
  *   order      a call returns an ID after every ID that calls completed
  *              before it began (per timeline for sno; uid60's run-on
  *              sequence: its tick)
@@ -109,10 +137,12 @@
 #include "core/alloc.h"
 #include "core/backfill.h"
 #include "core/record.h"
+#include "core/source.h"
 #include "core/window.h"
 #include "codec/muid_codec.h"
 #include "codec/registry.h"
 #include "codec/revts8_codec.h"
+#include "codec/snowflake_si_codec.h"
 #include "codec/sno_codec.h"
 #include "codec/uid60_codec.h"
 
@@ -138,6 +168,8 @@
 #define NSEEN			256		/* values a postmaster delivers in one server life */
 #define WAIT_US			INT64CONST(200000)	/* how long a backend waits for a worker */
 #define HANDOVER_WAIT_US INT64CONST(8000000)	/* margin past the last tick of a partition */
+#define SI_INDEX_BITS	2		/* snowflake_si's index bits (specs: a 2-bit sequence) */
+#define GROUPS_MAX		12		/* node groups one Citus run hands out at most */
 
 /* ---------------------------------------------------------------- random */
 
@@ -191,6 +223,39 @@ static const UidClockSpec specs[NTYPES] = {
 	[T_UID60] = {.type_name = "uid60", .slot = T_UID60, .seq_runs_on = true,
 		.epoch_us = UID60_EPOCH_UNIX_S * 1000000, .tick_us = 1000000,
 	.tick_max = UID60_TS_MAX, .seq_max = UID60_SEQ_MAX, .now = sim_now},
+};
+
+/*
+ * What each type embeds of an identity (Citus runs), as source.c works it
+ * out: the record's field of its hand setting and the largest hand value
+ * it takes; the largest node group it takes, checked by uid_id_split (with
+ * lows: revts8's 64 generators, the one field's values of snowflake_si and
+ * uid60) or, for sno and muid, by source.c itself (muid's medallion takes
+ * any group, an int32); and the fields' widths in the format, which mask
+ * what exceeds them (the codecs' pack): revts8's 6-bit generator and 4-bit
+ * cluster, one field of the other types.
+ */
+typedef struct TypeIdent
+{
+	int			field;			/* UID_REC_* of its hand setting */
+	uint32		hand_max;
+	uint32		max;
+	uint32		lows;			/* 0: not split (sno, muid) */
+	uint32		low_mask;
+	uint32		high_mask;		/* 0: a type of one field */
+	int			low_bits;
+} TypeIdent;
+
+static TypeIdent type_idents[NTYPES] = {
+	[T_SNO] = {UID_REC_PARTITION, 0xFFFF, 0xFFFF, 0, 0xFFFF, 0, 0},
+	[T_MUID] = {UID_REC_MEDALLION, INT32_MAX, INT32_MAX, 0, UINT32_MAX, 0, 0},
+	/* snowflake_si's machine id: the bits the index leaves (set in main) */
+	[T_SNOWFLAKE_SI] = {UID_REC_GENERATOR, 0, 0, 0, 0, 0, 0},
+	[T_REVTS8] = {UID_REC_GENERATOR, REVTS8_GENERATOR_MAX,
+		(REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1, REVTS8_GENERATOR_MAX + 1,
+	REVTS8_GENERATOR_MAX, REVTS8_CLUSTER_MAX, 6},
+	[T_UID60] = {UID_REC_GENERATOR, UID60_WORKER_MAX, UID60_WORKER_MAX, UID60_WORKER_MAX + 1,
+	UID60_WORKER_MAX, 0, 0},
 };
 
 /*
@@ -249,6 +314,9 @@ typedef struct SimFile
  * A server's settings as a configuration file, a postmaster or a session
  * holds them: its hand-set partition, sno's live range (sno_parts) and
  * back-fill range (bf_parts, -1: off), and a setting that is not uid's.
+ * Outside Citus runs the partition is every type's identity; in them, it is
+ * the value of the identity settings that hand says are set (uid.partition,
+ * uid.medallion, uid.generator: HAND_*), the others left at their default.
  */
 typedef struct Settings
 {
@@ -256,7 +324,19 @@ typedef struct Settings
 	int			part;
 	int			bf;
 	uint32		other;
+	int			hand;
 } Settings;
+
+#define HAND_PARTITION	1
+#define HAND_MEDALLION	2
+#define HAND_GENERATOR	4
+#define HAND_ALL		7
+
+/* A server of a Citus run: what it is to the cluster. */
+enum
+{
+	ROLE_COORDINATOR, ROLE_WORKER, ROLE_OUTSIDE
+};
 
 typedef struct Server
 {
@@ -307,6 +387,22 @@ typedef struct Server
 	uint64		max_tick[NTYPES];
 	int64		borrows[NTYPES][PACE_RING];
 	int			nborrows[NTYPES];
+	/*
+	 * Citus runs: its role, the row of its pg_dist_local_group (in every
+	 * database of it; WAL-logged: crashes and failovers keep it), whether
+	 * it is in the cluster now, a removal waiting for the calls into the
+	 * cluster under way there (the drop of its tables waits for their
+	 * locks), whether its identities stay all set by hand (another server's
+	 * hand value is its group), the step of its next add or removal, and
+	 * the draws of its events (its own: the same whatever the schedule)
+	 */
+	int			role;
+	int32		group;
+	bool		in_cluster;
+	bool		remove_pending;
+	bool		pinned;
+	uint64		citus_at;
+	Rng			crng;
 	SimFile		file;
 	SimFile		images[NIMAGES];	/* what the disk held, oldest first */
 	int			nimages;
@@ -352,6 +448,18 @@ typedef struct Backend
 	int64		call_t;
 	uint64		floor[2];
 	bool		in_call;
+	/*
+	 * Citus runs: its copy of the node group (citus.c's), the invalidations
+	 * it took (uid_citus_invals) and those sent to it, taken or not, and
+	 * whether its call under way generates into the cluster (scope 0) or
+	 * into a database of its own (1 + its server: a worker outside the
+	 * cluster)
+	 */
+	UidGroupCache gcache;
+	uint64		invals;
+	uint64		inval_sent;
+	int			scope;
+	bool		citus_call;
 } Backend;
 
 typedef struct Fault
@@ -448,6 +556,21 @@ typedef struct Sim
 	uint64		stalls;
 	uint64		worker_deaths;
 	uint64		parallel_calls;
+	/*
+	 * Citus runs: the next value of the coordinator's pg_dist_groupid_seq,
+	 * its first (hand values are chosen clear of the GROUPS_MAX from it),
+	 * and what happened
+	 */
+	bool		citus;
+	Rng			crng;
+	int32		group_seq;
+	int32		group_first;
+	uint64		citus_adds;
+	uint64		citus_removes;
+	uint64		citus_reads;
+	uint64		citus_group_ids;	/* IDs into the cluster that embed a node group */
+	uint64		citus_local_ids;	/* IDs of workers outside the cluster */
+	uint64		citus_refused;	/* calls refused: the identity does not fit the type */
 	int			started;
 	uint64		next_incarnation;
 	/* order: the largest key of completed calls, per server, type, timeline */
@@ -651,15 +774,21 @@ ids_add(const IdKey *k)
 	}
 }
 
-/* Records an ID handed out; false if it was handed out before. */
+/*
+ * Records an ID handed out; false if it was handed out before.  ident is
+ * what it embeds of its server's identity: in Citus runs, its fields as the
+ * format holds them (TypeIdent); scope is where it goes: 0, the IDs that
+ * must be unique across every server, or 1 + a server, a database of its
+ * own (a Citus worker outside the cluster).
+ */
 static bool
-id_new(int ident, int type, int timeline, uint32 seq, uint64 tick)
+id_new(int scope, uint32 ident, int type, int timeline, uint32 seq, uint64 tick)
 {
 	IdKey		k;
 
 	memset(&k, 0, sizeof(k));
-	k.server = (uint32) ident;
-	k.type = (uint32) type;
+	k.server = ident;
+	k.type = (uint32) type | (uint32) scope << 8;
 	k.timeline = (uint32) timeline;
 	k.seq = seq;
 	k.tick = tick + 1;			/* 0 marks a free entry */
@@ -1003,12 +1132,21 @@ settings_values(const Settings *v, int64 *values)
 	values[UID_REC_PARTITION] = v->partition;
 	values[UID_REC_SNO_RANGES] = v->part | (int64) (v->bf + 1) << 8;
 	values[UID_REC_LEASED] = sim->leased;
+	if (sim->citus)
+	{
+		/* the identity settings set by hand, -1 for those left at their default */
+		values[UID_REC_PARTITION] = v->hand & HAND_PARTITION ? v->partition : -1;
+		values[UID_REC_MEDALLION] = v->hand & HAND_MEDALLION ? v->partition : -1;
+		values[UID_REC_GENERATOR] = v->hand & HAND_GENERATOR ? v->partition : -1;
+		values[UID_REC_CLUSTER] = -1;
+	}
 }
 
 static bool
 settings_equal(const Settings *a, const Settings *b)
 {
-	return a->partition == b->partition && a->part == b->part && a->bf == b->bf;
+	return a->partition == b->partition && a->part == b->part && a->bf == b->bf &&
+		a->hand == b->hand;
 }
 
 /* The postmaster holds v: one of the values of this server life. */
@@ -1414,7 +1552,8 @@ settings_check_id(Backend *b, Server *s, int partition, uint64 end_us)
 			 s->shadow.gen, s->shadow_known ? "" : ", of an earlier life");
 		return;
 	}
-	if (sim->leased)
+	/* a lease id, or (-1 in Citus runs) a node group: no hand value */
+	if (sim->leased || (sim->citus && partition < 0))
 		return;
 	if (partition < 0 || partition >= NPARTITIONS ||
 		!(sim->owners[partition] & (1 << server_index(s))))
@@ -1425,6 +1564,311 @@ settings_check_id(Backend *b, Server *s, int partition, uint64 end_us)
 	}
 	if (end_us > sim->part_last_end[partition])
 		sim->part_last_end[partition] = end_us;
+}
+
+/* ------------------------------------------------ Citus */
+
+/*
+ * citus.c's uid_citus_group(): the group a process keeps while no
+ * invalidation has reached it since it read it; else a read of
+ * pg_dist_local_group, kept with the count taken before the read
+ * (core/source.h).  The read takes steps: table_open's lock, half the time
+ * one the transaction did not hold yet, takes the invalidations sent
+ * (AcceptInvalidationMessages), then the scan reads the row as it is.  A
+ * server outside the cluster has no such table: UID_GROUP_NONE.
+ */
+static int32
+citus_group(Server *s, UidGroupCache *c, uint64 *invals, const uint64 *sent)
+{
+	uint64		at;
+	int32		group = UID_GROUP_NONE;
+
+	if (uid_group_current(c, *invals))
+		return c->group;
+	sim->citus_reads++;
+	at = *invals;
+	sim_step();					/* get_relname_relid() */
+	if (s->role != ROLE_OUTSIDE)
+	{
+		if (rng_below(&sim->sched, 2) == 0)
+			*invals = *sent;	/* table_open() */
+		sim_step();
+		group = s->group;		/* the scan */
+		sim_step();
+	}
+	uid_group_keep(c, at, group);
+	return c->group;
+}
+
+/* The identity a type's ID embeds in a Citus run. */
+typedef struct CitusIdent
+{
+	UidIdSource source;
+	int64		value;			/* the hand value or the node group */
+	uint32		key;			/* its fields as the format holds them */
+} CitusIdent;
+
+/*
+ * What source.c and the generators work out: the source uid_id_source()
+ * picks from the record's hand setting of the type and the node group, the
+ * fields of the identity (TypeIdent), false (the call is refused) for one
+ * beyond the type's fields.  The group is read whatever
+ * the hand setting, as UidIdInputs holds it (citus.c reads it only where
+ * there is none).  A parallel worker is a process of its own: no copy yet.
+ */
+static bool
+citus_ident(Backend *b, Server *s, int type, CitusIdent *out)
+{
+	const TypeIdent *ti = &type_idents[type];
+	int64		hand = b->rec.values[ti->field];
+	UidIdInputs in = {.leased = false, .hand = hand >= 0};
+	uint32		low = 0;
+	uint32		high = 0;
+
+	if (b->par_pid)
+	{
+		UidGroupCache c = UID_GROUP_CACHE_INIT;
+		uint64		none = 0;
+
+		in.group = citus_group(s, &c, &none, &none);
+	}
+	else
+		in.group = citus_group(s, &b->gcache, &b->invals, &b->inval_sent);
+	out->source = uid_id_source(&in);
+	switch (out->source)
+	{
+		case UID_ID_HAND:
+			out->value = hand;
+			if (hand > ti->hand_max)
+				return false;
+			low = (uint32) hand;	/* revts8: uid.cluster at its default, 0 */
+			break;
+		case UID_ID_CITUS:
+			out->value = in.group;
+			if (ti->lows == 0)
+			{
+				if ((uint32) in.group > ti->max)
+					return false;
+				low = (uint32) in.group;
+			}
+			else if (!uid_id_split((uint32) in.group, ti->lows, ti->max, &low, &high))
+				return false;
+			break;
+		case UID_ID_DEFAULT:
+			/* never here: the model sets every server outside a cluster by hand */
+			out->value = 0;
+			break;
+		default:
+			return false;
+	}
+	out->key = (low & ti->low_mask) | (high & ti->high_mask) << ti->low_bits;
+	return true;
+}
+
+/* The hand value a Citus identity is, for settings_check_id; -1: a group. */
+static int
+citus_hand(const CitusIdent *ci)
+{
+	return ci->source == UID_ID_HAND ? (int) ci->value : -1;
+}
+
+/*
+ * A call begins.  One into the cluster (on the coordinator, or on a worker
+ * in the cluster) opens a table of the cluster's first, and the lock takes
+ * every invalidation sent to the process (AcceptInvalidationMessages before
+ * a lock not held): the add's, whose transaction held that table's lock, is
+ * among them.  A worker outside the cluster generates into a database of
+ * its own, in a new transaction, which takes them too, half the time.
+ */
+static void
+citus_call_begins(Backend *b)
+{
+	Server	   *s = &sim->servers[b->server];
+
+	b->scope = s->role == ROLE_WORKER && !s->in_cluster ? 1 + b->server : 0;
+	b->citus_call = true;
+	if (b->scope == 0 || rng_below(&sim->sched, 2) == 0)
+		b->invals = b->inval_sent;
+}
+
+/* pg_dist_local_group's row changed: its trigger's invalidation goes to every process. */
+static void
+citus_invalidate(int server)
+{
+	for (int i = 0; i < sim->nbackends; i++)
+		sim->backends[server * sim->nbackends + i].inval_sent++;
+}
+
+/* A call into the cluster under way on the server? */
+static bool
+citus_calls_in(int server)
+{
+	for (int i = 0; i < sim->nbackends; i++)
+	{
+		Backend    *b = &sim->backends[server * sim->nbackends + i];
+
+		if (b->alive && b->citus_call && b->scope == 0)
+			return true;
+	}
+	return false;
+}
+
+static int	fresh_partition(void);
+static void server_reload(Server *s);
+
+/*
+ * citus_add_node(): the worker's metadata is synced, its row set to the
+ * next value of pg_dist_groupid_seq in the transaction that makes the
+ * cluster's tables there (one step: what it commits and its invalidation
+ * reach a call into the cluster together).  A worker whose hand values all
+ * stay set may give its group to the server outside the cluster, as the
+ * hand value an operator gives it (no one else embeds it).
+ */
+static void
+citus_add(int si)
+{
+	Server	   *s = &sim->servers[si];
+
+	if (sim->group_seq >= sim->group_first + GROUPS_MAX)
+	{
+		s->citus_at = UINT64_MAX;
+		return;
+	}
+	s->group = sim->group_seq++;
+	s->in_cluster = true;
+	citus_invalidate(si);
+	sim->citus_adds++;
+	trace(NULL, si, "citus: node added, group %d", (int) s->group);
+	s->citus_at = rng_below(&s->crng, 2) == 0 ? sim->step + 5000 + rng_below(&s->crng, 60000) :
+		UINT64_MAX;
+	for (int i = 0; i < sim->nservers && s->pinned && s->group < NPARTITIONS; i++)
+	{
+		Server	   *o = &sim->servers[i];
+
+		if (o->role != ROLE_OUTSIDE || o->hostile || (sim->ho_phase && (i == sim->ho_a || i == sim->ho_b)))
+			continue;
+		o->files.partition = s->group;
+		sim->owners[s->group] |= 1 << i;
+		trace(NULL, i, "edit: the hand value is %d, server %d's group", (int) s->group, si);
+		server_reload(o);
+		break;
+	}
+}
+
+/*
+ * citus_remove_node(): from now on no call there goes into the cluster (it
+ * would wait for the drop of the cluster's tables there, then fail); the
+ * drop itself waits for the calls into the cluster under way (their locks).
+ * Re-added later, with a new group.
+ */
+static void
+citus_remove(int si)
+{
+	Server	   *s = &sim->servers[si];
+
+	s->in_cluster = false;
+	s->remove_pending = true;
+	sim->citus_removes++;
+	trace(NULL, si, "citus: node removed from the cluster");
+	s->citus_at = sim->step + 2000 + rng_below(&s->crng, 40000);
+}
+
+/* The Citus events due at this step. */
+static void
+citus_step(void)
+{
+	for (int i = 0; i < sim->nservers; i++)
+	{
+		Server	   *s = &sim->servers[i];
+
+		if (s->remove_pending && !citus_calls_in(i))
+		{
+			/*
+			 * the drop commits; half the time it sets the row back to 0
+			 * (Citus's DropMetadataSnapshotOnNode), with the trigger's
+			 * invalidation
+			 */
+			s->remove_pending = false;
+			if (rng_below(&s->crng, 2) == 0)
+			{
+				s->group = 0;
+				citus_invalidate(i);
+			}
+			trace(NULL, i, "citus: the cluster's tables dropped, group %d", (int) s->group);
+		}
+		if (s->role != ROLE_WORKER || sim->step < s->citus_at || s->remove_pending)
+			continue;
+		if (s->in_cluster)
+			citus_remove(i);
+		else
+			citus_add(i);
+	}
+}
+
+/*
+ * A Citus run's servers: server 0 the coordinator (group 0, in the cluster
+ * from the start), each other a worker not yet added (group 0, added at a
+ * step of the first 60,000) or, one in three, a server outside the cluster
+ * (no Citus, every identity set by hand).  Half the nodes set no identity
+ * by hand, a quarter all, a quarter some.  pg_dist_groupid_seq starts at 1,
+ * or further on (a cluster that saw nodes come and go), at times just below
+ * where a type's fields end.  Hand values are clear of the coordinator's 0
+ * and of the groups the sequence hands out, but for the server outside the
+ * cluster, whose hand value is at times the group of a node whose hand
+ * values all stay set (the coordinator's 0, or a worker's once it is
+ * added): correct rules keep every server apart.
+ */
+static void
+citus_setup(void)
+{
+	Rng		   *r = &sim->crng;
+	static const int32 starts[] = {1, 1, 0, 0, 509, 1021, 2045, 65533};
+	int32		first = starts[rng_below(r, 8)];
+	int			outside = -1;
+
+	if (first == 0)
+		first = 2 + (int32) rng_below(r, 20);
+	else if (first > 1)
+		first += (int32) rng_below(r, 3);
+	sim->group_first = sim->group_seq = first;
+	sim->next_partition = 1;
+	memset(sim->owners, 0, sizeof(sim->owners));
+	for (int i = 0; i < sim->nservers; i++)
+	{
+		Server	   *s = &sim->servers[i];
+
+		s->role = i == 0 ? ROLE_COORDINATOR : rng_below(r, 3) == 0 ? ROLE_OUTSIDE : ROLE_WORKER;
+		s->group = s->role == ROLE_OUTSIDE ? UID_GROUP_NONE : 0;
+		s->in_cluster = s->role == ROLE_COORDINATOR;
+		s->crng.s = rng_next(r);
+		s->citus_at = s->role == ROLE_WORKER ? 500 + rng_below(&s->crng, 60000) : UINT64_MAX;
+		if (s->role == ROLE_OUTSIDE && outside < 0)
+			outside = i;
+	}
+	for (int i = 0; i < sim->nservers; i++)
+	{
+		Server	   *s = &sim->servers[i];
+		uint64		h = rng_below(r, 4);
+
+		/* beside a server outside the cluster, the coordinator half the time all */
+		if (s->role == ROLE_OUTSIDE || (i == 0 && outside >= 0 && rng_below(r, 2) == 0))
+			h = 2;
+		s->files.hand = h == 2 ? HAND_ALL : h == 3 ? 1 + (int) rng_below(r, HAND_ALL) : 0;
+		s->files.partition = fresh_partition();
+	}
+	/* the nodes whose group the server outside the cluster may take as its hand value */
+	for (int i = 0; i < sim->nservers && outside >= 0; i++)
+	{
+		Server	   *s = &sim->servers[i];
+
+		if (s->role == ROLE_OUTSIDE || s->files.hand != HAND_ALL || rng_below(r, 4) == 0)
+			continue;
+		s->pinned = true;
+		if (s->role == ROLE_COORDINATOR)
+			sim->servers[outside].files.partition = 0;
+	}
+	for (int i = 0; i < sim->nservers; i++)
+		sim->owners[sim->servers[i].files.partition] |= 1 << i;
 }
 
 /* The order key of a pair: what later calls must exceed. */
@@ -1449,6 +1893,7 @@ generate(Backend *b, int type)
 	UidAllocResult r;
 	int			ident = -1;
 	SimIdent	used = {0};
+	CitusIdent	ci = {0};
 	uint64		start;
 	uint64		key;
 
@@ -1531,6 +1976,16 @@ again:
 		if (uid_word_read(&slot->tt.type[UID_SNO_BF_RANGES]) == bfw)
 			break;
 	}
+	/* Citus runs: the identity the type embeds, or an error (the generator's) */
+	if (sim->citus && !citus_ident(b, s, type, &ci))
+	{
+		sim->citus_refused++;
+		trace(b, b->server, "%s refused: %s %" PRId64 " beyond its fields", spec->type_name,
+			  ci.source == UID_ID_HAND ? "hand value" : "node group", ci.value);
+		b->in_call = false;
+		b->par_pid = 0;
+		return;
+	}
 	/* issued only under the record it was made under, else made again */
 	if (uid_record_current(&s->file.rec) >> 1 != b->rec.gen)
 	{
@@ -1542,7 +1997,7 @@ again:
 	/* handed out */
 	b->in_call = false;
 	b->par_pid = 0;
-	settings_check_id(b, s, ident, uid_tick_end_us(spec, ts.tick));
+	settings_check_id(b, s, sim->citus ? citus_hand(&ci) : ident, uid_tick_end_us(spec, ts.tick));
 	/*
 	 * from: a live sno of timeline 0 goes out only once the state file says
 	 * its sequence's part was used from its tick or earlier (back-fill
@@ -1553,13 +2008,30 @@ again:
 		fail("from: server %d handed out sno tick %" PRIu64 " seq %u while its part "
 			 "was used from %" PRIu64 " only", s->ident, ts.tick, ts.seq,
 			 s->file.from[ts.seq >> UID_FROM_SHIFT].value - 1);
-	trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d id %d", spec->type_name, ts.tick,
-		  ts.seq, ts.timeline, ident);
 	sim->leased_ids += sim->leased;
-	if (!id_new(ident, type, ts.timeline, ts.seq, ts.tick))
-		fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d "
-			 "of identity %d twice", s->ident, spec->type_name, ts.tick, ts.seq,
-			 ts.timeline, ident);
+	if (sim->citus)
+	{
+		trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d %s %" PRId64 " (%s)",
+			  spec->type_name, ts.tick, ts.seq, ts.timeline,
+			  ci.source == UID_ID_HAND ? "hand" : "group", ci.value,
+			  b->scope ? "its own database" : "into the cluster");
+		sim->citus_group_ids += b->scope == 0 && ci.source == UID_ID_CITUS;
+		sim->citus_local_ids += b->scope != 0;
+		if (!id_new(b->scope, ci.key, type, ts.timeline, ts.seq, ts.tick))
+			fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d of "
+				 "%s %" PRId64 " (fields %u) twice%s", s->ident, spec->type_name, ts.tick,
+				 ts.seq, ts.timeline, ci.source == UID_ID_HAND ? "hand value" : "node group",
+				 ci.value, ci.key, b->scope ? " in its own database" : "");
+	}
+	else
+	{
+		trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d id %d", spec->type_name, ts.tick,
+			  ts.seq, ts.timeline, ident);
+		if (!id_new(0, (uint32) ident, type, ts.timeline, ts.seq, ts.tick))
+			fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d "
+				 "of identity %d twice", s->ident, spec->type_name, ts.tick, ts.seq,
+				 ts.timeline, ident);
+	}
 	if (sim->leased &&
 		(uid_tick_end_us(spec, ts.tick) > used.expiry_us ||
 		 uid_tick_end_us(spec, ts.tick) - (uint64) spec->tick_us < used.floor_us))
@@ -1607,10 +2079,21 @@ backfill(Backend *b)
 	uint64		back;
 	uint64		tick;
 	int			partition;
+	CitusIdent	ci = {0};
 
 	if (!settings_ready(b, s))
 		return;
 	partition = settings_take(b);
+	/* Citus runs: sno's partition set by hand (-1: a node group, never another's) */
+	if (sim->citus)
+	{
+		if (!citus_ident(b, s, T_SNO, &ci))
+		{
+			sim->citus_refused++;
+			return;
+		}
+		partition = citus_hand(&ci);
+	}
 	/*
 	 * the settings' check: back-fill is on; not under a partition another
 	 * server used (its past ticks are the other server's)
@@ -1673,9 +2156,10 @@ backfill(Backend *b)
 	disk_sync(s);
 	trace(b, b->server, "back-fills sno tick %" PRIu64 " seq %u", tick, seq);
 	/* a back-filled sno's tick bit is 0: timeline 0 */
-	if (!id_new(partition, T_SNO, 0, seq, tick))
+	if (!id_new(b->scope, sim->citus ? ci.key : (uint32) partition, T_SNO, 0, seq, tick))
 		fail("unique: server %d back-filled sno tick %" PRIu64 " seq %u of partition %d, "
-			 "an ID handed out before", server_index(s), tick, seq, partition);
+			 "an ID handed out before", server_index(s), tick, seq,
+			 sim->citus ? (int) ci.value : partition);
 	sim->backfilled++;
 }
 
@@ -1706,11 +2190,14 @@ backend_main(void)
 		/* runs of one type, so that a type's ticks fill and borrowing is asked for */
 		if (rng_below(&sim->sched, 8) == 0)
 			b->type = (int) rng_below(&sim->sched, NTYPES);
+		if (sim->citus)
+			citus_call_begins(b);
 		/* back-fill beside live sno (a partition set by hand only) */
 		if (b->type == T_SNO && b->bf >= 0 && !sim->leased && rng_below(&sim->sched, 3) == 0)
 			backfill(b);
 		else
 			generate(b, b->type);
+		b->citus_call = false;
 	}
 }
 
@@ -1760,7 +2247,14 @@ backend_start(Backend *b, int server)
 	{
 		b->own.partition = OWN_PARTITION + (int) rng_below(&sim->sched, 100);
 		b->own.part = (int) rng_below(&sim->sched, NPARTS);
+		b->own.hand = sim->citus ? HAND_ALL : 0;
 	}
+	/* a new process: no copy of the node group, no invalidation */
+	b->gcache = (UidGroupCache) UID_GROUP_CACHE_INIT;
+	b->invals = 0;
+	b->inval_sent = 0;
+	b->scope = 0;
+	b->citus_call = false;
 	b->busy = rng_below(&sim->sched, 6) == 0;
 	b->late = rng_below(&sim->sched, 3) == 0;
 	b->after = b->late ? -1 : server_mono_us(s);
@@ -1844,7 +2338,20 @@ server_bf_pick(Server *s, uint64 r)
 	return i;
 }
 
-static void server_reload(Server *s);
+/*
+ * A hand-set partition no server had: in Citus runs, one clear of the
+ * coordinator's group and of those pg_dist_groupid_seq hands out.
+ */
+static int
+fresh_partition(void)
+{
+	int			v = sim->next_partition++;
+
+	while (sim->citus && (v == 0 || (v >= sim->group_first && v < sim->group_first + GROUPS_MAX)))
+		v = sim->next_partition++;
+	return v;
+}
+
 static void handover_start(int a, uint64 r);
 
 static void
@@ -1960,16 +2467,28 @@ apply_fault(const Fault *f)
 					if (!sim->leased && sim->next_partition < FRESH_MAX &&
 						!(sim->ho_phase && (si == sim->ho_a || si == sim->ho_b)))
 					{
-						s->files.partition = sim->next_partition++;
+						s->files.partition = fresh_partition();
 						sim->owners[s->files.partition] |= 1 << si;
+						/*
+						 * Citus runs: the identity settings set by hand change
+						 * too (all of them, on a server outside the cluster or
+						 * whose group another's hand value is)
+						 */
+						if (sim->citus && s->role != ROLE_OUTSIDE && !s->pinned)
+						{
+							uint64		h = (f->b >> 24) % 4;
+
+							s->files.hand = h == 0 ? 0 : h == 1 ? HAND_ALL :
+								1 + (int) ((f->b >> 28) % HAND_ALL);
+						}
 					}
 					break;
 				case 4:
 					s->files.other++;	/* not uid's */
 					break;
 			}
-			trace(NULL, si, "edit: the files say partition %d, range %d, bf %d, other %u",
-				  s->files.partition, s->files.part, s->files.bf, s->files.other);
+			trace(NULL, si, "edit: the files say partition %d (hand %d), range %d, bf %d, other %u",
+				  s->files.partition, s->files.hand, s->files.part, s->files.bf, s->files.other);
 			if ((f->b >> 16) % 4 != 0 && !s->hostile)
 			{
 				server_reload(s);
@@ -2032,11 +2551,14 @@ handover_start(int a, uint64 r)
 	if (sim->leased || sim->nservers < 2 || sim->ho_phase != 0 ||
 		sim->next_partition >= FRESH_MAX)
 		return;
+	/* Citus runs: between servers whose identity settings are all set by hand */
+	if (sim->citus && (sa->files.hand != HAND_ALL || sim->servers[b].files.hand != HAND_ALL))
+		return;
 	sim->ho_phase = 1;
 	sim->ho_a = a;
 	sim->ho_b = b;
 	sim->ho_old = sa->delivered.partition;
-	sim->ho_new = sim->next_partition++;
+	sim->ho_new = fresh_partition();
 	sim->ho_b_old = sim->servers[b].delivered.partition;
 	sim->owners[sim->ho_new] |= 1 << a;
 	sa->files.partition = sim->ho_new;
@@ -2160,6 +2682,13 @@ typedef struct RunResult
 	uint64		worker_deaths;
 	uint64		parallel_calls;
 	bool		leased;
+	bool		citus;
+	uint64		citus_adds;
+	uint64		citus_removes;
+	uint64		citus_reads;
+	uint64		citus_group_ids;
+	uint64		citus_local_ids;
+	uint64		citus_refused;
 	int			nfaults;
 	uint64		fault_counts[NFAULTKINDS];
 	int64		sim_us;
@@ -2188,6 +2717,15 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 		sim->pool[i].holder = -1;
 	sim->next_partition = NSERVERS_MAX;
 	sim->t = 0;
+	/*
+	 * A Citus cluster: half the schedules of hand-set identities on more than
+	 * one server, drawn apart from the draws above (the other schedules run
+	 * as they did before Citus was modelled)
+	 */
+	sim->crng.s = uid_mix64(seed ^ UINT64CONST(0xC17C5C17C5C17C5));
+	sim->citus = !sim->leased && sim->nservers > 1 && rng_below(&sim->crng, 2) == 0;
+	if (sim->citus)
+		citus_setup();
 
 	for (int i = 0; i < sim->nservers; i++)
 	{
@@ -2198,10 +2736,13 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 		file_init(&s->file, rng_next(&setup));
 		server_boot(s, rng_next(&setup));
 		server_set_clock(s, true_unix_us() + (int64) rng_below(&setup, 2000000) - 1000000, 1, 1);
-		s->files.partition = i;
+		if (!sim->citus)
+		{
+			s->files.partition = i;
+			sim->owners[i] = 1 << i;
+		}
 		s->files.part = (int) rng_below(&setup, NPARTS);
 		s->files.bf = server_bf_pick(s, rng_next(&setup));
-		sim->owners[i] = 1 << i;
 		server_new_incarnation(s);
 		server_backends_restart(i);
 	}
@@ -2225,6 +2766,8 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 		maybe_fault();
 		if (sim->ho_phase)
 			handover_step();
+		if (sim->citus)
+			citus_step();
 
 		/* a runnable backend, at random; else time moves to the first that wakes */
 		for (int tries = 0; tries < 2 && pick < 0; tries++)
@@ -2275,6 +2818,13 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	out->worker_deaths = sim->worker_deaths;
 	out->parallel_calls = sim->parallel_calls;
 	out->leased = sim->leased;
+	out->citus = sim->citus;
+	out->citus_adds = sim->citus_adds;
+	out->citus_removes = sim->citus_removes;
+	out->citus_reads = sim->citus_reads;
+	out->citus_group_ids = sim->citus_group_ids;
+	out->citus_local_ids = sim->citus_local_ids;
+	out->citus_refused = sim->citus_refused;
 	out->nfaults = sim->nfaults;
 	out->sim_us = sim->t;
 	memcpy(out->fault_counts, sim->fault_counts, sizeof(out->fault_counts));
@@ -2288,6 +2838,19 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 			   sim->nservers, sim->nbackends, sim->dt_scale, sim->fault_period);
 		if (sim->leased)
 			printf("  identities leased from a pool of %d ids\n", sim->pool_size);
+		if (sim->citus)
+		{
+			static const char *roles[] = {"the coordinator", "a worker", "outside the cluster"};
+
+			printf("  a Citus cluster, pg_dist_groupid_seq from %d:\n", (int) sim->group_first);
+			for (int i = 0; i < sim->nservers; i++)
+				printf("    server %d: %s, hand value %d for %s%s\n", i,
+					   roles[sim->servers[i].role], sim->servers[i].files.partition,
+					   (const char *[]) {"none", "partition", "medallion", "partition, medallion",
+						   "generator", "partition, generator", "medallion, generator",
+					   "all"}[sim->servers[i].files.hand],
+					   sim->servers[i].pinned ? " (its group is another's hand value)" : "");
+		}
 		printf("  faults applied:\n");
 		for (int i = 0; i < sim->nfaults; i++)
 			if (!(skip && skip[i]))
@@ -2386,7 +2949,14 @@ main(int argc, char **argv)
 				total_stalls = 0,
 				total_worker_deaths = 0,
 				total_parallel = 0,
-				leased_runs = 0;
+				leased_runs = 0,
+				citus_runs = 0,
+				citus_adds = 0,
+				citus_removes = 0,
+				citus_reads = 0,
+				citus_group_ids = 0,
+				citus_local_ids = 0,
+				citus_refused = 0;
 	uint64		fault_counts[NFAULTKINDS] = {0};
 	int64		total_sim_us = 0;
 	struct timespec t0,
@@ -2412,6 +2982,13 @@ main(int argc, char **argv)
 	}
 	if (steps == 0)
 		usage();
+	/* snowflake_si's machine id: the bits its index (the sim's sequence) leaves */
+	if (specs[T_SNOWFLAKE_SI].seq_max != snowflake_si_uin_max(SI_INDEX_BITS))
+		abort();
+	type_idents[T_SNOWFLAKE_SI] = (TypeIdent) {UID_REC_GENERATOR,
+		snowflake_si_mid_max(SI_INDEX_BITS), snowflake_si_mid_max(SI_INDEX_BITS),
+		snowflake_si_mid_max(SI_INDEX_BITS) + 1, snowflake_si_mid_max(SI_INDEX_BITS), 0, 0
+	};
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint64 seed = first;; seed++)
@@ -2444,6 +3021,13 @@ main(int argc, char **argv)
 		total_worker_deaths += r.worker_deaths;
 		total_parallel += r.parallel_calls;
 		leased_runs += r.leased;
+		citus_runs += r.citus;
+		citus_adds += r.citus_adds;
+		citus_removes += r.citus_removes;
+		citus_reads += r.citus_reads;
+		citus_group_ids += r.citus_group_ids;
+		citus_local_ids += r.citus_local_ids;
+		citus_refused += r.citus_refused;
 		total_sim_us += r.sim_us;
 		for (int k = 0; k < NFAULTKINDS; k++)
 			fault_counts[k] += r.fault_counts[k];
@@ -2478,6 +3062,11 @@ main(int argc, char **argv)
 		   PRIu64 " partitions handed over, %" PRIu64 " calls refused (no record of the "
 		   "server life)", total_workers, total_stalls, total_worker_deaths, total_published,
 		   total_parallel, total_handovers, total_rec_refused);
+	printf("; %" PRIu64 " schedules of a Citus cluster: %" PRIu64 " nodes added, %" PRIu64
+		   " removed, %" PRIu64 " reads of the node group, %" PRIu64 " IDs into the cluster "
+		   "that embed a node group, %" PRIu64 " made by workers outside it, %" PRIu64
+		   " calls refused (an identity beyond the type's fields)", citus_runs, citus_adds,
+		   citus_removes, citus_reads, citus_group_ids, citus_local_ids, citus_refused);
 	printf("; all invariants held (%.1f s)\n",
 		   (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return 0;
