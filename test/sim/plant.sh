@@ -55,6 +55,23 @@
 #   refuse a record of this server life more than a second old is not
 #          usable: a call refuses when no worker can start (0.6.0 case 6)
 #
+# And where an identity comes from (source.h), in the Citus schedules:
+#   citus-first the node group is chosen before the hand value: a node set
+#          by hand embeds its group, which a server outside the cluster set
+#          by hand as its own (the simulator gives the rule the group
+#          whatever the hand value; citus.c reads it only where there is none)
+#   stale-group a process keeps the group it read whatever invalidation
+#          reached it since: a worker's backend that read 0 before the
+#          worker was added embeds the coordinator's group in the cluster
+#   split  a group beyond a type's fields is not refused: past 511 it wraps
+#          uid60's worker, past 1023 revts8's cluster, past 2047 snowflake_si's
+#          machine id, onto another node's
+# Not planted: a group kept with the count read after its read instead of
+# before.  The count is citus.c's, passed in; and in the server an
+# invalidation reaches a read only at table_open's lock, before the scan,
+# which then sees what the sender committed (the model delivers it there
+# too), so the later count would keep nothing stale.
+#
 # Each plant's perl dies when a part of it finds no text.
 #
 # Usage: test/sim/plant.sh [CC]   (run from the top of the source tree)
@@ -159,6 +176,13 @@ plant stale record.c \
 	 s/\t\tin_force->reload_time > proposal->reload_time\)/\t\tin_force->reload_time > proposal->reload_time \&\& 0)/ or die "stale time"' 1-6000
 plant refuse record.c \
 	's/(return in_force->gen != 0 && in_force->life == life);/$1 \&\&\n\t\tuid_plat_unix_us() - in_force->published_us < 1000000;/ or die "refuse"'
+# Citus's node group (source.h), in the simulator's Citus schedules
+plant citus-first source.h \
+	's/(\tif \(in->hand\)\n\t\treturn UID_ID_HAND;\n)/\tif (in->group >= 0)\n\t\treturn UID_ID_CITUS;\n$1/ or die "citus-first"'
+plant stale-group source.h \
+	's/return c->read_at == invals;/return c->read_at != UINT64_MAX;/ or die "stale-group"'
+plant split source.h \
+	's/\tif \(id > max\)\n\t\treturn false;\n// or die "split"'
 wait
 for name in $names; do cat "$work/$name/report"; done
 if [ -s "$failed" ]; then
