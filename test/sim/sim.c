@@ -2922,7 +2922,9 @@ usage(void)
 			"  --seed N      run one seed\n"
 			"  --steps N     steps per run (default 200000)\n"
 			"  --seconds S   run seeds from FIRST on until S seconds have passed\n"
-			"  --quiet       print only the summary\n");
+			"  --quiet       print only the summary\n"
+			"  --all         on a failure, go on with the next seed (no shrinking);\n"
+			"                exits 1 if any failed\n");
 	exit(2);
 }
 
@@ -2934,6 +2936,8 @@ main(int argc, char **argv)
 				steps = 200000;
 	double		seconds = 0;
 	bool		quiet = false;
+	bool		all = false;
+	uint64		failures = 0;
 	uint64		runs = 0,
 				total_steps = 0,
 				total_ids = 0,
@@ -2977,6 +2981,8 @@ main(int argc, char **argv)
 			seconds = atof(argv[++i]);
 		else if (strcmp(argv[i], "--quiet") == 0)
 			quiet = true;
+		else if (strcmp(argv[i], "--all") == 0)
+			all = true;
 		else
 			usage();
 	}
@@ -3037,6 +3043,9 @@ main(int argc, char **argv)
 			printf("FAIL seed %" PRIu64 " at step %" PRIu64 " (%.1f s into the run): %s\n",
 				   seed, r.fail_step,
 				   (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9, r.why);
+			failures++;
+			if (all)
+				continue;
 			shrink(seed, steps, &r);
 			return 1;
 		}
@@ -3067,6 +3076,12 @@ main(int argc, char **argv)
 		   "that embed a node group, %" PRIu64 " made by workers outside it, %" PRIu64
 		   " calls refused (an identity beyond the type's fields)", citus_runs, citus_adds,
 		   citus_removes, citus_reads, citus_group_ids, citus_local_ids, citus_refused);
+	if (failures)
+	{
+		printf("; %" PRIu64 " schedules failed (%.1f s)\n", failures,
+			   (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+		return 1;
+	}
 	printf("; all invariants held (%.1f s)\n",
 		   (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 	return 0;
