@@ -358,6 +358,27 @@ pgb_run() {
 	printf '%s' "$tps"
 }
 
+# ------------------------------------------------------------------ how quiet the machine was
+
+# CPU time in clock ticks: "busy steal" of the whole machine (/proc/stat), and "ours": this shell
+# and its children (pgbench, psql), and every node's postmaster, its live children and those it
+# reaped.  What the machine was busy with beside ours is other work.
+HZ=$(getconf CLK_TCK)
+machine_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $9 }' /proc/stat; }
+proc_ticks() { { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null || echo; } | awk '{ print $12 + $13 + $14 + $15 }'; }
+our_ticks() {
+	local n pm c t
+	t=$(proc_ticks $$)
+	for n in "${NODES[@]}"; do
+		pm=$(head -n 1 "$(node_data "$n")/postmaster.pid" 2>/dev/null) || continue
+		for c in "$pm" $(ps -o pid= --ppid "$pm"); do t=$((t + $(proc_ticks "$c"))); done
+	done
+	echo "$t"
+}
+read -r BUSY0 STEAL0 <<<"$(machine_ticks)"
+OURS0=$(our_ticks)
+MEASURE_T0=$(date +%s.%N)
+
 PGB_CONFIGS=("coord 1" "coord 8" "workers 1" "workers 8")
 WARMUP_S=2
 log "pgbench warm-up: each key, ${WARMUP_S} s through the coordinator and through the workers, 8 clients (not counted)"
@@ -430,7 +451,15 @@ for c in "${CANDS[@]}"; do
 		fi
 	done
 done
+read -r BUSY1 STEAL1 <<<"$(machine_ticks)"
+OURS1=$(our_ticks)
+MEASURE_T1=$(date +%s.%N)
 LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')
+# shares of the machine's CPU time over the measurements: other work, this run, steal
+read -r MEASURE_S OTHER_PCT OURS_PCT STEAL_PCT <<<"$(awk -v t0="$MEASURE_T0" -v t1="$MEASURE_T1" -v hz="$HZ" -v cpus="$(nproc)" \
+	-v b="$((BUSY1 - BUSY0))" -v o="$((OURS1 - OURS0))" -v st="$((STEAL1 - STEAL0))" 'BEGIN {
+	cap = (t1 - t0) * hz * cpus; other = b - o; if (other < 0) other = 0
+	printf "%.0f %.1f %.1f %.1f\n", t1 - t0, 100 * other / cap, 100 * o / cap, 100 * st / cap }')"
 ELAPSED=$((SECONDS - T0))
 
 # ------------------------------------------------------------------ report
@@ -453,9 +482,11 @@ pgb_table() {
 		for c in "${CANDS[@]}"; do printf '%s | ' "$(fmt "$(vals "${s}_$n" "$c" | median)" 0)"; done
 		for c in "${CANDS[@]:1}"; do printf '%s | ' "$(div "$(vals "${s}_$n" "$c" | median)" "$bs")"; done
 		echo
+		printf '| %s, min–max | ' "$n"
+		for c in "${CANDS[@]}"; do printf '%s | ' "$(vals "${s}_$n" "$c" | minmax)"; done
+		for c in "${CANDS[@]:1}"; do printf ' | '; done
+		echo
 	done
-	echo
-	echo "tps min–max: $(for n in 1 8; do for c in "${CANDS[@]}"; do printf '%s, %s clients %s; ' "$c" "$n" "$(vals "${s}_$n" "$c" | minmax)"; done; done | sed 's/; $//')."
 }
 
 is_table() {
@@ -489,8 +520,10 @@ report() {
 	echo "- $ROUNDS rounds, candidates' order rotated by one a round; pgbench runs of $SECONDS_PER_RUN s; wall time ${ELAPSED} s (set-up ${SETUP_S} s)"
 	echo
 	echo "All nodes and the clients share one machine: absolute numbers are low; compare the ratios."
-	if awk -v l="${LOAD_START%% *}" -v c="$(nproc)" 'BEGIN { exit !(l + 0 > c / 4) }'; then
-		echo "The machine was not quiet: the load average at the start ($LOAD_START) says other work ran beside the benchmark."
+	echo "Over the ${MEASURE_S} s of measurements (pgbench and INSERT..SELECT) this run's processes (nodes, pgbench, psql) used $OURS_PCT% of the"
+	echo "machine's CPU time, other processes $OTHER_PCT%, and the hypervisor took $STEAL_PCT% (steal; /proc/stat and /proc/PID/stat)."
+	if awk -v o="$OTHER_PCT" -v s="$STEAL_PCT" 'BEGIN { exit !(o + s > 10) }'; then
+		echo "The machine was not quiet: other work ran beside the benchmark and took CPU time from it, unevenly; the spread (min–max) shows how much."
 	fi
 	echo
 	echo "Table: \`CREATE TABLE t (<key>, v int)\`, \`SELECT create_distributed_table('t', 'id')\`; key \`id bigserial PRIMARY KEY\` or \`id <type> PRIMARY KEY DEFAULT <generator>\`."
