@@ -1,0 +1,246 @@
+# uid_citus_check(): what the nodes of a Citus cluster must share
+# (snowflake_si's layout: uid.snowflake_si_epoch, uid.snowflake_si_index_bits,
+# which Citus does not propagate, ALTER SYSTEM being per node) and keep
+# apart (each type's identity).
+#   1. A fresh cluster: no layout noted on any node; uid_citus_settings()
+#      lists the three nodes, every row agreeing; uid_citus_check() passes
+#      and notes the layout on every node (uid_citus_node()'s agreed_*).
+#   2. One worker's index width changed (ALTER SYSTEM, reload): once it
+#      has taken the reload, its snowflake_si_new() is refused (55000), in
+#      a session of its own and in an INSERT .. SELECT through the
+#      coordinator that generates on the workers; its other types still
+#      generate, and so do the other nodes' snowflake_si; uid_citus_check()
+#      fails naming the worker and uid.snowflake_si_index_bits.  Reset and
+#      reloaded, the worker generates again and the check passes.
+#   3. Every node moved to another width: all of them refuse snowflake_si
+#      until uid_citus_check() notes the new layout, then all generate
+#      under it.
+#   4. uid.generator set by hand on worker 2 to worker 1's node group:
+#      uid_citus_check() fails naming the identities the two share
+#      (snowflake_si, revts8, uid60), and passes once it is reset.
+#   5. uid_citus_agree() (and uid_citus_check()) are not PUBLIC's, and
+#      uid_citus_agree() refuses a non-superuser even with EXECUTE granted
+#      (42501), noting nothing.
+
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin, "$FindBin::RealBin/../t";
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use UidTest qw(id_types poll_until attempt);
+use CitusTest;
+
+my ($coord, $w1, $w2) = citus_cluster();
+my @nodes = ($coord, $w1, $w2);
+my %addr = map { $_->name => '127.0.0.1:' . $_->port } $w1, $w2;
+my %group = map { $_->name => node_group($_) } @nodes;
+my @other_types = grep { $_ ne 'snowflake_si' } id_types();
+
+# The layout in force and the one noted, as uid_citus_node() shows them.
+sub layout
+{
+	my ($node) = @_;
+	return $node->safe_psql('postgres',
+		q{SELECT snowflake_si_index_bits, coalesce(agreed_index_bits::text, 'none'),
+				 agreed_epoch IS NOT DISTINCT FROM snowflake_si_epoch FROM uid_citus_node()});
+}
+
+# SQLSTATE|message of what running $sql on $node raised, or 'ok'.
+sub outcome
+{
+	my ($node, $sql) = @_;
+	my $r = attempt($node, $sql);
+	return $r->{rc} == 0 ? 'ok' : ($r->{sqlstate} // '?') . '|' . ($r->{msg} // $r->{err});
+}
+
+my $layout_refused = "55000|this node's snowflake_si layout is not its Citus cluster's";
+
+# Whether snowflake_si_new() works on $node: 'ok', or what it raised.
+sub snowflake
+{
+	my ($node) = @_;
+	return outcome($node, 'SELECT snowflake_si_new()');
+}
+
+# Sets (or, with undef, resets) $setting on $node by ALTER SYSTEM and
+# reloads; waits until a new session's uid_citus_node() (the server's
+# record) or $check says it is in force.
+sub set_and_reload
+{
+	my ($node, $setting, $value, $check) = @_;
+	$node->safe_psql('postgres',
+		defined $value
+		? "ALTER SYSTEM SET $setting = $value"
+		: "ALTER SYSTEM RESET $setting");
+	$node->safe_psql('postgres', 'SELECT pg_reload_conf()');
+	return poll_until("$setting on " . $node->name . ' after the reload', $check);
+}
+
+# uid_citus_check() on the coordinator: 'ok|<its text>' or
+# 'SQLSTATE|message|detail'.
+sub check
+{
+	my $r = attempt($coord, 'SELECT uid_citus_check()');
+	return "ok|$r->{out}" if $r->{rc} == 0;
+	return join '|', map { $_ // '' } @$r{qw(sqlstate msg detail)};
+}
+
+# The rows of uid_citus_settings() that do not agree: node|name|value.
+sub disagreeing
+{
+	return $coord->safe_psql('postgres',
+		q{SELECT node || '|' || name || '|' || coalesce(value, '') FROM uid_citus_settings()
+		  WHERE NOT agrees ORDER BY 1});
+}
+
+# 1.
+is(layout($_), '8|none|f', $_->name . ': a fresh node has no layout noted') for @nodes;
+is( $coord->safe_psql('postgres',
+		q{SELECT count(DISTINCT node) || ' nodes, ' || count(*) || ' rows, ' ||
+				 count(*) FILTER (WHERE agrees) || ' agree' FROM uid_citus_settings()}),
+	'3 nodes, 24 rows, 24 agree',
+	'uid_citus_settings(): the three nodes\' version, layout and five identities, all agreeing');
+is( $coord->safe_psql('postgres',
+		q{SELECT string_agg(DISTINCT node_group::text, ',' ORDER BY node_group::text) FROM uid_citus_settings()}),
+	join(',', sort values %group), 'uid_citus_settings(): the nodes\' groups');
+like(check(), qr/^ok\|3 nodes agree: snowflake_si epoch .*, index width 8\b/,
+	'uid_citus_check() passes on a fresh cluster');
+is(layout($_), '8|8|t', $_->name . ': uid_citus_check() noted the layout') for @nodes;
+is(snowflake($_), 'ok', $_->name . ': snowflake_si_new() under the noted layout') for @nodes;
+
+$coord->safe_psql(
+	'postgres', q{
+	CREATE TABLE src (k int, v int);
+	SELECT create_distributed_table('src', 'k');
+	INSERT INTO src SELECT g, g FROM generate_series(1, 200) g;
+	CREATE TABLE sf (id snowflake_si PRIMARY KEY DEFAULT snowflake_si_new(), v int);
+	SELECT create_distributed_table('sf', 'id');
+});
+my $on_workers = 'INSERT INTO sf (id, v) SELECT snowflake_si_new(), v FROM src';
+is(outcome($coord, $on_workers), 'ok',
+	'an INSERT .. SELECT through the coordinator generates on the workers');
+
+# 2.
+ok( set_and_reload($w1, 'uid.snowflake_si_index_bits', 6, sub { layout($w1) eq '6|8|t' }),
+	'worker1: uid.snowflake_si_index_bits 6 in force after the reload');
+ok(poll_until('worker1 to refuse snowflake_si', sub { snowflake($w1) ne 'ok' }),
+	'worker1: snowflake_si_new() refused once the reload is taken');
+is(snowflake($w1), $layout_refused, 'worker1: snowflake_si_new() refused with 55000');
+like(attempt($w1, 'SELECT snowflake_si_new()')->{detail},
+	qr/"uid\.snowflake_si_index_bits" 6; uid_citus_check\(\) found the cluster's nodes to share .* and 8\./,
+	'worker1: the refusal says what the node has and what the cluster shares');
+is(outcome($w1, "SELECT ${_}_new()"), 'ok', "worker1: $_ still generates") for @other_types;
+is(snowflake($_), 'ok', $_->name . ': snowflake_si_new() still works') for $coord, $w2;
+is(outcome($coord, $on_workers), $layout_refused,
+	'an INSERT .. SELECT through the coordinator that generates on worker1 is refused');
+is(outcome($coord, 'INSERT INTO sf (v) SELECT g FROM generate_series(1, 50) g'), 'ok',
+	'the coordinator still generates into the shards on worker1');
+my $c = check();
+like($c, qr/^55000\|the nodes of this Citus cluster do not agree on uid's settings\|/,
+	'uid_citus_check() fails');
+like($c, qr/uid\.snowflake_si_index_bits on \Q$addr{worker1}\E: 6 \(coordinator: 8\)/,
+	'uid_citus_check() names worker1 and uid.snowflake_si_index_bits');
+is(disagreeing(), "$addr{worker1}|uid.snowflake_si_index_bits|6",
+	'uid_citus_settings(): the one row that does not agree');
+
+ok( set_and_reload($w1, 'uid.snowflake_si_index_bits', undef, sub { layout($w1) eq '8|8|t' }),
+	'worker1: uid.snowflake_si_index_bits reset');
+ok(poll_until('worker1 to generate snowflake_si', sub { snowflake($w1) eq 'ok' }),
+	'worker1: snowflake_si_new() works again once the reset is taken');
+like(check(), qr/^ok\|3 nodes agree/, 'uid_citus_check() passes again');
+is(outcome($coord, $on_workers), 'ok',
+	'the INSERT .. SELECT that generates on the workers works again');
+
+# 3.
+for my $node (@nodes)
+{
+	ok( set_and_reload($node, 'uid.snowflake_si_index_bits', 6, sub { layout($node) eq '6|8|t' }),
+		$node->name . ': uid.snowflake_si_index_bits 6 in force');
+}
+ok(poll_until('every node to refuse snowflake_si', sub { !grep { snowflake($_) eq 'ok' } @nodes }),
+	'every node refuses snowflake_si under a width not noted');
+is(snowflake($_), $layout_refused, $_->name . ': refused with 55000') for @nodes;
+like(check(), qr/^ok\|3 nodes agree: .*, index width 6\b/,
+	'uid_citus_check() passes with every node at width 6');
+is(layout($_), '6|6|t', $_->name . ': the new layout noted') for @nodes;
+for my $node (@nodes)
+{
+	my $g = $group{ $node->name };
+	is( $node->safe_psql('postgres',
+			'SELECT snowflake_si_machine(id, 6) || \'|\' || snowflake_si_machine(id) '
+			  . 'FROM (SELECT snowflake_si_new() AS id) s'),
+		"$g|$g", $node->name . ": generates at width 6, machine id $g");
+}
+is(outcome($coord, $on_workers), 'ok', 'the INSERT .. SELECT that generates on the workers works at width 6');
+check_no_duplicates($coord, 'sf', 'snowflake_si, widths 8 and 6');
+
+# 4.
+my $g1 = $group{worker1};
+ok( set_and_reload(
+		$w2, 'uid.generator', $g1,
+		sub {
+			$w2->safe_psql('postgres',
+				q{SELECT value || '|' || source FROM uid_identity() WHERE type = 'uid60'}) eq
+			  "$g1|setting";
+		}),
+	"worker2: uid.generator $g1 (worker1's group) by hand");
+$c = check();
+like($c, qr/^55000\|the nodes of this Citus cluster do not agree on uid's settings\|/,
+	'uid_citus_check() fails when two nodes share an identity');
+for my $type (qw(snowflake_si revts8 uid60))
+{
+	like($c, qr/identity: $type on \Q$addr{$_}\E: /, "uid_citus_check() names $type on $_")
+	  for qw(worker1 worker2);
+}
+unlike($c, qr/identity: (?:sno|muid) /, 'uid_citus_check() names no identity of sno or muid');
+is( $coord->safe_psql('postgres',
+		q{SELECT string_agg(name || ' on ' || node, ', ' ORDER BY name, node) FROM uid_citus_settings()
+		  WHERE NOT agrees}),
+	join(', ',
+		map { my $t = $_; map { "identity: $t on $addr{$_}" } qw(worker1 worker2) }
+		  qw(revts8 snowflake_si uid60)),
+	'uid_citus_settings(): the shared identities are the rows that do not agree');
+ok( set_and_reload(
+		$w2, 'uid.generator', undef,
+		sub {
+			$w2->safe_psql('postgres',
+				q{SELECT value || '|' || source FROM uid_identity() WHERE type = 'uid60'}) eq
+			  "$group{worker2}|citus";
+		}),
+	'worker2: uid.generator reset, its node group again');
+like(check(), qr/^ok\|3 nodes agree/, 'uid_citus_check() passes once reset');
+
+# 5.
+$coord->safe_psql('postgres', 'CREATE ROLE alice LOGIN');
+for my $node (@nodes)
+{
+	my $name = $node->name;
+	is( $node->safe_psql(
+			'postgres', q{
+			SELECT p.proacl IS NOT NULL AND NOT EXISTS (SELECT 1 FROM aclexplode(p.proacl) a
+						WHERE a.grantee = 0 AND a.privilege_type = 'EXECUTE')
+			FROM pg_proc p WHERE p.oid = 'uid_citus_agree(timestamptz, integer)'::regprocedure}),
+		't', "$name: PUBLIC may not execute uid_citus_agree()");
+	is( $node->safe_psql('postgres',
+			q{SELECT has_function_privilege('alice', 'uid_citus_agree(timestamptz, integer)', 'EXECUTE')}),
+		'f', "$name: nor may a role of its own");
+}
+is(outcome($coord, "SET ROLE alice; SELECT uid_citus_agree('2024-01-01Z', 8)"),
+	'42501|permission denied for function uid_citus_agree',
+	'uid_citus_agree() refused to a non-superuser (42501)');
+is(outcome($coord, 'SET ROLE alice; SELECT uid_citus_check()'),
+	'42501|permission denied for function uid_citus_check',
+	'uid_citus_check() refused to a non-superuser (42501)');
+$coord->safe_psql('postgres',
+	'GRANT EXECUTE ON FUNCTION uid_citus_agree(timestamptz, integer) TO alice');
+is(outcome($coord, "SET ROLE alice; SELECT uid_citus_agree('2024-01-01Z', 8)"),
+	"42501|permission denied to note a Citus cluster's snowflake_si layout",
+	'uid_citus_agree() refuses a non-superuser granted EXECUTE (42501)');
+is(layout($coord), '6|6|t', 'the coordinator: the noted layout unchanged');
+is(snowflake($coord), 'ok', 'the coordinator: snowflake_si_new() works');
+
+done_testing();
