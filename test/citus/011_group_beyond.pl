@@ -1,0 +1,147 @@
+# A Citus node group beyond a type's identity space.  Citus hands out node
+# group ids from a sequence on the coordinator (pg_catalog.pg_dist_groupid_seq)
+# and never twice, so a cluster whose nodes have come and gone reaches
+# groups that some types cannot embed: snowflake_si's machine id (13 - the
+# index width bits: 0..31 at width 8), uid60's worker (0..511), revts8's
+# generator and cluster (64 x 16: 0..1023), sno's partition (0..65535);
+# muid's medallion holds any.  With the sequence restarted before the add,
+# a worker takes each group below in turn (removed and added again): each
+# type that cannot embed it refuses (22023, naming the group, the field
+# and its range, a hint naming a lease pool), the others generate and
+# their IDs carry it (revts8: group % 64 and group / 64), and
+# uid_identity() there says where each comes from (citus) and whether it
+# keeps the nodes apart (several_servers_safe false where the type
+# refuses).  At group 600, uid_citus_check() fails naming the types that
+# refuse, and uid.generator set by hand is the way out for those it sets.
+
+use strict;
+use warnings;
+
+use FindBin;
+use lib $FindBin::RealBin, "$FindBin::RealBin/../t";
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use UidTest qw(id_types poll_until attempt);
+use CitusTest;
+
+our $TODO;
+
+my ($coord, $w1) = citus_cluster(workers => 1);
+my $node = citus_node('worker2', 2);
+my $bits = $coord->safe_psql('postgres',
+	"LOAD 'uid'; SELECT current_setting('uid.snowflake_si_index_bits')");
+my $mid_max = 2**(13 - $bits) - 1;
+
+is( $coord->safe_psql('postgres',
+		q{SELECT count(*) FROM pg_class WHERE oid = 'pg_catalog.pg_dist_groupid_seq'::regclass AND relkind = 'S'}),
+	1, 'Citus hands out node groups from the sequence pg_catalog.pg_dist_groupid_seq');
+
+# Each type: its field as uid_identity() and the refusal name it, the
+# largest group it embeds, and its fields' values for a group.
+my %space = (
+	sno => [ 'partition', 65535 ],
+	muid => [ 'medallion', undef ],
+	snowflake_si => [ 'machine id', $mid_max ],
+	revts8 => [ 'generator and cluster', 1023 ],
+	uid60 => [ 'worker id', 511 ]);
+
+# The node added as node group $g (the sequence restarted at $g first):
+# what each type does there.
+sub at_group
+{
+	my ($g) = @_;
+	$coord->safe_psql('postgres', "ALTER SEQUENCE pg_catalog.pg_dist_groupid_seq RESTART $g");
+	is(add_node($coord, $node), $g, "the node added after RESTART $g is node group $g");
+	is(node_group($node), $g, "the node says it is group $g");
+
+	my $ids = identity_of($node);
+	my $want = expected_identity($g);
+	my %identity = map {
+		my ($k, $v, $s, $safe) = split /\|/;
+		($k => "$v|$s|$safe")
+	  } split /\n/,
+	  $node->safe_psql('postgres',
+		q{SELECT type || ' ' || field, coalesce(value::text, 'none'), source, several_servers_safe FROM uid_identity()});
+	for my $type (id_types())
+	{
+		my ($field, $max) = @{ $space{$type} };
+		my @rows = $type eq 'revts8' ? ('revts8 generator', 'revts8 cluster') : ("$type " . ($type eq 'uid60' ? 'worker' : $field));
+		if (!defined $max || $g <= $max)
+		{
+			is($ids->{$type}, $want->{$type}, "group $g: $type generates, its IDs carry $want->{$type}");
+			my @v = $type eq 'revts8' ? ($g % 64, int($g / 64)) : ($g);
+			# uid_identity() (and uid_config(), uid_citus_settings()) take
+			# muid's space for a lease pool's, 0..65535
+			local $TODO = 'uid_identity() says muid refuses a group beyond 65535, which it embeds'
+			  if $type eq 'muid' && $g > 65535;
+			is(join(',', map { $identity{$_} // 'no row' } @rows),
+				join(',', map { "$_|citus|t" } @v),
+				"group $g: uid_identity() shows the $type identity from citus, safe");
+			next;
+		}
+		my $r = attempt($node, "SELECT " . generator_of($type));
+		is( ($r->{sqlstate} // '') . '|' . ($r->{msg} // $r->{err}),
+			"22023|Citus node group $g does not fit the $type $field (0..$max)",
+			"group $g: $type refuses (0..$max)");
+		like($r->{err}, qr/HINT:  Lease identities from a pool \("uid\.coordinator"\)/,
+			"group $g: the refusal's hint names a lease pool");
+		is(join(',', map { $identity{$_} // 'no row' } @rows),
+			join(',', map { 'none|citus|f' } @rows),
+			"group $g: uid_identity() shows $type with no value from citus, not safe");
+	}
+	return;
+}
+
+sub remove
+{
+	$coord->safe_psql('postgres', "SELECT citus_remove_node('127.0.0.1', " . $node->port . ')');
+	return;
+}
+
+at_group(600);
+
+# uid_citus_check() fails on the types that refuse.
+my $r = attempt($coord, 'SELECT uid_citus_check()');
+my $addr = '127.0.0.1:' . $node->port;
+is($r->{sqlstate}, '55000', 'group 600: uid_citus_check() fails');
+like($r->{detail}, qr/identity: $_ on \Q$addr\E: [^;]*\(none\) \(citus\)/,
+	"group 600: uid_citus_check() names $_ on the node, with no value")
+  for qw(snowflake_si uid60);
+unlike($r->{detail}, qr/identity: (?:sno|muid|revts8) /,
+	'group 600: nor any type that generates there');
+
+# uid.generator set by hand: snowflake_si, uid60 and revts8's generator
+# take it (revts8's cluster its default, 0).
+my $hand = 20;
+$node->safe_psql('postgres', "ALTER SYSTEM SET uid.generator = $hand; SELECT pg_reload_conf()");
+ok( poll_until(
+		'uid.generator by hand',
+		sub {
+			$node->safe_psql('postgres',
+				q{SELECT source FROM uid_identity() WHERE type = 'uid60'}) eq 'setting';
+		}),
+	"group 600: uid.generator $hand in force");
+is_deeply(
+	identity_of($node),
+	{ sno => 600, muid => 600, snowflake_si => $hand, revts8 => "$hand|0", uid60 => $hand },
+	"group 600, uid.generator $hand: every type generates, those it sets with $hand");
+$node->safe_psql('postgres', 'ALTER SYSTEM RESET uid.generator; SELECT pg_reload_conf()');
+ok( poll_until(
+		'uid.generator reset',
+		sub {
+			$node->safe_psql('postgres',
+				q{SELECT source FROM uid_identity() WHERE type = 'uid60'}) eq 'citus';
+		}),
+	'group 600: uid.generator reset');
+remove();
+
+# The edges of each space.
+for my $g ($mid_max, $mid_max + 1, 511, 512, 1023, 1024, 65535, 65536)
+{
+	at_group($g);
+	remove();
+}
+
+done_testing();
