@@ -66,20 +66,6 @@ sub snowflake
 	return outcome($node, 'SELECT snowflake_si_new()');
 }
 
-# Sets (or, with undef, resets) $setting on $node by ALTER SYSTEM and
-# reloads; waits until a new session's uid_citus_node() (the server's
-# record) or $check says it is in force.
-sub set_and_reload
-{
-	my ($node, $setting, $value, $check) = @_;
-	$node->safe_psql('postgres',
-		defined $value
-		? "ALTER SYSTEM SET $setting = $value"
-		: "ALTER SYSTEM RESET $setting");
-	$node->safe_psql('postgres', 'SELECT pg_reload_conf()');
-	return poll_until("$setting on " . $node->name . ' after the reload', $check);
-}
-
 # uid_citus_check() on the coordinator: 'ok|<its text>' or
 # 'SQLSTATE|message|detail'.
 sub check
@@ -125,7 +111,7 @@ is(outcome($coord, $on_workers), 'ok',
 	'an INSERT .. SELECT through the coordinator generates on the workers');
 
 # 2.
-ok( set_and_reload($w1, 'uid.snowflake_si_index_bits', 6, sub { layout($w1) eq '6|8|t' }),
+ok( reload_setting($w1, 'uid.snowflake_si_index_bits', 6, sub { layout($w1) eq '6|8|t' }),
 	'worker1: uid.snowflake_si_index_bits 6 in force after the reload');
 ok(poll_until('worker1 to refuse snowflake_si', sub { snowflake($w1) ne 'ok' }),
 	'worker1: snowflake_si_new() refused once the reload is taken');
@@ -147,7 +133,7 @@ like($c, qr/uid\.snowflake_si_index_bits on \Q$addr{worker1}\E: 6 \(coordinator:
 is(disagreeing(), "$addr{worker1}|uid.snowflake_si_index_bits|6",
 	'uid_citus_settings(): the one row that does not agree');
 
-ok( set_and_reload($w1, 'uid.snowflake_si_index_bits', undef, sub { layout($w1) eq '8|8|t' }),
+ok( reload_setting($w1, 'uid.snowflake_si_index_bits', undef, sub { layout($w1) eq '8|8|t' }),
 	'worker1: uid.snowflake_si_index_bits reset');
 ok(poll_until('worker1 to generate snowflake_si', sub { snowflake($w1) eq 'ok' }),
 	'worker1: snowflake_si_new() works again once the reset is taken');
@@ -158,7 +144,7 @@ is(outcome($coord, $on_workers), 'ok',
 # 3.
 for my $node (@nodes)
 {
-	ok( set_and_reload($node, 'uid.snowflake_si_index_bits', 6, sub { layout($node) eq '6|8|t' }),
+	ok( reload_setting($node, 'uid.snowflake_si_index_bits', 6, sub { layout($node) eq '6|8|t' }),
 		$node->name . ': uid.snowflake_si_index_bits 6 in force');
 }
 ok(poll_until('every node to refuse snowflake_si', sub { !grep { snowflake($_) eq 'ok' } @nodes }),
@@ -180,7 +166,7 @@ check_no_duplicates($coord, 'sf', 'snowflake_si, widths 8 and 6');
 
 # 4.
 my $g1 = $group{worker1};
-ok( set_and_reload(
+ok( reload_setting(
 		$w2, 'uid.generator', $g1,
 		sub {
 			$w2->safe_psql('postgres',
@@ -204,7 +190,7 @@ is( $coord->safe_psql('postgres',
 		map { my $t = $_; map { "identity: $t on $addr{$_}" } qw(worker1 worker2) }
 		  qw(revts8 snowflake_si uid60)),
 	'uid_citus_settings(): the shared identities are the rows that do not agree');
-ok( set_and_reload(
+ok( reload_setting(
 		$w2, 'uid.generator', undef,
 		sub {
 			$w2->safe_psql('postgres',

@@ -23,7 +23,7 @@ use lib $FindBin::RealBin, "$FindBin::RealBin/../t";
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use UidTest qw(id_types poll_until attempt);
+use UidTest qw(id_types attempt);
 use CitusTest;
 
 our $TODO;
@@ -115,25 +115,21 @@ unlike($r->{detail}, qr/identity: (?:sno|muid|revts8) /,
 # uid.generator set by hand: snowflake_si, uid60 and revts8's generator
 # take it (revts8's cluster its default, 0).
 my $hand = 20;
-$node->safe_psql('postgres', "ALTER SYSTEM SET uid.generator = $hand; SELECT pg_reload_conf()");
-ok( poll_until(
-		'uid.generator by hand',
-		sub {
-			$node->safe_psql('postgres',
-				q{SELECT source FROM uid_identity() WHERE type = 'uid60'}) eq 'setting';
-		}),
+# Whether uid60's worker on the node comes from $source.
+my $uid60_from = sub {
+	my ($source) = @_;
+	return sub {
+		$node->safe_psql('postgres', q{SELECT source FROM uid_identity() WHERE type = 'uid60'}) eq
+		  $source;
+	};
+};
+ok(reload_setting($node, 'uid.generator', $hand, $uid60_from->('setting')),
 	"group 600: uid.generator $hand in force");
 is_deeply(
 	identity_of($node),
 	{ sno => 600, muid => 600, snowflake_si => $hand, revts8 => "$hand|0", uid60 => $hand },
 	"group 600, uid.generator $hand: every type generates, those it sets with $hand");
-$node->safe_psql('postgres', 'ALTER SYSTEM RESET uid.generator; SELECT pg_reload_conf()');
-ok( poll_until(
-		'uid.generator reset',
-		sub {
-			$node->safe_psql('postgres',
-				q{SELECT source FROM uid_identity() WHERE type = 'uid60'}) eq 'citus';
-		}),
+ok(reload_setting($node, 'uid.generator', undef, $uid60_from->('citus')),
 	'group 600: uid.generator reset');
 remove();
 

@@ -32,7 +32,8 @@ our @EXPORT = qw(citus_node citus_cluster add_node node_group
   generator_of create_id_table wait_past_ids
   duplicates check_no_duplicates out_of_order
   create_writer start_writer wait_for_batches stop_writers
-  identity_field identity_of expected_identity check_identity identity_sources);
+  identity_field identity_of expected_identity check_identity identity_sources
+  reload_setting);
 
 my $host = '127.0.0.1';
 
@@ -409,6 +410,21 @@ sub identity_sources
 	return (error => $out) if $out =~ /^error: /;
 	return map { my ($k, $v, $s) = split /\|/; ($k => ($v // '') . '|' . ($s // '')) }
 	  split /\n/, $out;
+}
+
+# Sets $setting to $value on $node by ALTER SYSTEM (with $value undef:
+# RESET) and reloads; polls until $check, a sub, says a new session has it
+# (the postmaster takes a reload when it gets to it).  Returns what
+# poll_until returns.
+sub reload_setting
+{
+	my ($node, $setting, $value, $check) = @_;
+	$node->safe_psql('postgres',
+		defined $value
+		? "ALTER SYSTEM SET $setting = $value"
+		: "ALTER SYSTEM RESET $setting");
+	$node->safe_psql('postgres', 'SELECT pg_reload_conf()');
+	return poll_until("$setting on " . $node->name . ' after the reload', $check);
 }
 
 1;
