@@ -18,7 +18,12 @@
 #   4. uid.generator set by hand on worker 2 to worker 1's node group:
 #      uid_citus_check() fails naming the identities the two share
 #      (snowflake_si, revts8, uid60), and passes once it is reset.
-#   5. uid_citus_agree() (and uid_citus_check()) are not PUBLIC's, and
+#   5. The noted layout outlives a restart: worker 2 restarted at another
+#      width refuses snowflake_si.
+#   6. A node added after the check has no layout noted: it generates
+#      under its own width until uid_citus_check(), which names it, is run
+#      again (so it must be run after every citus_add_node).
+#   7. uid_citus_agree() (and uid_citus_check()) are not PUBLIC's, and
 #      uid_citus_agree() refuses a non-superuser even with EXECUTE granted
 #      (42501), noting nothing.
 
@@ -200,7 +205,36 @@ ok( reload_setting(
 	'worker2: uid.generator reset, its node group again');
 like(check(), qr/^ok\|3 nodes agree/, 'uid_citus_check() passes once reset');
 
-# 5.
+# 5. The noted layout outlives a restart (a word of the state file).
+$w2->safe_psql('postgres', 'ALTER SYSTEM RESET uid.snowflake_si_index_bits');
+$w2->restart;
+is(layout($w2), '8|6|t', 'worker2, restarted at width 8: the noted layout is still 6');
+is(snowflake($w2), $layout_refused, 'worker2, restarted at width 8: snowflake_si_new() refused');
+ok(reload_setting($w2, 'uid.snowflake_si_index_bits', 6, sub { snowflake($w2) eq 'ok' }),
+	'worker2: back at width 6, snowflake_si_new() works');
+
+# 6. A node added after the check has no layout noted: it generates under
+# its own (here the built-in width, 8), which the others decode with
+# theirs, until uid_citus_check() is run again, which names it.
+my $w3 = citus_node('worker3', 3);
+my $g3 = add_node($coord, $w3);
+my $addr3 = '127.0.0.1:' . $w3->port;
+is(layout($w3), '8|none|f', 'worker3, added after the check: no layout noted');
+is( $w3->safe_psql('postgres',
+		'SELECT snowflake_si_machine(id) || \'|\' || snowflake_si_machine(id, 6) = \'' . $g3 . '|' . $g3 . '\' '
+		  . 'FROM (SELECT snowflake_si_new() AS id) s'),
+	'f', "worker3: generates at width 8, its IDs' machine id not $g3 at the cluster's width 6");
+like(check(), qr/uid\.snowflake_si_index_bits on \Q$addr3\E: 8 \(coordinator: 6\)/,
+	'uid_citus_check() names worker3 and its width');
+ok(reload_setting($w3, 'uid.snowflake_si_index_bits', 6, sub { layout($w3) eq '6|none|f' }),
+	'worker3: width 6 in force');
+like(check(), qr/^ok\|4 nodes agree: .*, index width 6\b/, 'uid_citus_check() passes with worker3');
+is(layout($w3), '6|6|t', 'worker3: the layout noted');
+is( $w3->safe_psql('postgres',
+		'SELECT snowflake_si_machine(id, 6) FROM (SELECT snowflake_si_new() AS id) s'),
+	$g3, "worker3: generates at width 6, machine id $g3");
+
+# 7.
 $coord->safe_psql('postgres', 'CREATE ROLE alice LOGIN');
 for my $node (@nodes)
 {
