@@ -26,14 +26,15 @@ use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use UidTest qw(id_types generator_calls poll_until poll_while_running start_worker finish_worker);
+use UidTest qw(id_types generator_calls poll_until poll_while_running start_worker finish_worker
+  set_clock start_faked);
 
 our @EXPORT = qw(citus_node citus_cluster add_node node_group
   generator_of create_id_table wait_past_ids
   duplicates check_no_duplicates out_of_order
-  create_writer start_writer wait_for_batches stop_writers
+  create_writer committed_batches start_writer wait_for_batches stop_writers
   identity_field identity_of expected_identity check_identity identity_sources
-  reload_setting);
+  reload_setting standby_of);
 
 my $host = '127.0.0.1';
 
@@ -86,6 +87,38 @@ citus.shard_count = 8
 	$node->safe_psql('postgres', 'CREATE EXTENSION citus');
 	note "$name: port $port, "
 	  . $node->safe_psql('postgres', q{SELECT split_part(citus_version(), ' on ', 1)});
+	return $node;
+}
+
+# A streaming standby of the node $primary, named $name, on node slot
+# $slot's port: a base backup (pg_basebackup) restored with
+# PostgreSQL::Test::Cluster's init_from_backup, so its configuration is
+# the node's (Citus preloaded, listen_addresses) and its uid installation
+# the same; started, under libfaketime with its clock $o{clock} off real
+# time (UidTest's set_clock: "-30") when that is given.  Its walreceiver's
+# application_name is $name (the test harness starts each node with
+# --cluster-name), which synchronous_standby_names on $primary may name.
+sub standby_of
+{
+	my ($primary, $name, $slot, %o) = @_;
+	my $port = port_of($slot);
+
+	PostgreSQL::Test::Cluster::can_bind($host, $port)
+	  or BAIL_OUT("port $port on $host is taken (UID_CITUS_PORT moves the Citus nodes' ports)");
+	$primary->backup("$name.backup");
+	my $node = PostgreSQL::Test::Cluster->new($name, port => $port);
+	$node->init_from_backup($primary, "$name.backup", has_streaming => 1);
+	if (defined $o{clock})
+	{
+		set_clock($node, $o{clock});
+		start_faked($node);
+	}
+	else
+	{
+		$node->start;
+	}
+	$primary->wait_for_catchup($node, 'replay', $primary->lsn('insert'));
+	note "$name: a standby of " . $primary->name . " on port $port";
 	return $node;
 }
 
@@ -222,8 +255,10 @@ sub out_of_order
 # writer(tabs, w, per) that inserts committed batches of per rows into each
 # table of tabs (columns w int, b int: the writer and the batch), a batch
 # into all of them in one transaction, until ctl says stop, and returns how
-# many batches it committed.  The IDs come from the tables' DEFAULT, made on
-# the node the writer is connected to.
+# many batches it committed; after each COMMIT it says (a NOTICE) how many
+# it has committed, which is what a writer that fails had committed
+# (committed_batches).  The IDs come from the tables' DEFAULT, made on the
+# node the writer is connected to.
 sub create_writer
 {
 	my ($coord) = @_;
@@ -245,10 +280,20 @@ sub create_writer
 				END LOOP;
 				batches := batches + 1;
 				COMMIT;
+				RAISE NOTICE 'committed % batches', batches;
 			END LOOP;
 		END $$;
 	});
 	return;
+}
+
+# How many batches a writer had committed, as it said on stderr ($err, of
+# finish_worker) after each COMMIT: all of them when it ended in an error.
+sub committed_batches
+{
+	my ($err) = @_;
+	my @said = $err =~ /NOTICE:  committed (\d+) batches/g;
+	return @said ? $said[-1] : 0;
 }
 
 # Starts a writer on $node into the tables @$tables as writer $w, $per rows a
@@ -303,7 +348,7 @@ sub stop_writers
 		if (!is($rc, 0, "$name ended without an error"))
 		{
 			# how many batches it committed is not known
-			diag $err;
+			diag join("\n", grep { !/NOTICE:  committed \d+ batches/ } split /\n/, $err);
 			next;
 		}
 		my $batches = $out =~ /^(\d+)$/m ? $1 : 0;
