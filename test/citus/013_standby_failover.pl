@@ -17,7 +17,8 @@
 #   3. Worker 1 stops at once (-m immediate) under the writers, which fail
 #      (with no duplicate key), the standby is promoted, and
 #      citus_update_node() points worker 1's node at it; Citus's prepared
-#      transactions are recovered.
+#      transactions are recovered.  uid_citus_check() fails while worker
+#      1 is down (not reached), and passes with the standby in its place.
 #   4. Every batch each writer reported committed is there, whole.
 #   5. Writers again, on the coordinator, the new worker 1 and worker 2,
 #      stopped cleanly.
@@ -34,7 +35,7 @@ use lib $FindBin::RealBin, "$FindBin::RealBin/../t";
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use UidTest qw(id_types order_key faketime_lib poll_until finish_worker wait_for_primary);
+use UidTest qw(id_types order_key faketime_lib poll_until finish_worker wait_for_primary attempt);
 use CitusTest;
 
 my $per = 10;    # rows a batch in each table (uid60: 1,024 IDs a second per server)
@@ -85,6 +86,10 @@ for my $h (@writers)
 	unlike($err, qr/duplicate key/, "writer $h->{w} (on $h->{name}): no duplicate key");
 }
 
+my $r = attempt($coord, 'SELECT uid_citus_check()');
+like("$r->{sqlstate}|$r->{detail}", qr/^55000\|reached on 127\.0\.0\.1:@{[ $w1->port ]}: /,
+	'worker1 down: uid_citus_check() fails, naming it as not reached');
+
 $standby->promote;
 ok(wait_for_primary($standby), 'the standby is promoted');
 $coord->safe_psql('postgres',
@@ -103,6 +108,9 @@ is(node_group($standby), $g1, "the promoted standby is node group $g1");
 # the transactions over two workers' shards that a node prepared and
 # committed: each node recovers its own (the new worker 1 the old one's)
 $_->safe_psql('postgres', 'SELECT recover_prepared_transactions()') for $coord, $w2, $standby;
+
+like(attempt($coord, 'SELECT uid_citus_check()')->{out}, qr/^3 nodes agree/,
+	'uid_citus_check() passes with the promoted standby');
 
 # 4.
 for my $w (sort keys %said)
