@@ -42,6 +42,12 @@ BEGIN
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   HINT = 'Run uid_citus_settings() and uid_citus_check() on the coordinator of a Citus cluster.';
     END IF;
+    -- the coordinator's values are what the others are compared with
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_dist_local_group WHERE groupid <> 0) THEN
+        RAISE EXCEPTION 'this node is not the coordinator of its Citus cluster'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = 'Run uid_citus_settings() and uid_citus_check() on the coordinator.';
+    END IF;
     SELECT quote_ident(n.nspname) INTO STRICT nsp
     FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uid';
     -- one JSON object per node: uid_citus_node() and what uid_identity() says each type embeds
@@ -112,11 +118,21 @@ DECLARE
 BEGIN
     SELECT quote_ident(n.nspname) INTO STRICT nsp
     FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uid';
-    EXECUTE format($q$SELECT string_agg(format('%%s on %%s: %%s%%s', s.name, s.node, s.value,
-                                              CASE WHEN s.coordinator_value IS NOT NULL
-                                                   THEN format(' (coordinator: %%s)', s.coordinator_value) END), '; ')
-                      FROM %s.uid_citus_settings() s WHERE NOT s.agrees$q$, nsp)
-        INTO differ;
+    EXECUTE format('CREATE TEMP TABLE uid_citus_found ON COMMIT DROP AS SELECT * FROM %s.uid_citus_settings()', nsp);
+    SELECT string_agg(format('%s: %s', s.node, s.value), '; ') INTO failed
+    FROM pg_temp.uid_citus_found s WHERE s.name = 'reached';
+    IF failed IS NOT NULL THEN
+        RAISE EXCEPTION 'uid_citus_check() could not reach every node of this Citus cluster'
+            USING ERRCODE = 'connection_failure',
+                  DETAIL = failed || '.',
+                  HINT = 'Nothing was noted: run it again once every node answers.';
+    END IF;
+    SELECT string_agg(format('%s on %s: %s%s', s.name, s.node, s.value,
+                             CASE WHEN s.coordinator_value IS NOT NULL
+                                  THEN format(' (coordinator: %s)', s.coordinator_value) END), '; ')
+    INTO differ
+    FROM pg_temp.uid_citus_found s WHERE NOT s.agrees;
+    DROP TABLE pg_temp.uid_citus_found;
     IF differ IS NOT NULL THEN
         RAISE EXCEPTION 'the nodes of this Citus cluster do not agree on uid''s settings'
             USING ERRCODE = 'object_not_in_prerequisite_state',

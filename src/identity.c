@@ -1005,7 +1005,7 @@ uid_ident_rows(UidIdentRow *rows)
 	const uint64 rec PG_USED_FOR_ASSERTS_ONLY = uid_rec_sync();
 	const UidIdentRow all[UID_IDENT_NROWS] = {
 		{"sno", "partition", UID_SET_PARTITION, 65535, 0, 0xFFFF, "1/65536"},
-		{"muid", "medallion", UID_SET_MEDALLION, (UINT64CONST(1) << 44) - 2, 0, 0xFFFF, "1/2^40"},
+		{"muid", "medallion", UID_SET_MEDALLION, (UINT64CONST(1) << 44) - 2, 0, PG_UINT32_MAX, "1/2^40"},
 		{"snowflake_si", "machine id", UID_SET_GENERATOR, snowflake_si_mid_max((int) uid_rec_value(UID_REC_INDEX_BITS)), 0, 0xFFFF},
 		{"revts8", "generator", UID_SET_GENERATOR, REVTS8_GENERATOR_MAX, 0, REVTS8_GENERATOR_MAX},
 		{"revts8", "cluster", UID_SET_CLUSTER, REVTS8_CLUSTER_MAX, 6 /* log2(generators) */ , 0xFFFF},
@@ -1015,14 +1015,14 @@ uid_ident_rows(UidIdentRow *rows)
 	memcpy(rows, all, sizeof(all));
 }
 
-/* The largest lease id that gives the row's type a value. */
+/* The largest id (a lease id or a node group) that gives the row's type a value. */
 static uint32
 uid_ident_row_fits(const UidIdentRow *r)
 {
 	/* revts8's generator and cluster share the id's 10 bits */
 	if (strcmp(r->type, "revts8") == 0)
 		return (REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1;
-	return (uint32) Min(r->max, 65535);
+	return (uint32) Min(r->max, PG_UINT32_MAX);
 }
 
 /* The row's value for lease id, or -1 if the id does not fit its type. */

@@ -263,4 +263,13 @@ is(outcome($coord, "SET ROLE alice; SELECT uid_citus_agree('2024-01-01Z', 8)"),
 is(layout($coord), '6|6|t', 'the coordinator: the noted layout unchanged');
 is(snowflake($coord), 'ok', 'the coordinator: snowflake_si_new() works');
 
+# On a worker, the check and the listing refuse: the coordinator's values
+# are what the others are compared with.
+for my $f ('uid_citus_check()', '* FROM uid_citus_settings()')
+{
+	my $r = attempt($w1, "SELECT $f");
+	is("$r->{sqlstate}|$r->{msg}", '55000|this node is not the coordinator of its Citus cluster',
+		"SELECT $f on a worker refuses");
+}
+
 done_testing();

@@ -87,7 +87,8 @@ for my $h (@writers)
 }
 
 my $r = attempt($coord, 'SELECT uid_citus_check()');
-like("$r->{sqlstate}|$r->{detail}", qr/^55000\|reached on 127\.0\.0\.1:@{[ $w1->port ]}: /,
+like("$r->{sqlstate}|$r->{msg}|$r->{detail}",
+	qr/^08006\|uid_citus_check\(\) could not reach every node of this Citus cluster\|127\.0\.0\.1:@{[ $w1->port ]}: /,
 	'worker1 down: uid_citus_check() fails, naming it as not reached');
 
 $standby->promote;
