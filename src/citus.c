@@ -88,6 +88,7 @@ int32
 uid_citus_group(void)
 {
 	uint64		at;
+	int32		group;
 
 	if (likely(uid_group_current(&cache, uid_citus_invals)))
 		return cache.group;
@@ -100,8 +101,14 @@ uid_citus_group(void)
 	if (!IsTransactionState())
 		return UID_GROUP_NONE;	/* no catalog to read: nothing generates here */
 	at = uid_citus_invals;
-	uid_group_keep(&cache, at, uid_citus_read());
-	return cache.group;
+	group = uid_citus_read();
+	/*
+	 * An empty table is not kept: citus_finish_pg_upgrade() fills it with an
+	 * INSERT, on which Citus's trigger (AFTER UPDATE) sends nothing.
+	 */
+	if (group != UID_GROUP_UNKNOWN)
+		uid_group_keep(&cache, at, group);
+	return group;
 }
 
 UidIdSource

@@ -136,4 +136,22 @@ for my $g ($mid_max, $mid_max + 1, 511, 512, 1023, 1024, 65535, 65536)
 	remove();
 }
 
+# A node whose pg_dist_local_group is empty (as between pg_upgrade and
+# citus_finish_pg_upgrade(), which fills it with an INSERT, on which
+# Citus's trigger sends no invalidation) refuses, and a session that was
+# refused takes the group as soon as the row is back: an empty table is
+# never kept (before, the session went on refusing until a catalog change
+# reached it).
+$w1->safe_psql('postgres', 'DELETE FROM pg_dist_local_group');
+my $s = $w1->background_psql('postgres', on_error_stop => 0);
+$s->query('SELECT snowflake_si_new()');
+like($s->{stderr}, qr/this node's Citus node group is not known: pg_catalog\.pg_dist_local_group has no row/,
+	'an empty pg_dist_local_group refuses');
+$s->{stderr} = '';
+$w1->safe_psql('postgres', 'INSERT INTO pg_dist_local_group VALUES (1)');
+is($s->query('SELECT snowflake_si_machine(snowflake_si_new(), 8)'), '1',
+	'the refused session takes the group once the row is back');
+is($s->{stderr}, '', '... with no error');
+$s->quit;
+
 done_testing();
