@@ -154,4 +154,19 @@ is($s->query('SELECT snowflake_si_machine(snowflake_si_new(), 8)'), '1',
 is($s->{stderr}, '', '... with no error');
 $s->quit;
 
+# Parallel workers read the group themselves: IDs made in a Gather's workers
+# on worker 1 carry its group.
+my $par = q{SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+	SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;};
+$w1->safe_psql('postgres',
+	'CREATE TABLE par (v int); INSERT INTO par SELECT g FROM generate_series(1, 100000) g; ANALYZE par');
+like($w1->safe_psql('postgres', "$par EXPLAIN (COSTS OFF) SELECT snowflake_si_new() FROM par"),
+	qr/Gather.*Parallel Seq Scan/s, 'the query runs in parallel workers');
+is( $w1->safe_psql(
+		'postgres', qq{$par
+		SELECT string_agg(DISTINCT snowflake_si_machine(id, 8) || '/' || uid60_worker(u), ','), count(*) = count(DISTINCT id)
+		FROM (SELECT snowflake_si_new() AS id, uid60_new() AS u FROM par WHERE v % 100 = 0) s}),
+	'1/1|t',
+	'IDs made by parallel workers carry the node group, none twice');
+
 done_testing();
