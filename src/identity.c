@@ -999,10 +999,10 @@ typedef struct UidIdentRow
 
 #define UID_IDENT_NROWS 6
 
+/* The rows, snowflake_si's for the record's index width: after uid_rec_sync(). */
 static void
 uid_ident_rows(UidIdentRow *rows)
 {
-	const uint64 rec PG_USED_FOR_ASSERTS_ONLY = uid_rec_sync();
 	const UidIdentRow all[UID_IDENT_NROWS] = {
 		{"sno", "partition", UID_SET_PARTITION, 65535, 0, 0xFFFF, "1/65536"},
 		{"muid", "medallion", UID_SET_MEDALLION, (UINT64CONST(1) << 44) - 2, 0, PG_UINT32_MAX, "1/2^40"},
