@@ -29,6 +29,7 @@
 #include "access/xact.h"
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
+#include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -40,12 +41,13 @@ UID_HIDDEN uint64 uid_citus_invals = 0;
 
 static bool registered = false;
 static Oid	local_group_rel = InvalidOid;	/* as last read; InvalidOid: none */
+static Oid	node_rel = InvalidOid;	/* pg_dist_node, as last read */
 static UidGroupCache cache = UID_GROUP_CACHE_INIT;
 
 static void
 uid_citus_relcache_changed(Datum arg, Oid relid)
 {
-	if (relid == InvalidOid || relid == local_group_rel)
+	if (relid == InvalidOid || relid == local_group_rel || relid == node_rel)
 		uid_citus_invals++;
 }
 
@@ -53,6 +55,44 @@ static void
 uid_citus_names_changed(Datum arg, int cacheid, uint32 hashvalue)
 {
 	uid_citus_invals++;
+}
+
+/*
+ * Does pg_dist_node list any node?  A node that Citus's metadata is not
+ * synced to (citus.enable_metadata_sync off when it was added, or
+ * stop_metadata_sync_to_node()) has it empty, and its pg_dist_local_group
+ * says 0, the coordinator's; so does a server on its own (a coordinator
+ * before it distributes a table).
+ */
+static bool
+uid_citus_has_nodes(void)
+{
+	Relation	rel;
+	SysScanDesc scan;
+	bool		any;
+
+	node_rel = get_relname_relid("pg_dist_node", PG_CATALOG_NAMESPACE);
+	if (!OidIsValid(node_rel))
+		return false;
+	rel = table_open(node_rel, AccessShareLock);
+	scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	any = HeapTupleIsValid(systable_getnext(scan));
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return any;
+}
+
+/*
+ * Is this session one that Citus opened from another node to run a task
+ * (its application_name, which Citus sets when it connects)?  Such a task
+ * on a node without metadata runs on a worker, whose group then reads 0.
+ */
+static bool
+uid_citus_task_backend(void)
+{
+	const char *app = GetConfigOption("application_name", true, false);
+
+	return app != NULL && strncmp(app, "citus_internal gpid=", strlen("citus_internal gpid=")) == 0;
 }
 
 /* Reads the group from the catalog. */
@@ -81,6 +121,8 @@ uid_citus_read(void)
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
+	if (group == 0 && !uid_citus_has_nodes())
+		return uid_citus_task_backend() ? UID_GROUP_UNSYNCED : 0;
 	return group;
 }
 
@@ -120,6 +162,12 @@ uid_unleased_source(bool hand, int32 *group)
 	if (!hand)
 		in.group = uid_citus_group();
 	source = uid_id_source(&in);
+	if (source == UID_ID_REFUSED && in.group == UID_GROUP_UNSYNCED)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this Citus worker has no metadata: its node group reads 0, the coordinator's"),
+				 errdetail("A task of another node runs here, and this node's pg_dist_node is empty (its metadata is not synced: citus.enable_metadata_sync was off when it was added, or stop_metadata_sync_to_node()); uid cannot tell its node group, and IDs with the coordinator's would repeat the coordinator's."),
+				 errhint("Run SELECT start_metadata_sync_to_node(host, port) on the coordinator, or set this node's identity by hand or lease it.")));
 	if (source == UID_ID_REFUSED)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

@@ -43,16 +43,17 @@ BEGIN
                   HINT = 'Run uid_citus_settings() and uid_citus_check() on the coordinator of a Citus cluster.';
     END IF;
     -- the coordinator's values are what the others are compared with
-    IF EXISTS (SELECT 1 FROM pg_catalog.pg_dist_local_group WHERE groupid <> 0) THEN
+    IF EXISTS (SELECT 1 FROM pg_catalog.pg_dist_local_group WHERE groupid <> 0)
+       OR NOT EXISTS (SELECT 1 FROM pg_catalog.pg_dist_node WHERE groupid = 0) THEN
         RAISE EXCEPTION 'this node is not the coordinator of its Citus cluster'
             USING ERRCODE = 'object_not_in_prerequisite_state',
-                  HINT = 'Run uid_citus_settings() and uid_citus_check() on the coordinator.';
+                  HINT = 'Run uid_citus_settings() and uid_citus_check() on the coordinator, with the coordinator in the metadata (citus_set_coordinator_host()).';
     END IF;
     SELECT quote_ident(n.nspname) INTO STRICT nsp
     FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uid';
     -- one JSON object per node: uid_citus_node() and what uid_identity() says each type embeds
     command := format($q$SELECT json_build_object('node', row_to_json(n),
-                             'epoch', (n.snowflake_si_epoch AT TIME ZONE 'UTC')::text || '+00', 'identity',
+                             'epoch', to_char(n.snowflake_si_epoch AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS+00'), 'identity',
                              (SELECT json_agg(json_build_object('type', i.type, 'field', i.field,
                                                                 'value', i.value, 'source', i.source))
                               FROM %1$s.uid_identity() i))
@@ -71,7 +72,7 @@ BEGIN
                  LATERAL (VALUES
                      ('uid version', r.j->'node'->>'uid_version', h.uid_version),
                      ('uid.snowflake_si_epoch', r.j->>'epoch',
-                      (h.snowflake_si_epoch AT TIME ZONE 'UTC')::text || '+00'),
+                      to_char(h.snowflake_si_epoch AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS+00')),
                      ('uid.snowflake_si_index_bits', r.j->'node'->>'snowflake_si_index_bits',
                       h.snowflake_si_index_bits::text)) x(name, value, coordinator_value)
             WHERE r.failure IS NULL),
@@ -142,8 +143,11 @@ BEGIN
     EXECUTE format('SELECT snowflake_si_epoch, snowflake_si_index_bits FROM %s.uid_citus_node()', nsp) INTO layout;
     SELECT string_agg(r.nodeid || ': ' || r.result, '; ')
     INTO failed
+    -- (the epoch in ISO 8601, which every DateStyle reads alike)
     FROM run_command_on_all_nodes(format('SELECT %s.uid_citus_agree(%L, %s)', nsp,
-                                         layout.snowflake_si_epoch, layout.snowflake_si_index_bits)) r
+                                         to_char(layout.snowflake_si_epoch AT TIME ZONE 'UTC',
+                                                 'YYYY-MM-DD HH24:MI:SS.MS+00'),
+                                         layout.snowflake_si_index_bits)) r
     WHERE NOT r.success;
     IF failed IS NOT NULL THEN
         RAISE EXCEPTION 'the cluster''s snowflake_si layout could not be noted on every node'
@@ -151,7 +155,8 @@ BEGIN
     END IF;
     SELECT count(*) INTO nodes FROM run_command_on_all_nodes('SELECT 1');
     RETURN format('%s nodes agree: snowflake_si epoch %s, index width %s, an identity of its own on each; noted on every node',
-                  nodes, layout.snowflake_si_epoch, layout.snowflake_si_index_bits);
+                  nodes, to_char(layout.snowflake_si_epoch AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS+00'),
+                  layout.snowflake_si_index_bits);
 END
 $$;
 

@@ -42,7 +42,7 @@ uid_citus_disagrees(int64 epoch_ms, int index_bits)
 			 errdetail("This node has \"uid.snowflake_si_epoch\" %s and \"uid.snowflake_si_index_bits\" %d; uid_citus_check() found the cluster's nodes to share %s and %d.  Every node decodes the snowflake_si of every other with its own settings.",
 					   uid_epoch_text(epoch_ms), index_bits,
 					   uid_epoch_text(agreed_ms), (int) (agreed & 31)),
-			 errhint("Give every node the same values and reload, then run SELECT uid_citus_check() on the coordinator.")));
+			 errhint("Give every node the same values and reload, then run SELECT uid_citus_check() on the coordinator; on a node that left the cluster, a superuser notes its own with SELECT uid_citus_agree(epoch, index_bits).")));
 }
 
 /*

@@ -1025,6 +1025,22 @@ uid_ident_row_fits(const UidIdentRow *r)
 	return (uint32) Min(r->max, PG_UINT32_MAX);
 }
 
+/*
+ * The row's value for a node group, or -1 if it does not fit: as for a
+ * lease id, but revts8's generator is the whole group when uid.cluster
+ * alone is set by hand (source.c).
+ */
+static int64 uid_ident_row_value(const UidIdentRow *r, int32 id);
+
+static int64
+uid_ident_group_value(const UidIdentRow *r, int32 group)
+{
+	if (strcmp(r->type, "revts8") == 0 && r->setting == UID_SET_GENERATOR &&
+		uid_rec_value(UID_REC_CLUSTER) >= 0)
+		return group <= REVTS8_GENERATOR_MAX ? group : -1;
+	return uid_ident_row_value(r, group);
+}
+
 /* The row's value for lease id, or -1 if the id does not fit its type. */
 static int64
 uid_ident_row_value(const UidIdentRow *r, int32 id)
@@ -1065,7 +1081,7 @@ uid_ident_now(UidLeaseNow *n)
  * the id: "snowflake_si 3, revts8 3, uid60 3 (lease id 3)".
  */
 static char *
-uid_ident_id_words(UidSettingBit setting, int32 id, const char *whence)
+uid_ident_id_words(UidSettingBit setting, int32 id, const char *whence, bool group)
 {
 	UidIdentRow rows[UID_IDENT_NROWS];
 	StringInfoData buf;
@@ -1076,7 +1092,7 @@ uid_ident_id_words(UidSettingBit setting, int32 id, const char *whence)
 	for (int i = 0; i < UID_IDENT_NROWS; i++)
 	{
 		const UidIdentRow *r = &rows[i];
-		int64		v = uid_ident_row_value(r, id);
+		int64		v = group ? uid_ident_group_value(r, id) : uid_ident_row_value(r, id);
 		bool		several = setting == UID_SET_GENERATOR;
 
 		if (r->setting != setting)
@@ -1096,10 +1112,19 @@ uid_ident_id_words(UidSettingBit setting, int32 id, const char *whence)
 	return buf.data;
 }
 
+/* Why the generators refuse a node group (below UID_GROUP_NONE). */
+static const char *
+uid_ident_group_refused(int32 group)
+{
+	return group == UID_GROUP_UNSYNCED ?
+		"(no ID is made in Citus's tasks here: this worker has no metadata, and its node group reads 0, the coordinator's)" :
+		"(no ID is made: Citus's pg_dist_local_group is empty)";
+}
+
 /*
  * Does the server take a type's identity from this database's Citus node
- * group (not leased, not set by hand)?  The group, or -1.  For reports: a
- * group that is not known is -1 here (the generators refuse it).
+ * group (not leased, not set by hand)?  The group, or -1; or, where the
+ * generators refuse the group, UID_GROUP_UNKNOWN or UID_GROUP_UNSYNCED.
  */
 static int32
 uid_ident_citus(UidSettingBit setting)
@@ -1107,12 +1132,22 @@ uid_ident_citus(UidSettingBit setting)
 	bool		hand = uid_rec_value(uid_rec_field_of(setting)) >= 0;
 	UidIdInputs in = {.leased = false, .hand = hand, .group = UID_GROUP_NONE};
 
-	/* revts8's generator and cluster are set by hand together */
-	if (setting == UID_SET_GENERATOR || setting == UID_SET_CLUSTER)
+	/*
+	 * revts8's cluster comes from the group only if neither it nor the
+	 * generator is set by hand (the generator does with uid.cluster alone)
+	 */
+	if (setting == UID_SET_CLUSTER)
 		in.hand = uid_rec_value(UID_REC_GENERATOR) >= 0 || uid_rec_value(UID_REC_CLUSTER) >= 0;
 	if (!in.hand)
 		in.group = uid_citus_group();
-	return uid_id_source(&in) == UID_ID_CITUS ? in.group : -1;
+	switch (uid_id_source(&in))
+	{
+		case UID_ID_CITUS:
+		case UID_ID_REFUSED:
+			return in.group;
+		default:
+			return -1;
+	}
 }
 
 /*
@@ -1132,7 +1167,9 @@ uid_ident_effective(UidSettingBit setting)
 	{
 		int32		group = uid_ident_citus(setting);
 
-		return group < 0 ? NULL : uid_ident_id_words(setting, group, "Citus node group");
+		if (group < UID_GROUP_NONE)
+			return pstrdup(uid_ident_group_refused(group));
+		return group < 0 ? NULL : uid_ident_id_words(setting, group, "Citus node group", true);
 	}
 	uid_ident_now(&n);
 	if (n.standby)
@@ -1145,7 +1182,7 @@ uid_ident_effective(UidSettingBit setting)
 	if (!n.live)
 		return psprintf("(lease: id %d expired at %s; the next ID renews it or claims another)",
 						id, uid_us_text(SNAP_EXPIRY_US(&n.s)));
-	return uid_ident_id_words(setting, id, "lease id");
+	return uid_ident_id_words(setting, id, "lease id", false);
 }
 
 /*
@@ -1205,11 +1242,18 @@ uid_identity(PG_FUNCTION_ARGS)
 			else
 				note = pstrdup("leased from the coordinator");
 		}
-		else if ((group = uid_ident_citus(r->setting)) >= 0)
+		else if ((group = uid_ident_citus(r->setting)) < UID_GROUP_NONE)
 		{
 			nulls[4] = nulls[5] = nulls[6] = true;
 			source = "citus";
-			value = uid_ident_row_value(r, group);
+			safe = false;
+			note = pstrdup(uid_ident_group_refused(group));
+		}
+		else if (group >= 0)
+		{
+			nulls[4] = nulls[5] = nulls[6] = true;
+			source = "citus";
+			value = uid_ident_group_value(r, group);
 			safe = value >= 0;
 			note = value < 0 ?
 				psprintf("Citus node group %d does not fit (0..%u): %s refuses to generate; lease identities from a pool instead",

@@ -118,6 +118,17 @@ uid_unleased_revts8(void)
 
 	uid_rec_check(UID_SET_GENERATOR);
 	uid_rec_check(UID_SET_CLUSTER);
+	/*
+	 * uid.cluster alone (a Citus cluster told from another by hand): the
+	 * generator is the node group, which must fit it alone.
+	 */
+	if (g < 0 && c >= 0 && uid_unleased_source(false, &group) == UID_ID_CITUS)
+	{
+		if (group > REVTS8_GENERATOR_MAX)
+			uid_citus_beyond("revts8", "generator", group, REVTS8_GENERATOR_MAX,
+							 "\"uid.generator\"");
+		return (int) (group | c << 8);
+	}
 	switch (uid_unleased_source(g >= 0 || c >= 0, &group))
 	{
 		case UID_ID_HAND:

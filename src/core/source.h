@@ -52,6 +52,11 @@ typedef enum UidIdSource
 #define UID_GROUP_NONE (-1)
 /* Citus without its node group's row (pg_dist_local_group empty: an upgrade of Citus). */
 #define UID_GROUP_UNKNOWN (-2)
+/*
+ * A worker that Citus's metadata is not synced to, running another node's
+ * task: its group reads 0, the coordinator's (citus.c).
+ */
+#define UID_GROUP_UNSYNCED (-3)
 
 /* What decides a type's source, as one process sees it. */
 typedef struct UidIdInputs
@@ -68,7 +73,7 @@ uid_id_source(const UidIdInputs *in)
 		return UID_ID_LEASE;
 	if (in->hand)
 		return UID_ID_HAND;
-	if (in->group == UID_GROUP_UNKNOWN)
+	if (in->group < UID_GROUP_NONE)
 		return UID_ID_REFUSED;
 	if (in->group >= 0)
 		return UID_ID_CITUS;
