@@ -313,6 +313,25 @@ DROP SCHEMA "Part ""Schema""" CASCADE;
 -- 4. uid_maintain_partitions(parent, premake, retention, retention_action,
 -- width, batch_size, as_of): what a pg_cron job runs.  as_of stands for now().
 
+-- An OID that is no relation (a job's stored OID of a table dropped since):
+-- 42P01 naming it, from each of the three functions (not P0002 "query
+-- returned no rows").
+DO $$
+BEGIN
+    PERFORM uid_partition_key(4000000000::oid::regclass);
+EXCEPTION WHEN undefined_table THEN RAISE NOTICE 'uid_partition_key: 42P01: %', SQLERRM;
+END $$;
+DO $$
+BEGIN
+    PERFORM uid_create_partitions(4000000000::oid::regclass);
+EXCEPTION WHEN undefined_table THEN RAISE NOTICE 'uid_create_partitions: 42P01: %', SQLERRM;
+END $$;
+DO $$
+BEGIN
+    PERFORM uid_maintain_partitions(4000000000::oid::regclass);
+EXCEPTION WHEN undefined_table THEN RAISE NOTICE 'uid_maintain_partitions: 42P01: %', SQLERRM;
+END $$;
+
 -- Premake: the period of as_of and premake more, in the width of the newest
 -- partition; a second run has nothing to do.
 CREATE TABLE mt_sno (id sno PRIMARY KEY, note text) PARTITION BY RANGE (id);

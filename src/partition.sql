@@ -46,7 +46,12 @@ BEGIN
     END IF;
     SELECT ext.extnamespace INTO STRICT nsp_oid FROM pg_extension ext WHERE ext.extname = 'uid';
 
-    SELECT c.relkind INTO STRICT rel_kind FROM pg_class c WHERE c.oid = parent;
+    -- (a stored OID of a table dropped since: no relation)
+    SELECT c.relkind INTO rel_kind FROM pg_class c WHERE c.oid = parent;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'relation with OID % does not exist', parent::oid
+            USING ERRCODE = 'undefined_table';
+    END IF;
     IF rel_kind <> 'p' THEN
         RAISE EXCEPTION '"%" is not a partitioned table', parent
             USING ERRCODE = 'wrong_object_type';
