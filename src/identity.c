@@ -754,14 +754,15 @@ uid_us_text(uint64 us)
 
 /*
  * Raises what failed, with the coordinator's SQLSTATE if it answered; who
- * is the context ("while generating an ID with sno_new()").
+ * is the context ("while generating an ID with sno_new()"), end_us the end
+ * of the tick being issued (0: none).
  */
 UID_NORETURN static void
-uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key,
+uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key, uint64 end_us,
 				 const char *err, const char *sqlstate) UID_NORETURN_AFTER;
 
 static void
-uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key,
+uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key, uint64 end_us,
 				 const char *err, const char *sqlstate)
 {
 	int			code = ERRCODE_CONNECTION_FAILURE;
@@ -770,6 +771,25 @@ uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key,
 	if (sqlstate != NULL && strlen(sqlstate) == 5)
 		code = MAKE_SQLSTATE(sqlstate[0], sqlstate[1], sqlstate[2], sqlstate[3], sqlstate[4]);
 	/* where the coordinator is and who logs in to it: the server log's only */
+	if (s->word != 0 && s->key == key && SNAP_EXPIRY_US(s) > (uint64) uid_clock_unix_us() && end_us != 0)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("this server's lease of id %d in pool \"%s\" ends at %s, before the tick of the ID being made ends at %s",
+						SNAP_ID(s), uid_pool, pstrdup(uid_us_text(SNAP_EXPIRY_US(s))),
+						pstrdup(uid_us_text(end_us))),
+				 errdetail("Renewing it failed: %s", err),
+				 errdetail_log("Renewing it failed: %s", log),
+				 errhint("Generation resumes once the server renews or claims a lease from the coordinator in \"uid.coordinator\"."),
+				 errcontext("%s", who)));
+	if (s->word != 0 && s->key == key && SNAP_EXPIRY_US(s) > (uint64) uid_clock_unix_us())
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("this server's lease of id %d in pool \"%s\", which ends at %s, could not be renewed",
+						SNAP_ID(s), uid_pool, uid_us_text(SNAP_EXPIRY_US(s))),
+				 errdetail("Renewing it failed: %s", err),
+				 errdetail_log("Renewing it failed: %s", log),
+				 errhint("Generation resumes once the server renews or claims a lease from the coordinator in \"uid.coordinator\"."),
+				 errcontext("%s", who)));
 	if (s->word != 0 && s->key == key)
 		ereport(ERROR,
 				(errcode(code),
@@ -862,7 +882,8 @@ uid_ident_acquire(const UidClockSpec *spec, uint64 key, uint64 end_us)
 			PG_END_TRY();
 			uid_ident_read(&s);
 			if (err != NULL)
-				uid_ident_refuse(psprintf("while generating an ID with %s", spec->func), &s, key, err, sqlstate);
+				uid_ident_refuse(psprintf("while generating an ID with %s", spec->func), &s, key, end_us,
+								 err, sqlstate);
 			if (uid_ident_skewed(&s, key))
 				uid_ident_refuse_skew(psprintf("while generating an ID with %s", spec->func), &s);
 			if (!uid_ident_covers(&s, key, end_us))
@@ -1353,7 +1374,7 @@ uid_identity_renew(PG_FUNCTION_ARGS)
 	PG_END_TRY();
 	uid_ident_read(&s);
 	if (err != NULL)
-		uid_ident_refuse("while renewing the lease with uid_identity_renew()", &s, key, err, sqlstate);
+		uid_ident_refuse("while renewing the lease with uid_identity_renew()", &s, key, 0, err, sqlstate);
 	if (uid_ident_skewed(&s, key))
 		uid_ident_refuse_skew("while renewing the lease with uid_identity_renew()", &s);
 
