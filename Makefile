@@ -64,8 +64,8 @@ $(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/codec/*.h $(srcdir)/src/core
 src/generate.o: $(srcdir)/src/core/alloc.c
 
 # Each type's SQL, with its copy of the shared comparisons at "-- @comparisons@".
-$(EXTENSION)--$(EXTVERSION).sql: src/uid.sql src/pool.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql src/citus.sql
-	( cat src/uid.sql src/pool.sql; \
+$(EXTENSION)--$(EXTVERSION).sql: src/internal.sql src/uid.sql src/pool.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql src/citus.sql
+	( cat src/internal.sql src/uid.sql src/pool.sql src/pool_functions.sql; \
 	  for t in $(TYPES); do \
 		awk -v t=$$t 'FNR == NR { if (!/^--/) tmpl = tmpl $$0 "\n"; next } \
 			/^-- @comparisons@$$/ { x = tmpl; gsub(/@T@/, t, x); printf "%s", x; next } { print }' \
@@ -74,13 +74,15 @@ $(EXTENSION)--$(EXTVERSION).sql: src/uid.sql src/pool.sql src/comparisons.sql.in
 	  cat src/partition.sql src/citus.sql ) > $@
 
 # The update from the last release, made from the same sources until this
-# version is released (then frozen into src/upgrade/): partition.sql's
-# functions replaced (0.6.0 had uid_create_partitions() only) and
-# citus.sql's added.
-$(EXTENSION)--$(UPGRADE_FROM)--$(EXTVERSION).sql: src/partition.sql src/citus.sql
+# version is released (then frozen into src/upgrade/): the domain of
+# internal calls (new in 0.7.0), update.sql's drops, then the pool's and
+# partition.sql's functions replaced (0.6.0 had uid_create_partitions()
+# only) and citus.sql's added.
+$(EXTENSION)--$(UPGRADE_FROM)--$(EXTVERSION).sql: src/internal.sql src/update.sql src/pool_functions.sql src/partition.sql src/citus.sql
 	( printf '%s\n' '-- uid $(UPGRADE_FROM) -> $(EXTVERSION)' '' \
 		'\echo Use "ALTER EXTENSION uid UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit' ''; \
-	  sed 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/' src/partition.sql; \
+	  cat src/internal.sql src/update.sql; \
+	  sed 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/' src/pool_functions.sql src/partition.sql; \
 	  cat src/citus.sql ) > $@
 
 # Codec unit tests: plain C, no server.

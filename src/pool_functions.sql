@@ -1,0 +1,312 @@
+-- uid: the lease pool's functions (see pool.sql for the pool itself)
+--
+-- Replayed by the update from the last release (CREATE OR REPLACE), so
+-- this file holds functions and their comments and privileges alone.
+
+CREATE FUNCTION uid_pool_grace() RETURNS interval
+AS 'MODULE_PATHNAME', 'uid_pool_grace'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uid_pool_grace() IS
+'a coordinator''s grace period, the server setting uid.pool_grace: an expired or released lease is handed out again only this long after it ended';
+
+-- What uid_pool_claim(), uid_pool_renew() and uid_pool_release() do first,
+-- once each has refused its null arguments: check their other arguments,
+-- lock the pool's row, and read the clock once (t, which all their
+-- decisions use).  Each passes the arguments it has, by name; the others
+-- stay null and are not checked.  A claim (size given) creates a missing
+-- pool with its size and refuses a pool of another size; for a renewal or
+-- a release, pool_size is null when there is no such pool.  Internal: they
+-- call it through the extension's current schema, as they reach its tables.
+CREATE FUNCTION uid_pool_prepare(pool text, size integer DEFAULT NULL, holder text DEFAULT NULL,
+                                 id integer DEFAULT NULL, ttl interval DEFAULT NULL,
+                                 OUT pool_size integer, OUT t timestamptz)
+RETURNS record
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsp name;               -- the extension's schema
+BEGIN
+    IF pool = '' OR octet_length(pool) > 63 THEN
+        RAISE EXCEPTION 'invalid pool name "%": a pool name has 1 to 63 bytes', pool
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF size < 1 OR size > 65536 THEN
+        RAISE EXCEPTION 'pool size must be between 1 and 65536, not %', size
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF holder = '' THEN
+        RAISE EXCEPTION 'holder must not be empty'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF id < 0 OR id > 65535 THEN
+        RAISE EXCEPTION 'id must be between 0 and 65535, not %', id
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF ttl <= interval '0' OR ttl > interval '365 days' THEN
+        RAISE EXCEPTION 'ttl must be positive and at most 365 days, not %', ttl
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+
+    SELECT ns.nspname INTO STRICT nsp
+    FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
+    WHERE ext.extname = 'uid';
+
+    -- The pool's row, locked (see the top of this file): a claim that hands
+    -- an id out runs wholly before or wholly after every other claim,
+    -- renewal and release of the pool.  The first claim creates the row.
+    -- ON CONFLICT DO NOTHING waits for a concurrent creator: if that one
+    -- commits, the next SELECT (READ COMMITTED) sees its row; under
+    -- REPEATABLE READ the INSERT fails with 40001 instead.  A pool deleted
+    -- while a claim waited for its lock is created again.
+    LOOP
+        EXECUTE format('SELECT p.size FROM %I.uid_pool p WHERE p.pool = $1 FOR UPDATE', nsp)
+            INTO pool_size USING pool;
+        EXIT WHEN pool_size IS NOT NULL OR size IS NULL;
+        EXECUTE format('INSERT INTO %I.uid_pool (pool, size) VALUES ($1, $2) ON CONFLICT (pool) DO NOTHING', nsp)
+            USING pool, size;
+    END LOOP;
+    IF pool_size <> size THEN
+        RAISE EXCEPTION 'pool "%" has size %, not %', pool, pool_size, size
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A pool''s size is fixed by the claim that created it; every claimant must give that size.';
+    END IF;
+
+    t := clock_timestamp();
+END
+$$;
+COMMENT ON FUNCTION uid_pool_prepare(text, integer, text, integer, interval) IS
+'internal: checks the arguments of uid_pool_claim(), uid_pool_renew() or uid_pool_release(), locks the pool''s row (a claim creates it) and reads the clock; returns the pool''s size (null if there is no pool) and the time';
+-- Only the pool's functions call it, as the extension's owner: it is not for
+-- GRANTs.
+REVOKE EXECUTE ON FUNCTION uid_pool_prepare(text, integer, text, integer, interval) FROM PUBLIC;
+
+CREATE FUNCTION uid_pool_claim(pool text, size integer, holder text,
+                               ttl interval DEFAULT '3600 s')
+RETURNS TABLE (id integer, token bigint, expires_at timestamptz)
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsp name;               -- the extension's schema
+    pool_size integer;
+    claim_token bigint;
+    t timestamptz;          -- the one clock reading, after the lock
+    grace interval;
+    free_id integer;
+    next_id integer;
+    next_at timestamptz;
+    next_released boolean;
+    n bigint;
+BEGIN
+    IF pool IS NULL OR size IS NULL OR holder IS NULL OR ttl IS NULL THEN
+        RAISE EXCEPTION 'uid_pool_claim: pool, size, holder and ttl must not be null'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+
+    SELECT ns.nspname INTO STRICT nsp
+    FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
+    WHERE ext.extname = 'uid';
+
+    -- the checks, the pool's row (created by the first claim) locked, the clock
+    EXECUTE format('SELECT * FROM %I.uid_pool_prepare(pool => $1, size => $2, holder => $3, ttl => $4)', nsp)
+        INTO pool_size, t USING pool, size, holder, ttl;
+    EXECUTE format('SELECT %I.uid_pool_grace()', nsp) INTO grace;
+
+    -- The lowest free id.  It is 0, one above an id that has a row, or an id
+    -- whose row is free: so the candidates come from the pool's rows, without
+    -- a scan over all the ids of the pool.  Rows at or above the pool's size
+    -- (left by an administrator who shrank it) are never handed out.
+    EXECUTE format($q$
+        SELECT min(c) FROM (
+            SELECT 0 AS c
+            WHERE NOT EXISTS (SELECT FROM %1$I.uid_pool_lease l WHERE l.pool = $1 AND l.id = 0)
+            UNION ALL
+            SELECT l.id + 1 FROM %1$I.uid_pool_lease l
+            WHERE l.pool = $1 AND l.id + 1 < $2
+              AND NOT EXISTS (SELECT FROM %1$I.uid_pool_lease m WHERE m.pool = $1 AND m.id = l.id + 1)
+            UNION ALL
+            SELECT l.id FROM %1$I.uid_pool_lease l
+            WHERE l.pool = $1 AND l.id < $2 AND least(l.expires_at, l.released_at) + $3 <= $4
+        ) candidates$q$, nsp)
+        INTO free_id USING pool, pool_size, grace, t;
+
+    IF free_id IS NULL THEN
+        EXECUTE format($q$
+            SELECT l.id, least(l.expires_at, l.released_at) + $2, l.released_at IS NOT NULL
+            FROM %I.uid_pool_lease l WHERE l.pool = $1 AND l.id < $3
+            ORDER BY 2, 1 LIMIT 1$q$, nsp)
+            INTO next_id, next_at, next_released USING pool, grace, pool_size;
+        RAISE EXCEPTION 'pool "%" is exhausted: %', pool,
+                CASE WHEN pool_size = 1 THEN 'its one id is leased'
+                     ELSE format('all %s ids are leased', pool_size) END
+            USING ERRCODE = 'configuration_limit_exceeded',
+                  DETAIL = CASE
+                      WHEN next_released THEN
+                          format('The first id to become reusable is %s (released), at %s.', next_id, next_at)
+                      ELSE
+                          format('The first id to become reusable is %s, at %s, unless its holder renews its lease first.',
+                                 next_id, next_at)
+                      END,
+                  HINT = 'An id becomes reusable uid.pool_grace after its lease expires or is released; holders that stop should release theirs with uid_pool_release().';
+    END IF;
+
+    EXECUTE format('UPDATE %I.uid_pool p SET claims = p.claims + 1 WHERE p.pool = $1 RETURNING p.claims', nsp)
+        INTO claim_token USING pool;
+
+    -- The row of a free id is replaced.  The WHERE repeats the test for a
+    -- free row, so that even a writer that bypassed the pool's lock (a
+    -- direct UPDATE of the table) cannot make this claim take a held id.
+    EXECUTE format($q$
+        INSERT INTO %I.uid_pool_lease AS l
+            (pool, id, holder, token, claimed_at, renewed_at, expires_at, released_at)
+        VALUES ($1, $2, $3, $4, $5, $5, $5 + $6, NULL)
+        ON CONFLICT (pool, id) DO UPDATE
+        SET holder = excluded.holder, token = excluded.token, claimed_at = excluded.claimed_at,
+            renewed_at = excluded.renewed_at, expires_at = excluded.expires_at, released_at = NULL
+        WHERE least(l.expires_at, l.released_at) + $7 <= $5$q$, nsp)
+        USING pool, free_id, holder, claim_token, t, ttl, grace;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    IF n <> 1 THEN
+        RAISE EXCEPTION 'lease % of pool "%" changed while it was being claimed', free_id, pool
+            USING ERRCODE = 'serialization_failure',
+                  HINT = 'Its row was written without the pool''s lock. Retry the claim.';
+    END IF;
+
+    id := free_id;
+    token := claim_token;
+    expires_at := t + ttl;
+    RETURN NEXT;
+END
+$$;
+COMMENT ON FUNCTION uid_pool_claim(text, integer, text, interval) IS
+'claims the lowest free id of a pool (made on first claim with this size) for holder, for ttl; returns the id, the claim''s token and when the lease expires; 53400 when every id is leased';
+
+CREATE FUNCTION uid_pool_renew(pool text, id integer, token bigint,
+                               ttl interval DEFAULT '3600 s')
+RETURNS timestamptz
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsp name;
+    t timestamptz;
+    new_expiry timestamptz;
+    pool_size integer;      -- null: there is no such pool
+    cur_token bigint;
+    cur_holder text;
+    cur_released timestamptz;
+    why text;
+BEGIN
+    IF pool IS NULL OR id IS NULL OR token IS NULL OR ttl IS NULL THEN
+        RAISE EXCEPTION 'uid_pool_renew: pool, id, token and ttl must not be null'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+
+    SELECT ns.nspname INTO STRICT nsp
+    FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
+    WHERE ext.extname = 'uid';
+
+    -- the checks, the pool's row locked (a claim that hands this id to
+    -- another holder runs wholly before or wholly after this renewal), the clock
+    EXECUTE format('SELECT * FROM %I.uid_pool_prepare(pool => $1, id => $2, ttl => $3)', nsp)
+        INTO pool_size, t USING pool, id, ttl;
+
+    -- A lease that expired but that nobody claimed since still has this
+    -- token: it is renewed, even after its grace period.
+    EXECUTE format($q$
+        UPDATE %I.uid_pool_lease l SET renewed_at = $4, expires_at = $4 + $5
+        WHERE l.pool = $1 AND l.id = $2 AND l.token = $3 AND l.released_at IS NULL
+        RETURNING l.expires_at$q$, nsp)
+        INTO new_expiry USING pool, id, token, t, ttl;
+    IF new_expiry IS NOT NULL THEN
+        RETURN new_expiry;
+    END IF;
+
+    EXECUTE format('SELECT l.token, l.holder, l.released_at FROM %I.uid_pool_lease l WHERE l.pool = $1 AND l.id = $2', nsp)
+        INTO cur_token, cur_holder, cur_released USING pool, id;
+    why := CASE
+        WHEN pool_size IS NULL THEN format('There is no pool "%s".', pool)
+        WHEN cur_token IS NULL THEN 'The id is not leased.'
+        WHEN cur_token <> token THEN format('The id is leased with token %s, to holder "%s".', cur_token, cur_holder)
+        ELSE format('The lease of token %s was released at %s.', token, cur_released)
+        END;
+    RAISE EXCEPTION 'lease % of pool "%" is not held by token %', id, pool, token
+        USING ERRCODE = 'object_not_in_prerequisite_state',
+              DETAIL = why,
+              HINT = 'The holder must stop using the id; it may claim another with uid_pool_claim().';
+END
+$$;
+COMMENT ON FUNCTION uid_pool_renew(text, integer, bigint, interval) IS
+'renews the lease of an id held by the claim''s token: it expires ttl from now (returned); 55000 if the token does not hold it (released, or claimed by another); an expired lease nobody claimed since is renewed';
+
+CREATE FUNCTION uid_pool_release(pool text, id integer, token bigint)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsp name;
+    t timestamptz;
+    n bigint;
+BEGIN
+    IF pool IS NULL OR id IS NULL OR token IS NULL THEN
+        RAISE EXCEPTION 'uid_pool_release: pool, id and token must not be null'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+
+    SELECT ns.nspname INTO STRICT nsp
+    FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
+    WHERE ext.extname = 'uid';
+
+    -- the checks, the pool's row locked, the clock
+    EXECUTE format('SELECT p.t FROM %I.uid_pool_prepare(pool => $1, id => $2) p', nsp)
+        INTO t USING pool, id;
+
+    -- The id becomes free uid_pool_grace() after the release (or after the
+    -- lease expired, if that was earlier).  Released twice, or after another
+    -- claim took the id: false, and nothing changes.
+    EXECUTE format($q$
+        UPDATE %I.uid_pool_lease l SET released_at = $4
+        WHERE l.pool = $1 AND l.id = $2 AND l.token = $3 AND l.released_at IS NULL$q$, nsp)
+        USING pool, id, token, t;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN n = 1;
+END
+$$;
+COMMENT ON FUNCTION uid_pool_release(text, integer, bigint) IS
+'releases the lease of an id held by the claim''s token: true; false if the token does not hold it (already released, or claimed by another); the id is free uid_pool_grace() later';
+
+-- In SQL, not PL/pgSQL: its argument and its first result column are both
+-- named pool, which PL/pgSQL refuses.  The body is parsed when the function
+-- is created (BEGIN ATOMIC) and names the table and uid_pool_grace() by
+-- their OIDs, so neither search_path nor a relocation of the extension
+-- changes what it reads.
+CREATE FUNCTION uid_pool_leases(pool text DEFAULT NULL)
+RETURNS TABLE (pool text, id integer, holder text, token bigint,
+               claimed_at timestamptz, renewed_at timestamptz, expires_at timestamptz,
+               released_at timestamptz, state text, reusable_at timestamptz)
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    -- the states by the rules of uid_pool_claim(), at one clock reading
+    -- ($1 is the argument: a bare "pool" would be the column)
+    WITH now_ AS MATERIALIZED (SELECT clock_timestamp() AS t, uid_pool_grace() AS grace)
+    SELECT l.pool, l.id, l.holder, l.token, l.claimed_at, l.renewed_at, l.expires_at,
+           l.released_at,
+           CASE WHEN l.released_at IS NULL AND c.t < l.expires_at THEN 'held'
+                WHEN c.t < least(l.expires_at, l.released_at) + c.grace THEN 'grace'
+                ELSE 'free' END,
+           least(l.expires_at, l.released_at) + c.grace
+    FROM uid_pool_lease l CROSS JOIN now_ c
+    WHERE $1 IS NULL OR l.pool = $1
+    ORDER BY l.pool, l.id;
+END;
+COMMENT ON FUNCTION uid_pool_leases(text) IS
+'the lease of every id ever claimed, of one pool or (null) of all: state held (not released, not expired), grace (ended, not yet reusable) or free (reusable from reusable_at)';
+
+-- An administrator GRANTs EXECUTE on these to the roles that claim.
+REVOKE EXECUTE ON FUNCTION uid_pool_claim(text, integer, text, interval) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION uid_pool_renew(text, integer, bigint, interval) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION uid_pool_release(text, integer, bigint) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION uid_pool_leases(text) FROM PUBLIC;

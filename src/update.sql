@@ -1,0 +1,3 @@
+-- uid: what the update from the last release does before it replaces the
+-- functions (Makefile): objects of that release that no longer exist, or
+-- whose arguments changed, are dropped here.
