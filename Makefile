@@ -8,7 +8,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 TYPES = sno muid snowflake_si revts8 uid60
 
 MODULE_big = uid
-OBJS = src/uid.o src/state.o src/generate.o src/core/platform_pg.o src/core/backfill.o src/core/record.o src/published.o src/source.o src/citus.o src/cluster.o src/lease.o src/identity.o src/remote.o src/reload.o src/guc.o src/report.o src/type_support.o \
+OBJS = src/uid.o src/state.o src/generate.o src/core/platform_pg.o src/core/backfill.o src/core/record.o src/published.o src/source.o src/citus.o src/cluster.o src/internal.o src/lease.o src/identity.o src/remote.o src/reload.o src/guc.o src/report.o src/type_support.o \
 	$(patsubst %,src/%.o,$(TYPES)) \
 	$(patsubst %,src/codec/%_codec.o,$(TYPES))
 
@@ -32,7 +32,7 @@ PG_CONFIG ?= pg_config
 # The server's major version: some tests need a newer one.
 SERVER_MAJOR := $(shell $(PG_CONFIG) --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
 
-REGRESS = setup config identity sno_vectors sno_io sno_ops sno_func sno_gen sno_shard muid_io muid_ops muid_gen snowflake_si_io snowflake_si_ops snowflake_si_gen revts8_io revts8_ops revts8_gen uid60_io uid60_ops uid60_gen read_only aggregates pool partition upgrade soft_errors copy_on_error pg19
+REGRESS = setup config identity sno_vectors sno_io sno_ops sno_func sno_gen sno_shard muid_io muid_ops muid_gen snowflake_si_io snowflake_si_ops snowflake_si_gen revts8_io revts8_ops revts8_gen uid60_io uid60_ops uid60_gen read_only aggregates pool partition partition_owner upgrade soft_errors copy_on_error pg19
 # Files that need a newer server: pg_input_is_valid() (16+), COPY ... ON_ERROR
 # (17+), the casts between bytea and uuid and ON_ERROR set_null (19+).
 TOO_NEW := $(if $(shell test $(SERVER_MAJOR) -ge 16 && echo y),,soft_errors) \

@@ -8,7 +8,7 @@ SET TimeZone = 'UTC';
 -- reads uid.snowflake_si_epoch (STABLE).  Bound expressions of CREATE TABLE
 -- ... PARTITION OF take either: they are evaluated once, at CREATE TABLE.
 SELECT p.oid::regprocedure AS boundary, p.provolatile
-FROM pg_proc p WHERE p.proname LIKE '%\_boundary' AND p.pronamespace = 'public'::regnamespace
+FROM pg_proc p WHERE p.proname LIKE '%\_boundary' AND p.pronamespace = 'public'::regnamespace AND p.pronargs = 1
 ORDER BY p.proname;
 
 -- 1. The pattern by hand: three months of each type.

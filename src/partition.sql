@@ -14,18 +14,52 @@
 -- partition was made: partitions made under one base clock do not fit IDs
 -- made under another (the README says never to change it once IDs exist).
 --
--- The functions run with the caller's privileges (SECURITY INVOKER):
--- creating a partition needs ownership of the parent and CREATE on its
--- schema, as CREATE TABLE ... PARTITION OF does.  The search_path is pinned
--- and the boundary functions are called through the extension's current
--- schema, so neither the caller's search_path nor ALTER EXTENSION ... SET
--- SCHEMA changes what it does.
+-- Whose privileges.  uid_create_partitions() and uid_maintain_partitions()
+-- run as the table's owner, in a security-restricted operation, whoever
+-- calls them (src/internal.c, uid_internal_enter_as_owner), as VACUUM and
+-- REFRESH MATERIALIZED VIEW do: the caller needs the owner's privileges (the
+-- owner, a member of its role, or a superuser); the table's triggers, CHECK
+-- constraints, generated columns and defaults run with the owner's
+-- privileges, never the caller's; the partitions they make belong to the
+-- owner, who needs CREATE on the table's schema, as CREATE TABLE ...
+-- PARTITION OF does.
+--
+-- Each documented function is C that calls its implementation in PL/pgSQL,
+-- the function of the same name with uid_internal_call first, and the
+-- implementations call each other and the types' functions the same way
+-- (src/internal.sql): no overload in the extension's schema can take such
+-- a call over.  The search_path is pinned and every call goes through the
+-- extension's current schema, so neither the caller's search_path nor
+-- ALTER EXTENSION ... SET SCHEMA changes what they do.
+--
+-- The key type's TYPE_boundary() and TYPE_timestamp(), for whichever type
+-- the key has, with IDs as text.
+CREATE FUNCTION uid_partition_boundary(call uid_internal_call, type regtype, t timestamptz)
+RETURNS text
+AS 'MODULE_PATHNAME', 'uid_partition_boundary'
+LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION uid_partition_boundary(uid_internal_call, regtype, timestamptz) IS
+'internal: TYPE_boundary(t) as text, for the partition functions';
+CREATE FUNCTION uid_partition_time(call uid_internal_call, type regtype, id text)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uid_partition_time'
+LANGUAGE C STABLE STRICT;
+COMMENT ON FUNCTION uid_partition_time(uid_internal_call, regtype, text) IS
+'internal: TYPE_timestamp(id::TYPE), for the partition functions';
 
 -- The ID column a table is range-partitioned on, and its type: what both
 -- functions below start from.  Each reason a table cannot be partitioned by
 -- an ID's time is its own error.
 
 CREATE FUNCTION uid_partition_key(parent regclass, OUT key_column name, OUT key_type name)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_internal_enter'
+LANGUAGE C STABLE;
+COMMENT ON FUNCTION uid_partition_key(regclass) IS
+'the column and ID type a table is range-partitioned on, in the time order of the type; an error says why a table cannot be partitioned by an ID''s time';
+
+CREATE FUNCTION uid_partition_key(call uid_internal_call, parent regclass,
+                                  OUT key_column name, OUT key_type name)
 RETURNS record
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -95,12 +129,20 @@ BEGIN
     END IF;
 END
 $$;
-COMMENT ON FUNCTION uid_partition_key(regclass) IS
-'the column and ID type a table is range-partitioned on, in the time order of the type; an error says why a table cannot be partitioned by an ID''s time';
+COMMENT ON FUNCTION uid_partition_key(uid_internal_call, regclass) IS
+'internal: the implementation of uid_partition_key(regclass)';
 
 CREATE FUNCTION uid_create_partitions(parent regclass, count integer DEFAULT 3,
                                       start timestamptz DEFAULT now(),
                                       width interval DEFAULT '1 month')
+RETURNS TABLE (partition regclass, from_time timestamptz, to_time timestamptz)
+AS 'MODULE_PATHNAME', 'uid_internal_enter_as_owner'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION uid_create_partitions(regclass, integer, timestamptz, interval) IS
+'creates the partitions of a table range-partitioned on an ID column for count whole days, weeks, months or years (width) in UTC from the one containing start, named parent_pYYYYMMDD, parent_pIYYYwIW, parent_pYYYYMM or parent_pYYYY; skips periods that have their partition; runs as the table''s owner, whose the partitions are; returns the partitions it created';
+
+CREATE FUNCTION uid_create_partitions(call uid_internal_call, parent regclass, count integer,
+                                      start timestamptz, width interval)
 RETURNS TABLE (partition regclass, from_time timestamptz, to_time timestamptz)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -112,6 +154,7 @@ DECLARE
     rel_owner oid;
     key_name name;
     typ name;               -- the key's ID type
+    key_typ regtype;
     months numeric;         -- the width's fields
     days numeric;
     secs numeric;
@@ -165,16 +208,17 @@ BEGIN
     WHERE ext.extname = 'uid';
 
     -- the key (or the reason it is not one of an ID type in time order)
-    EXECUTE format('SELECT key_column, key_type FROM %I.uid_partition_key($1)', nsp)
+    EXECUTE format('SELECT key_column, key_type FROM %1$I.uid_partition_key(true::%1$I.uid_internal_call, $1)', nsp)
         INTO key_name, typ USING parent;
+    key_typ := format('%I.%I', nsp, typ)::regtype;
     SELECT n.nspname, c.relname, c.relowner INTO STRICT rel_nsp, rel_name, rel_owner
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE c.oid = parent;
-    -- what CREATE TABLE ... PARTITION OF would say, before the lock below
-    -- (which a role without privileges on the table cannot take)
-    IF NOT pg_has_role(rel_owner, 'USAGE') THEN
-        RAISE EXCEPTION 'must be owner of table %', rel_name
-            USING ERRCODE = 'insufficient_privilege';
+    -- (uid_create_partitions(regclass, ...) has switched to the owner)
+    IF rel_owner <> current_user::regrole THEN
+        RAISE EXCEPTION 'uid_create_partitions(uid_internal_call, ...) must run as the owner of "%"', parent
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Call uid_create_partitions(regclass, ...).';
     END IF;
 
     -- Concurrent calls for one parent run one after the other, and each
@@ -189,8 +233,9 @@ BEGIN
         -- Without time zone, so that the session's TimeZone plays no part.
         lo := first_start + i * width;
         hi := first_start + (i + 1) * width;
-        EXECUTE format('SELECT %1$I.%2$I($1)::text, %1$I.%2$I($2)::text', nsp, typ || '_boundary')
-            INTO lo_id, hi_id USING lo AT TIME ZONE 'UTC', hi AT TIME ZONE 'UTC';
+        EXECUTE format('SELECT %1$I.uid_partition_boundary(true::%1$I.uid_internal_call, $1, $2), '
+                       '%1$I.uid_partition_boundary(true::%1$I.uid_internal_call, $1, $3)', nsp)
+            INTO lo_id, hi_id USING key_typ, lo AT TIME ZONE 'UTC', hi AT TIME ZONE 'UTC';
         IF lo_id = hi_id THEN
             RAISE EXCEPTION 'no % is made from % to % UTC', typ, to_char(lo, 'YYYY-MM-DD'), to_char(hi, 'YYYY-MM-DD')
                 USING ERRCODE = 'datetime_field_overflow',
@@ -247,8 +292,8 @@ BEGIN
     END LOOP;
 END
 $$;
-COMMENT ON FUNCTION uid_create_partitions(regclass, integer, timestamptz, interval) IS
-'creates the partitions of a table range-partitioned on an ID column for count whole days, weeks, months or years (width) in UTC from the one containing start, named parent_pYYYYMMDD, parent_pIYYYwIW, parent_pYYYYMM or parent_pYYYY; skips periods that have their partition; returns the partitions it created';
+COMMENT ON FUNCTION uid_create_partitions(uid_internal_call, regclass, integer, timestamptz, interval) IS
+'internal: the implementation of uid_create_partitions(regclass, integer, timestamptz, interval), run as the table''s owner';
 
 -- uid_maintain_partitions(): what pg_partman's run_maintenance() does for a
 -- table partitioned on an ID, in one call for cron or pg_cron.  In order:
@@ -285,6 +330,17 @@ CREATE FUNCTION uid_maintain_partitions(parent regclass, premake integer DEFAULT
                                         as_of timestamptz DEFAULT now())
 RETURNS TABLE (action text, partition text, from_time timestamptz, to_time timestamptz,
                rows_moved bigint)
+AS 'MODULE_PATHNAME', 'uid_internal_enter_as_owner_staging'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION uid_maintain_partitions(regclass, integer, interval, text, interval, integer, timestamptz) IS
+'maintains a table range-partitioned on an ID column, for cron or pg_cron: moves the default partition''s rows into new partitions of their periods (batch_size rows a statement), keeps the partitions of the period containing as_of and premake periods after it, detaches (or drops) the partitions wholly older than as_of - retention; runs as the table''s owner; one transaction; does nothing on a server in recovery; returns a row per action';
+
+CREATE FUNCTION uid_maintain_partitions(call uid_internal_call, parent regclass, premake integer,
+                                        retention interval, retention_action text,
+                                        width interval, batch_size integer,
+                                        as_of timestamptz)
+RETURNS TABLE (action text, partition text, from_time timestamptz, to_time timestamptz,
+               rows_moved bigint)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 SET IntervalStyle = postgres
@@ -293,6 +349,7 @@ DECLARE
     nsp name;               -- the extension's schema
     key_name name;          -- the key column and its ID type
     typ name;
+    key_typ regtype;
     rel_nsp name;           -- the parent's schema and name
     rel_name name;
     rel_owner oid;
@@ -312,6 +369,7 @@ DECLARE
     n bigint;
     moved bigint;
     cutoff timestamptz;
+    msg text;
 BEGIN
     -- A standby cannot change anything and needs nothing: what its primary
     -- does reaches it by WAL.
@@ -354,33 +412,38 @@ BEGIN
     SELECT ns.nspname INTO STRICT nsp
     FROM pg_extension ext JOIN pg_namespace ns ON ns.oid = ext.extnamespace
     WHERE ext.extname = 'uid';
-    EXECUTE format('SELECT key_column, key_type FROM %I.uid_partition_key($1)', nsp)
+    EXECUTE format('SELECT key_column, key_type FROM %1$I.uid_partition_key(true::%1$I.uid_internal_call, $1)', nsp)
         INTO key_name, typ USING parent;
+    key_typ := format('%I.%I', nsp, typ)::regtype;
     SELECT n.nspname, c.relname, c.relowner INTO STRICT rel_nsp, rel_name, rel_owner
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE c.oid = parent;
-    IF NOT pg_has_role(rel_owner, 'USAGE') THEN
-        RAISE EXCEPTION 'must be owner of table %', rel_name
-            USING ERRCODE = 'insufficient_privilege';
+    -- (uid_maintain_partitions(regclass, ...) has switched to the owner)
+    IF rel_owner <> current_user::regrole THEN
+        RAISE EXCEPTION 'uid_maintain_partitions(uid_internal_call, ...) must run as the owner of "%"', parent
+            USING ERRCODE = 'insufficient_privilege',
+                  HINT = 'Call uid_maintain_partitions(regclass, ...).';
     END IF;
     -- one maintenance of a table at a time, as in uid_create_partitions()
     EXECUTE format('LOCK TABLE ONLY %I.%I IN SHARE UPDATE EXCLUSIVE MODE', rel_nsp, rel_name);
 
-    boundary := format('SELECT %1$I.%2$I($1)::text, %1$I.%2$I($2)::text', nsp, typ || '_boundary');
+    boundary := format('SELECT %1$I.uid_partition_boundary(true::%1$I.uid_internal_call, $3, $1), '
+                       '%1$I.uid_partition_boundary(true::%1$I.uid_internal_call, $3, $2)', nsp);
     -- Every partition but the default, with its bounds as the key type's
     -- text (null for MINVALUE and MAXVALUE) and as times, newest first; and
-    -- whether all its IDs were made before $2.
+    -- whether all its IDs were made before $2 ($3: the key's type).
     bounds := format($q$
-        SELECT p.part, p.lo, p.hi, %1$I.%2$I(p.lo::%1$I.%3$I) AS lo_time,
-               %1$I.%2$I(p.hi::%1$I.%3$I) AS hi_time,
-               p.hi::%1$I.%3$I OPERATOR(%1$I.<=) %1$I.%4$I($2) AS retired
+        SELECT p.part, p.lo, p.hi, %1$I.uid_partition_time(true::%1$I.uid_internal_call, $3, p.lo) AS lo_time,
+               %1$I.uid_partition_time(true::%1$I.uid_internal_call, $3, p.hi) AS hi_time,
+               p.hi::%1$I.%2$I OPERATOR(%1$I.<=)
+                   %1$I.uid_partition_boundary(true::%1$I.uid_internal_call, $3, $2)::%1$I.%2$I AS retired
         FROM (SELECT c.oid::regclass AS part,
                      CASE WHEN m[1] LIKE '''%%' THEN replace(substr(m[1], 2, length(m[1]) - 2), '''''', '''') END AS lo,
                      CASE WHEN m[2] LIKE '''%%' THEN replace(substr(m[2], 2, length(m[2]) - 2), '''''', '''') END AS hi
               FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid,
                    regexp_match(pg_get_expr(c.relpartbound, c.oid), '^FOR VALUES FROM \((.*)\) TO \((.*)\)$') m
               WHERE i.inhparent = $1 AND m IS NOT NULL) p
-        ORDER BY p.hi::%1$I.%3$I DESC NULLS FIRST$q$, nsp, typ || '_timestamp', typ, typ || '_boundary');
+        ORDER BY p.hi::%1$I.%2$I DESC NULLS FIRST$q$, nsp, typ);
 
     SELECT pt.partdefid::regclass INTO def
     FROM pg_partitioned_table pt WHERE pt.partrelid = parent AND pt.partdefid <> 0;
@@ -398,12 +461,12 @@ BEGIN
     -- The width of the newest partition, where none is given and one is
     -- needed.
     IF unit IS NULL AND (premake IS NOT NULL OR has_rows) THEN
-        EXECUTE bounds || ' LIMIT 1' INTO newest USING parent, NULL::timestamptz;
+        EXECUTE bounds || ' LIMIT 1' INTO newest USING parent, NULL::timestamptz, key_typ;
         IF newest.lo IS NOT NULL AND newest.hi IS NOT NULL THEN
             FOREACH unit IN ARRAY ARRAY['day', 'week', 'month', 'year'] LOOP
                 width := CASE unit WHEN 'week' THEN interval '7 days' ELSE ('1 ' || unit)::interval END;
                 cand := date_trunc(unit, newest.lo_time AT TIME ZONE 'UTC');
-                EXECUTE boundary INTO lo_id, hi_id USING cand AT TIME ZONE 'UTC', (cand + width) AT TIME ZONE 'UTC';
+                EXECUTE boundary INTO lo_id, hi_id USING cand AT TIME ZONE 'UTC', (cand + width) AT TIME ZONE 'UTC', key_typ;
                 EXIT WHEN lo_id = newest.lo AND hi_id = newest.hi;
                 unit := NULL;
             END LOOP;
@@ -433,10 +496,16 @@ BEGIN
         SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO cols
         FROM pg_attribute a
         WHERE a.attrelid = parent AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '';
-        EXECUTE format('CREATE TEMP TABLE uid_partition_moving AS SELECT * FROM ONLY %s WITH NO DATA', def);
-        FOR period IN EXECUTE format('SELECT DISTINCT date_trunc(%L, %I.%I(%I) AT TIME ZONE ''UTC'') FROM ONLY %s WHERE %I IS NOT NULL ORDER BY 1',
-                                     unit, nsp, typ || '_timestamp', key_name, def, key_name) LOOP
-            EXECUTE boundary INTO lo_id, hi_id USING period AT TIME ZONE 'UTC', (period + width) AT TIME ZONE 'UTC';
+        -- (pg_temp.uid_partition_moving, the staging table, has the
+        -- default's columns: uid_internal_enter_as_owner_staging made it)
+        IF to_regclass('pg_temp.uid_partition_moving') IS NULL THEN
+            RAISE EXCEPTION 'the staging table pg_temp.uid_partition_moving is missing'
+                USING ERRCODE = 'internal_error',
+                      HINT = 'Call uid_maintain_partitions(regclass, ...).';
+        END IF;
+        FOR period IN EXECUTE format('SELECT DISTINCT date_trunc(%L, %I.uid_partition_time(true::%I.uid_internal_call, $1, %I::text) AT TIME ZONE ''UTC'') FROM ONLY %s WHERE %I IS NOT NULL ORDER BY 1',
+                                     unit, nsp, nsp, key_name, def, key_name) USING key_typ LOOP
+            EXECUTE boundary INTO lo_id, hi_id USING period AT TIME ZONE 'UTC', (period + width) AT TIME ZONE 'UTC', key_typ;
             moved := 0;
             LOOP
                 EXECUTE format($q$
@@ -455,7 +524,7 @@ BEGIN
             END LOOP;
             -- (the period has no partition: the default could not hold its
             -- rows otherwise)
-            FOR r IN EXECUTE format('SELECT * FROM %I.uid_create_partitions($1, 1, $2, $3)', nsp)
+            FOR r IN EXECUTE format('SELECT * FROM %1$I.uid_create_partitions(true::%1$I.uid_internal_call, $1, 1, $2, $3)', nsp)
                      USING parent, period AT TIME ZONE 'UTC', width LOOP
                 action := 'create'; partition := r.partition::text;
                 from_time := r.from_time; to_time := r.to_time;
@@ -478,12 +547,11 @@ BEGIN
             RETURN NEXT;
             rows_moved := NULL;
         END LOOP;
-        DROP TABLE pg_temp.uid_partition_moving;
     END IF;
 
     -- 2. Premake: the current period and premake more.
     IF premake IS NOT NULL THEN
-        FOR r IN EXECUTE format('SELECT * FROM %I.uid_create_partitions($1, $2, $3, $4)', nsp)
+        FOR r IN EXECUTE format('SELECT * FROM %1$I.uid_create_partitions(true::%1$I.uid_internal_call, $1, $2, $3, $4)', nsp)
                  USING parent, premake + 1, as_of, width LOOP
             action := 'create'; partition := r.partition::text;
             from_time := r.from_time; to_time := r.to_time;
@@ -495,18 +563,28 @@ BEGIN
     IF retention IS NOT NULL THEN
         cutoff := ((as_of AT TIME ZONE 'UTC') - retention) AT TIME ZONE 'UTC';
         FOR r IN EXECUTE 'SELECT * FROM (' || bounds || ') b WHERE b.retired ORDER BY b.hi_time'
-                 USING parent, cutoff LOOP
+                 USING parent, cutoff, key_typ LOOP
             action := retention_action; partition := r.part::text;
             from_time := r.lo_time; to_time := r.hi_time;
-            IF retention_action = 'detach' THEN
-                EXECUTE format('ALTER TABLE %I.%I DETACH PARTITION %s', rel_nsp, rel_name, r.part);
-            ELSE
-                EXECUTE format('DROP TABLE %s', r.part);
-            END IF;
+            BEGIN
+                IF retention_action = 'detach' THEN
+                    EXECUTE format('ALTER TABLE %I.%I DETACH PARTITION %s', rel_nsp, rel_name, r.part);
+                ELSE
+                    EXECUTE format('DROP TABLE %s', r.part);
+                END IF;
+            EXCEPTION WHEN insufficient_privilege THEN
+                -- a partition of another role: made by hand, or by uid 0.6.0,
+                -- whose maintenance ran as its caller
+                GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
+                RAISE EXCEPTION '%', msg
+                    USING ERRCODE = 'insufficient_privilege',
+                          DETAIL = format('Partition maintenance runs as the owner of "%s", %s.', parent, rel_owner::regrole),
+                          HINT = format('Give the partition to the table''s owner: ALTER TABLE %s OWNER TO %s;', r.part, rel_owner::regrole);
+            END;
             RETURN NEXT;
         END LOOP;
     END IF;
 END
 $$;
-COMMENT ON FUNCTION uid_maintain_partitions(regclass, integer, interval, text, interval, integer, timestamptz) IS
-'maintains a table range-partitioned on an ID column, for cron or pg_cron: moves the default partition''s rows into new partitions of their periods (batch_size rows a statement), keeps the partitions of the period containing as_of and premake periods after it, detaches (or drops) the partitions wholly older than as_of - retention; one transaction; does nothing on a server in recovery; returns a row per action';
+COMMENT ON FUNCTION uid_maintain_partitions(uid_internal_call, regclass, integer, interval, text, interval, integer, timestamptz) IS
+'internal: the implementation of uid_maintain_partitions(regclass, integer, interval, text, interval, integer, timestamptz), run as the table''s owner';

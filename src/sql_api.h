@@ -28,6 +28,14 @@ extern Datum uid_identity_renew(PG_FUNCTION_ARGS);
 extern Datum uid_citus_node(PG_FUNCTION_ARGS);
 extern Datum uid_citus_agree(PG_FUNCTION_ARGS);
 
+/* internal.c: calls between uid's functions; the switch to a table's owner */
+extern Datum uid_internal_forward(PG_FUNCTION_ARGS);
+extern Datum uid_internal_enter(PG_FUNCTION_ARGS);
+extern Datum uid_internal_enter_as_owner(PG_FUNCTION_ARGS);
+extern Datum uid_internal_enter_as_owner_staging(PG_FUNCTION_ARGS);
+extern Datum uid_partition_boundary(PG_FUNCTION_ARGS);
+extern Datum uid_partition_time(PG_FUNCTION_ARGS);
+
 /* report.c: the settings */
 extern Datum uid_config(PG_FUNCTION_ARGS);
 extern Datum uid_pool_grace(PG_FUNCTION_ARGS);
