@@ -136,6 +136,20 @@ ALTER TABLE public.regress_event_p202501 OWNER TO regress_uid_app;
 SELECT action, partition FROM uid_maintain_partitions('regress_app.event', NULL, '6 months', 'drop',
                                                        as_of => '2026-03-01Z');
 
+-- The owner needs CREATE on the table's schema, and the default partition
+-- (ALTER TABLE ... OWNER TO reaches no partition): each refusal says how.
+CREATE TABLE public.regress_owned (id sno) PARTITION BY RANGE (id);
+CREATE TABLE public.regress_owned_default PARTITION OF public.regress_owned DEFAULT;
+INSERT INTO public.regress_owned VALUES (sno_boundary('2026-01-15Z'));
+ALTER TABLE public.regress_owned OWNER TO regress_uid_app;
+SELECT * FROM uid_maintain_partitions('public.regress_owned', NULL, width => '1 month');
+ALTER TABLE public.regress_owned_default OWNER TO regress_uid_app;
+SELECT * FROM uid_maintain_partitions('public.regress_owned', NULL, width => '1 month');
+GRANT CREATE ON SCHEMA public TO regress_uid_app;
+SELECT action, partition, rows_moved FROM uid_maintain_partitions('public.regress_owned', NULL, width => '1 month');
+REVOKE CREATE ON SCHEMA public FROM regress_uid_app;
+DROP TABLE public.regress_owned;
+
 -- A deferred constraint trigger cannot fire inside the security-restricted
 -- operation (as in REFRESH MATERIALIZED VIEW): moving rows of such a table
 -- out of the default partition fails, and leaves everything as it was.
@@ -152,3 +166,56 @@ WHERE id >= sno_boundary('2026-05-01Z') GROUP BY 1;
 
 DROP SCHEMA regress_app CASCADE;
 DROP ROLE regress_uid_ops, regress_uid_other, regress_uid_app;
+
+-- Overloads in the extension's schema, by a role that may create there,
+-- cannot take the partition functions' own calls over: each passes
+-- uid_internal_call first, which only the extension's owner can put in a
+-- function's arguments, and the callee matches exactly.  (On 0.6.0 and
+-- before this test, uid_maintain_partitions() failed with "function
+-- public.uid_partition_key(regclass) is not unique".)
+CREATE TABLE ov (id sno, note text) PARTITION BY RANGE (id);
+CREATE TABLE ov_default PARTITION OF ov DEFAULT;
+INSERT INTO ov VALUES (sno_boundary('2026-01-15Z'::timestamptz), 'January'),
+                      (sno_boundary('2026-03-15Z'::timestamptz), 'March');
+CREATE ROLE regress_uid_squatter;
+GRANT CREATE ON SCHEMA public TO regress_uid_squatter;
+SET ROLE regress_uid_squatter;
+CREATE FUNCTION public.uid_partition_key(parent regclass, extra int DEFAULT 0,
+                                         OUT key_column name, OUT key_type name)
+RETURNS record LANGUAGE sql AS $$ SELECT 'x'::name, 'y'::name $$;
+CREATE FUNCTION public.uid_create_partitions(parent regclass, count integer, start timestamptz,
+                                             width interval, extra int DEFAULT 0)
+RETURNS TABLE (partition regclass, from_time timestamptz, to_time timestamptz)
+LANGUAGE sql AS $$ SELECT NULL::regclass, NULL::timestamptz, NULL::timestamptz $$;
+CREATE FUNCTION public.sno_boundary(t timestamptz, extra int DEFAULT 0) RETURNS sno
+LANGUAGE sql AS $$ SELECT NULL::sno $$;
+CREATE FUNCTION public.sno_timestamp(id sno, extra int DEFAULT 0) RETURNS timestamptz
+LANGUAGE sql AS $$ SELECT NULL::timestamptz $$;
+CREATE FUNCTION public.uid_partition_boundary(call anyelement, type regtype, t timestamptz)
+RETURNS text LANGUAGE sql AS $$ SELECT 'taken over' $$;
+CREATE FUNCTION public.uid_partition_time(call boolean, type regtype, id text, extra int DEFAULT 0)
+RETURNS timestamptz LANGUAGE sql AS $$ SELECT NULL::timestamptz $$;
+CREATE FUNCTION public.uid_partition_time(VARIADIC a anyarray)
+RETURNS timestamptz LANGUAGE sql AS $$ SELECT NULL::timestamptz $$;
+-- nor one that takes the domain
+CREATE FUNCTION public.uid_partition_time(call uid_internal_call, type regtype, id text, extra int DEFAULT 0)
+RETURNS timestamptz LANGUAGE sql AS $$ SELECT NULL::timestamptz $$;
+RESET ROLE;
+
+-- A user's own call of a function with an overload is ambiguous, as with any
+-- function (install uid where untrusted roles cannot create: doc/install.md)
+SELECT sno_boundary('2026-01-01Z');
+-- uid's own calls are not
+SELECT * FROM uid_create_partitions('ov', 1, '2025-11-01Z');
+SELECT action, partition, from_time, to_time, rows_moved
+FROM uid_maintain_partitions('ov', premake => 0, retention => '3 months', width => '1 month',
+                             as_of => '2026-03-20Z');
+SELECT tableoid::regclass AS partition, note FROM ov ORDER BY id;
+
+DROP TABLE ov, ov_p202511;
+DROP FUNCTION public.uid_partition_key(regclass, int), public.uid_create_partitions(regclass, integer, timestamptz, interval, int),
+    public.sno_boundary(timestamptz, int), public.sno_timestamp(sno, int),
+    public.uid_partition_boundary(anyelement, regtype, timestamptz),
+    public.uid_partition_time(boolean, regtype, text, int), public.uid_partition_time(anyarray);
+REVOKE CREATE ON SCHEMA public FROM regress_uid_squatter;
+DROP ROLE regress_uid_squatter;

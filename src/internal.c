@@ -237,6 +237,9 @@ uid_enter_as_owner(FunctionCallInfo fcinfo, bool staging)
 	if (staging && ((Form_pg_class) GETSTRUCT(tup))->relkind == RELKIND_PARTITIONED_TABLE)
 		def = get_default_partition_oid(relid);
 	ReleaseSysCache(tup);
+	/* (a default the owner may not read: the implementation says so) */
+	if (OidIsValid(def) && pg_class_aclcheck(def, owner, ACL_SELECT) != ACLCHECK_OK)
+		def = InvalidOid;
 
 	if (!has_privs_of_role(GetUserId(), owner))
 		ereport(ERROR,

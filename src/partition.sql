@@ -274,7 +274,14 @@ BEGIN
         BEGIN
             EXECUTE format('CREATE TABLE %I.%I PARTITION OF %I.%I FOR VALUES FROM (%L) TO (%L)',
                            rel_nsp, pname, rel_nsp, rel_name, lo_id, hi_id);
-        EXCEPTION WHEN invalid_object_definition THEN
+        EXCEPTION WHEN insufficient_privilege THEN
+            -- "permission denied for schema ...": the owner may not create there
+            GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
+            RAISE EXCEPTION '%', msg
+                USING ERRCODE = 'insufficient_privilege',
+                      DETAIL = format('Partitions are created as the owner of "%s", %s.', parent, rel_owner::regrole),
+                      HINT = format('GRANT CREATE ON SCHEMA %I TO %s;', rel_nsp, rel_owner::regrole);
+        WHEN invalid_object_definition THEN
             -- "would overlap partition ...": a partition that is not this
             -- period's covers part of it.
             GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
@@ -355,6 +362,7 @@ DECLARE
     rel_owner oid;
     def regclass;           -- the DEFAULT partition, or null
     has_rows boolean := false;  -- rows in the default with a key
+    def_denied boolean;     -- the owner may not read it, or not move them
     distributed boolean := false;  -- a table Citus distributes
     unit text;              -- day, week, month or year
     boundary text;          -- SELECT of the bounds of [$1, $2) as text
@@ -448,8 +456,22 @@ BEGIN
     SELECT pt.partdefid::regclass INTO def
     FROM pg_partitioned_table pt WHERE pt.partrelid = parent AND pt.partdefid <> 0;
     IF def IS NOT NULL THEN
-        -- (a select list: Citus plans no empty one on a distributed table)
-        EXECUTE format('SELECT EXISTS (SELECT 1 FROM ONLY %s WHERE %I IS NOT NULL)', def, key_name) INTO has_rows;
+        -- The owner reads the default and moves its rows: a default
+        -- partition of another role (ALTER TABLE ... OWNER TO does not
+        -- reach partitions) it may not read or delete from.
+        def_denied := NOT has_table_privilege(def, 'SELECT');
+        IF NOT def_denied THEN
+            -- (a select list: Citus plans no empty one on a distributed table)
+            EXECUTE format('SELECT EXISTS (SELECT 1 FROM ONLY %s WHERE %I IS NOT NULL)', def, key_name) INTO has_rows;
+            def_denied := has_rows AND NOT has_table_privilege(def, 'DELETE');
+        END IF;
+        IF def_denied THEN
+            RAISE EXCEPTION 'permission denied for table %', def
+                USING ERRCODE = 'insufficient_privilege',
+                      DETAIL = format('The default partition belongs to %s; partition maintenance runs as the owner of "%s", %s.',
+                                      (SELECT c.relowner::regrole FROM pg_class c WHERE c.oid = def), parent, rel_owner::regrole),
+                      HINT = format('Give the partition to the table''s owner: ALTER TABLE %s OWNER TO %s;', def, rel_owner::regrole);
+        END IF;
     END IF;
     -- A table Citus distributes has its rows on the workers, where a row's
     -- ctid names no row of the table: its rows move a period at a time.

@@ -128,4 +128,40 @@ for my $type (qw(sno snowflake_si))
 		"$type: every row is in a partition of its period");
 }
 
+# The same maintenance of a distributed table owned by a plain role, called
+# by a superuser: it runs as the owner (Citus then reaches the workers as
+# that role), moves the rows, and the new partitions are the owner's.
+{
+	my $t = 'mt_owned';
+	$coord->safe_psql(
+		'postgres', qq{
+		CREATE ROLE citus_app LOGIN;
+		GRANT CREATE ON SCHEMA public TO citus_app;
+		CREATE TABLE $t (id sno NOT NULL, w int) PARTITION BY RANGE (id);
+		CREATE TABLE ${t}_default PARTITION OF $t DEFAULT;
+		SELECT create_distributed_table('$t', 'id');
+		ALTER TABLE $t OWNER TO citus_app;
+		INSERT INTO $t SELECT sno_from_parts(now() - i * interval '1 second', 0, 1, i), i
+		FROM generate_series(1, 100) i;
+	});
+	# (ALTER TABLE ... OWNER TO left the default partition the superuser's)
+	my ($rc, $out, $err) = $coord->psql('postgres',
+		"SELECT * FROM uid_maintain_partitions('$t', premake => 1, width => '1 month')");
+	like($err, qr/permission denied for table public\.${t}_default.*HINT:  Give the partition to the table's owner: ALTER TABLE public\.${t}_default OWNER TO citus_app;/s,
+		"owned: a default partition of another role is refused, saying how to give it to the owner");
+	$coord->safe_psql('postgres', "ALTER TABLE ${t}_default OWNER TO citus_app");
+	my $done = $coord->safe_psql('postgres',
+		"SELECT string_agg(action, ',' ORDER BY action) FROM uid_maintain_partitions('$t', premake => 1, width => '1 month')");
+	like($done, qr/move/, "owned: a superuser's uid_maintain_partitions() moved the rows ($done)");
+	is( $coord->safe_psql('postgres',
+			"SELECT count(*), count(*) FILTER (WHERE tableoid = '${t}_default'::regclass) FROM $t"),
+		'100|0', 'owned: all 100 rows are in partitions of their period');
+	is( $coord->safe_psql(
+			'postgres', qq{
+			SELECT string_agg(DISTINCT pg_get_userbyid(c.relowner), ',')
+			FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+			WHERE i.inhparent = '$t'::regclass}),
+		'citus_app', "owned: the partitions are the table's owner's");
+}
+
 done_testing();
