@@ -7,7 +7,13 @@
 #    partitions, and two months to premake;
 #  - uid_identity_renew(), which must renew the lease on the coordinator;
 #  - uid_maintain_partitions() with a bad argument, whose error must reach
-#    cron.job_run_details.
+#    cron.job_run_details;
+#  - uid_maintain_partitions() of two tables owned by a plain role, app,
+#    whose DEFAULT partitions have a trigger that tries to make app a
+#    superuser: one job a superuser's, the other app's as
+#    doc/partitioning.md's recipe schedules it (cron.schedule_in_database
+#    with username => 'app').  Rows move, the partitions are app's, and app
+#    stays a plain role: maintenance runs the table's code as its owner.
 # Each job must have run (cron.job_run_details) and done what it should;
 # the second run of the maintenance has nothing left to do.  pg_cron is
 # Debian 12's package postgresql-15-cron: on a server without it (every
@@ -66,6 +72,30 @@ $node->safe_psql(
 	CREATE TABLE event_default PARTITION OF event DEFAULT;
 	INSERT INTO event VALUES (sno_from_parts('2024-03-15Z', 1, 2, 3), 'March 2024');
 	INSERT INTO event (body) SELECT 'now' FROM generate_series(1, 25);});
+$node->safe_psql(
+	'postgres', q{
+	CREATE ROLE app LOGIN;
+	CREATE SCHEMA app AUTHORIZATION app;
+	SET ROLE app;
+	CREATE FUNCTION app.escalate() RETURNS trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		BEGIN
+			ALTER ROLE app SUPERUSER;
+		EXCEPTION WHEN insufficient_privilege THEN
+			NULL;
+		END;
+		RETURN OLD;
+	END $$;
+	CREATE TABLE app.by_su (id sno NOT NULL, PRIMARY KEY (id)) PARTITION BY RANGE (id);
+	CREATE TABLE app.by_app (id sno NOT NULL, PRIMARY KEY (id)) PARTITION BY RANGE (id);
+	CREATE TABLE app.by_su_default PARTITION OF app.by_su DEFAULT;
+	CREATE TABLE app.by_app_default PARTITION OF app.by_app DEFAULT;
+	CREATE TRIGGER escalate BEFORE DELETE ON app.by_su_default
+		FOR EACH ROW EXECUTE FUNCTION app.escalate();
+	CREATE TRIGGER escalate BEFORE DELETE ON app.by_app_default
+		FOR EACH ROW EXECUTE FUNCTION app.escalate();
+	INSERT INTO app.by_su VALUES (sno_from_parts('2024-03-15Z', 1, 2, 3));
+	INSERT INTO app.by_app VALUES (sno_from_parts('2024-03-15Z', 1, 2, 3));});
 my $claimed = $coord->safe_psql('postgres',
 	"SELECT claimed_at FROM uid_pool_lease WHERE pool = 'cron'");
 isnt($claimed, '', 'the server leased its identity from the coordinator');
@@ -74,12 +104,18 @@ my %job = (
 	maintain =>
 	  q{SELECT * FROM uid_maintain_partitions('event', premake => 2, retention => '3 years')},
 	renew => q{SELECT * FROM uid_identity_renew()},
-	bad => q{SELECT * FROM uid_maintain_partitions('event', premake => -1)});
+	bad => q{SELECT * FROM uid_maintain_partitions('event', premake => -1)},
+	by_su => q{SELECT * FROM uid_maintain_partitions('app.by_su', premake => 0)},
+	by_app => q{SELECT * FROM uid_maintain_partitions('app.by_app', premake => 0)});
 my %jobid;
 for my $name (sort keys %job)
 {
+	# by_app as doc/partitioning.md schedules it: as the table's owner
 	$jobid{$name} = $node->safe_psql('postgres',
-		"SELECT cron.schedule('uid-$name', '* * * * *', \$cron\$$job{$name}\$cron\$)");
+		$name eq 'by_app'
+		? "SELECT cron.schedule_in_database('uid-$name', '* * * * *', \$cron\$$job{$name}\$cron\$, "
+		  . "database => 'postgres', username => 'app')"
+		: "SELECT cron.schedule('uid-$name', '* * * * *', \$cron\$$job{$name}\$cron\$)");
 }
 
 # Each job runs at the start of a minute: wait for two finished runs of
@@ -166,6 +202,22 @@ is( $coord->safe_psql(
 		FROM uid_pool_lease WHERE pool = 'cron'}),
 	't',
 	'renewal: the coordinator has the same lease, renewed at the second run');
+
+# The tables of app: each job's first run moved the row of March 2024 out
+# of the default into a partition of app's; nothing made app a superuser.
+for my $name ('by_su', 'by_app')
+{
+	is( join(',', map { (split /\|/)[0] } @{ $run{$name} }),
+		'succeeded,succeeded', "$name: both runs succeeded");
+	is( $node->safe_psql(
+			'postgres', qq{
+			SELECT tableoid::regclass || ' ' || pg_get_userbyid(c.relowner)
+			FROM app.$name t JOIN pg_class c ON c.oid = t.tableoid}),
+		"app.${name}_p202403 app",
+		"$name: the row moved into a partition of app's");
+}
+is($node->safe_psql('postgres', "SELECT rolsuper FROM pg_roles WHERE rolname = 'app'"),
+	'f', "the trigger of app's default partitions did not make app a superuser");
 
 # A failing job: its error is in cron.job_run_details.
 ($status, $message) = split /\|/, $run{bad}[0];
