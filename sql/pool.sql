@@ -275,6 +275,57 @@ REVOKE EXECUTE ON FUNCTION uid_pool_claim(text, integer, text, interval),
 FROM uid_pool_claimant;
 DROP ROLE uid_pool_claimant;
 
+-- Overloads in the extension's schema: a role that may create functions
+-- there can neither take over the calls between the pool's functions nor
+-- make them ambiguous (src/internal.sql).  Overloads of uid_pool_prepare()
+-- and uid_pool_grace() with defaults, of a polymorphic type and VARIADIC,
+-- each of which would fail a call or hand out a held id, change nothing.
+CREATE ROLE regress_uid_overloader;
+GRANT CREATE ON SCHEMA public TO regress_uid_overloader;
+GRANT EXECUTE ON FUNCTION uid_pool_claim(text, integer, text, interval),
+                          uid_pool_renew(text, integer, bigint, interval),
+                          uid_pool_release(text, integer, bigint)
+TO regress_uid_overloader;
+SET ROLE regress_uid_overloader;
+CREATE FUNCTION public.uid_pool_prepare(pool text, size integer DEFAULT NULL, holder text DEFAULT NULL,
+                                        id integer DEFAULT NULL, ttl interval DEFAULT NULL,
+                                        z integer DEFAULT 0, OUT pool_size integer, OUT t timestamptz)
+LANGUAGE sql AS $$SELECT 1, timestamptz '2000-01-01 00:00:00+00'$$;
+CREATE FUNCTION public.uid_pool_prepare(call anyelement, pool text, size integer DEFAULT NULL,
+                                        holder text DEFAULT NULL, id integer DEFAULT NULL,
+                                        ttl interval DEFAULT NULL, z integer DEFAULT 0,
+                                        OUT pool_size integer, OUT t timestamptz)
+LANGUAGE sql AS $$SELECT 1, timestamptz '2000-01-01 00:00:00+00'$$;
+CREATE FUNCTION public.uid_pool_prepare(VARIADIC call anyarray, OUT pool_size integer, OUT t timestamptz)
+LANGUAGE sql AS $$SELECT 1, timestamptz '2000-01-01 00:00:00+00'$$;
+CREATE FUNCTION public.uid_pool_grace(z integer DEFAULT 0) RETURNS interval
+LANGUAGE sql AS $$SELECT interval '0'$$;
+CREATE FUNCTION public.uid_pool_grace(call anyelement, z integer DEFAULT 0) RETURNS interval
+LANGUAGE sql AS $$SELECT interval '0'$$;
+CREATE FUNCTION public.uid_pool_grace(VARIADIC call anyarray) RETURNS interval
+LANGUAGE sql AS $$SELECT interval '0'$$;
+-- (uid_pool_grace() itself is now ambiguous for its callers, uid's own aside)
+SELECT line FROM pg_temp.pool_err($$SELECT uid_pool_grace()$$) line LIMIT 1;
+SELECT id, token FROM uid_pool_claim('overloaded', 1, 'x');
+SELECT uid_pool_renew('overloaded', 0, 1) > clock_timestamp() AS renewed;
+SELECT uid_pool_release('overloaded', 0, 1);
+-- the grace period is the server's, not an overload's 0: the id is kept
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_claim('overloaded', 1, 'y')$$);
+RESET ROLE;
+SELECT pool, id, holder, token, state, reusable_at - released_at AS grace FROM uid_pool_leases('overloaded');
+DROP FUNCTION public.uid_pool_prepare(text, integer, text, integer, interval, integer),
+              public.uid_pool_prepare(anyelement, text, integer, text, integer, interval, integer),
+              public.uid_pool_prepare(anyarray),
+              public.uid_pool_grace(integer),
+              public.uid_pool_grace(anyelement, integer),
+              public.uid_pool_grace(anyarray);
+REVOKE EXECUTE ON FUNCTION uid_pool_claim(text, integer, text, interval),
+                           uid_pool_renew(text, integer, bigint, interval),
+                           uid_pool_release(text, integer, bigint)
+FROM regress_uid_overloader;
+REVOKE CREATE ON SCHEMA public FROM regress_uid_overloader;
+DROP ROLE regress_uid_overloader;
+
 -- Deleting a pool deletes its leases.
 DELETE FROM uid_pool;
 SELECT count(*) AS leases FROM uid_pool_lease;

@@ -2,12 +2,26 @@
 --
 -- Replayed by the update from the last release (CREATE OR REPLACE), so
 -- this file holds functions and their comments and privileges alone.
+--
+-- The functions call each other through the extension's schema, and pass
+-- first true::uid_internal_call, each other argument of the callee's exact
+-- type: no overload a role creates in that schema can take such a call
+-- over or make it ambiguous (see internal.sql).  uid_pool_prepare() is
+-- called so alone; uid_pool_grace(), which users call too, has a twin that
+-- takes the domain.
 
 CREATE FUNCTION uid_pool_grace() RETURNS interval
 AS 'MODULE_PATHNAME', 'uid_pool_grace'
 LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uid_pool_grace() IS
 'a coordinator''s grace period, the server setting uid.pool_grace: an expired or released lease is handed out again only this long after it ended';
+
+-- The same, for the pool's functions (the C function reads no argument).
+CREATE FUNCTION uid_pool_grace(call uid_internal_call) RETURNS interval
+AS 'MODULE_PATHNAME', 'uid_pool_grace'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uid_pool_grace(uid_internal_call) IS
+'internal: uid_pool_grace(), as the pool''s functions call it';
 
 -- What uid_pool_claim(), uid_pool_renew() and uid_pool_release() do first,
 -- once each has refused its null arguments: check their other arguments,
@@ -17,7 +31,8 @@ COMMENT ON FUNCTION uid_pool_grace() IS
 -- pool with its size and refuses a pool of another size; for a renewal or
 -- a release, pool_size is null when there is no such pool.  Internal: they
 -- call it through the extension's current schema, as they reach its tables.
-CREATE FUNCTION uid_pool_prepare(pool text, size integer DEFAULT NULL, holder text DEFAULT NULL,
+CREATE FUNCTION uid_pool_prepare(call uid_internal_call,
+                                 pool text, size integer DEFAULT NULL, holder text DEFAULT NULL,
                                  id integer DEFAULT NULL, ttl interval DEFAULT NULL,
                                  OUT pool_size integer, OUT t timestamptz)
 RETURNS record
@@ -75,11 +90,11 @@ BEGIN
     t := clock_timestamp();
 END
 $$;
-COMMENT ON FUNCTION uid_pool_prepare(text, integer, text, integer, interval) IS
+COMMENT ON FUNCTION uid_pool_prepare(uid_internal_call, text, integer, text, integer, interval) IS
 'internal: checks the arguments of uid_pool_claim(), uid_pool_renew() or uid_pool_release(), locks the pool''s row (a claim creates it) and reads the clock; returns the pool''s size (null if there is no pool) and the time';
 -- Only the pool's functions call it, as the extension's owner: it is not for
 -- GRANTs.
-REVOKE EXECUTE ON FUNCTION uid_pool_prepare(text, integer, text, integer, interval) FROM PUBLIC;
+REVOKE EXECUTE ON FUNCTION uid_pool_prepare(uid_internal_call, text, integer, text, integer, interval) FROM PUBLIC;
 
 CREATE FUNCTION uid_pool_claim(pool text, size integer, holder text,
                                ttl interval DEFAULT '3600 s')
@@ -109,9 +124,10 @@ BEGIN
     WHERE ext.extname = 'uid';
 
     -- the checks, the pool's row (created by the first claim) locked, the clock
-    EXECUTE format('SELECT * FROM %I.uid_pool_prepare(pool => $1, size => $2, holder => $3, ttl => $4)', nsp)
+    EXECUTE format('SELECT * FROM %1$I.uid_pool_prepare(call => true::%1$I.uid_internal_call, '
+                   'pool => $1, size => $2, holder => $3, ttl => $4)', nsp)
         INTO pool_size, t USING pool, size, holder, ttl;
-    EXECUTE format('SELECT %I.uid_pool_grace()', nsp) INTO grace;
+    EXECUTE format('SELECT %1$I.uid_pool_grace(true::%1$I.uid_internal_call)', nsp) INTO grace;
 
     -- The lowest free id.  It is 0, one above an id that has a row, or an id
     -- whose row is free: so the candidates come from the pool's rows, without
@@ -209,7 +225,8 @@ BEGIN
 
     -- the checks, the pool's row locked (a claim that hands this id to
     -- another holder runs wholly before or wholly after this renewal), the clock
-    EXECUTE format('SELECT * FROM %I.uid_pool_prepare(pool => $1, id => $2, ttl => $3)', nsp)
+    EXECUTE format('SELECT * FROM %1$I.uid_pool_prepare(call => true::%1$I.uid_internal_call, '
+                   'pool => $1, id => $2, ttl => $3)', nsp)
         INTO pool_size, t USING pool, id, ttl;
 
     -- A lease that expired but that nobody claimed since still has this
@@ -260,7 +277,8 @@ BEGIN
     WHERE ext.extname = 'uid';
 
     -- the checks, the pool's row locked, the clock
-    EXECUTE format('SELECT p.t FROM %I.uid_pool_prepare(pool => $1, id => $2) p', nsp)
+    EXECUTE format('SELECT p.t FROM %1$I.uid_pool_prepare(call => true::%1$I.uid_internal_call, '
+                   'pool => $1, id => $2) p', nsp)
         INTO t USING pool, id;
 
     -- The id becomes free uid_pool_grace() after the release (or after the
@@ -281,7 +299,8 @@ COMMENT ON FUNCTION uid_pool_release(text, integer, bigint) IS
 -- named pool, which PL/pgSQL refuses.  The body is parsed when the function
 -- is created (BEGIN ATOMIC) and names the table and uid_pool_grace() by
 -- their OIDs, so neither search_path nor a relocation of the extension
--- changes what it reads.
+-- changes what it reads; it calls the twin of uid_pool_grace(), so that no
+-- overload there when it is created (an update) is taken instead.
 CREATE FUNCTION uid_pool_leases(pool text DEFAULT NULL)
 RETURNS TABLE (pool text, id integer, holder text, token bigint,
                claimed_at timestamptz, renewed_at timestamptz, expires_at timestamptz,
@@ -291,7 +310,7 @@ SET search_path = pg_catalog, pg_temp
 BEGIN ATOMIC
     -- the states by the rules of uid_pool_claim(), at one clock reading
     -- ($1 is the argument: a bare "pool" would be the column)
-    WITH now_ AS MATERIALIZED (SELECT clock_timestamp() AS t, uid_pool_grace() AS grace)
+    WITH now_ AS MATERIALIZED (SELECT clock_timestamp() AS t, uid_pool_grace(true::uid_internal_call) AS grace)
     SELECT l.pool, l.id, l.holder, l.token, l.claimed_at, l.renewed_at, l.expires_at,
            l.released_at,
            CASE WHEN l.released_at IS NULL AND c.t < l.expires_at THEN 'held'
