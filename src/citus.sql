@@ -9,6 +9,13 @@
 -- lists what every node has; uid_citus_check() fails where they differ and,
 -- where they agree, notes the layout on every node, which then makes no
 -- snowflake_si under another.
+--
+-- These functions call uid's others (here and, with
+-- run_command_on_all_nodes(), on every node, in the extension's schema
+-- there) through twins that take true::uid_internal_call first, each other
+-- argument of its exact type: no overload a role creates in that schema
+-- can take such a call over or make it ambiguous (see internal.sql).  A
+-- twin of a C function is the same C function.
 
 CREATE FUNCTION uid_citus_node(OUT uid_version text, OUT node_group integer,
                                OUT snowflake_si_epoch timestamptz, OUT snowflake_si_index_bits integer,
@@ -20,6 +27,27 @@ LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION uid_citus_node() IS
 'this node''s uid library version, Citus node group, snowflake_si layout in force, and the layout uid_citus_check() last noted as its cluster''s';
 
+CREATE FUNCTION uid_citus_node(call uid_internal_call,
+                               OUT uid_version text, OUT node_group integer,
+                               OUT snowflake_si_epoch timestamptz, OUT snowflake_si_index_bits integer,
+                               OUT agreed_epoch timestamptz, OUT agreed_index_bits integer)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_citus_node'
+LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION uid_citus_node(uid_internal_call) IS
+'internal: uid_citus_node(), as uid_citus_settings() and uid_citus_check() call it';
+
+-- uid_identity() (uid.sql), as uid_citus_settings() calls it on every node.
+CREATE FUNCTION uid_identity(call uid_internal_call,
+                             OUT type text, OUT field text, OUT value bigint, OUT source text,
+                             OUT pool text, OUT lease_id integer, OUT expires_at timestamptz,
+                             OUT several_servers_safe boolean, OUT note text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'uid_identity'
+LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uid_identity(uid_internal_call) IS
+'internal: uid_identity(), as uid_citus_settings() calls it on every node';
+
 CREATE FUNCTION uid_citus_agree(epoch timestamptz, index_bits integer) RETURNS void
 AS 'MODULE_PATHNAME', 'uid_citus_agree'
 LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
@@ -28,7 +56,17 @@ COMMENT ON FUNCTION uid_citus_agree(timestamptz, integer) IS
 'notes the snowflake_si layout this node''s Citus cluster shares (uid_citus_check() calls it on every node): no snowflake_si is made under another; superuser only';
 REVOKE EXECUTE ON FUNCTION uid_citus_agree(timestamptz, integer) FROM PUBLIC;
 
-CREATE FUNCTION uid_citus_settings()
+-- (the C function reads the layout from its last two arguments)
+CREATE FUNCTION uid_citus_agree(call uid_internal_call, epoch timestamptz, index_bits integer) RETURNS void
+AS 'MODULE_PATHNAME', 'uid_citus_agree'
+LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION uid_citus_agree(uid_internal_call, timestamptz, integer) IS
+'internal: uid_citus_agree(), as uid_citus_check() calls it on every node; superuser only';
+REVOKE EXECUTE ON FUNCTION uid_citus_agree(uid_internal_call, timestamptz, integer) FROM PUBLIC;
+
+-- uid_citus_settings(), as uid_citus_check() calls it; the one below is
+-- this one.
+CREATE FUNCTION uid_citus_settings(call uid_internal_call)
 RETURNS TABLE (node text, node_group integer, name text, value text, coordinator_value text, agrees boolean)
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
@@ -56,8 +94,8 @@ BEGIN
                              'epoch', to_char(n.snowflake_si_epoch AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.MS+00'), 'identity',
                              (SELECT json_agg(json_build_object('type', i.type, 'field', i.field,
                                                                 'value', i.value, 'source', i.source))
-                              FROM %1$s.uid_identity() i))
-                         FROM %1$s.uid_citus_node() n$q$, nsp);
+                              FROM %1$s.uid_identity(true::%1$s.uid_internal_call) i))
+                         FROM %1$s.uid_citus_node(true::%1$s.uid_internal_call) n$q$, nsp);
     RETURN QUERY EXECUTE format($q$
         WITH runs AS (
             SELECT coalesce(d.nodename || ':' || d.nodeport, 'this node') AS node,
@@ -65,7 +103,7 @@ BEGIN
                    CASE WHEN NOT r.success THEN r.result END AS failure
             FROM run_command_on_all_nodes(%1$L) r
             LEFT JOIN pg_dist_node d ON d.nodeid = r.nodeid),
-        here AS (SELECT n.* FROM %2$s.uid_citus_node() n),
+        here AS (SELECT n.* FROM %2$s.uid_citus_node(true::%2$s.uid_internal_call) n),
         per_node AS (
             SELECT r.node, (r.j->'node'->>'node_group')::integer AS node_group, x.name, x.value, x.coordinator_value
             FROM runs r, here h,
@@ -103,6 +141,18 @@ BEGIN
 END
 $$;
 
+COMMENT ON FUNCTION uid_citus_settings(uid_internal_call) IS
+'internal: uid_citus_settings(), as uid_citus_check() calls it';
+
+-- The body is parsed when the function is created (BEGIN ATOMIC) and names
+-- the one above by its OID.
+CREATE FUNCTION uid_citus_settings()
+RETURNS TABLE (node text, node_group integer, name text, value text, coordinator_value text, agrees boolean)
+LANGUAGE sql VOLATILE
+BEGIN ATOMIC
+    SELECT * FROM uid_citus_settings(true::uid_internal_call);
+END;
+
 COMMENT ON FUNCTION uid_citus_settings() IS
 'on a Citus coordinator: each node''s uid version, snowflake_si layout and identity of each type, and whether it agrees (the layout: as the coordinator''s; an identity: no other node''s is equal)';
 
@@ -119,7 +169,7 @@ DECLARE
 BEGIN
     SELECT quote_ident(n.nspname) INTO STRICT nsp
     FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uid';
-    EXECUTE format('CREATE TEMP TABLE uid_citus_found ON COMMIT DROP AS SELECT * FROM %s.uid_citus_settings()', nsp);
+    EXECUTE format('CREATE TEMP TABLE uid_citus_found ON COMMIT DROP AS SELECT * FROM %1$s.uid_citus_settings(true::%1$s.uid_internal_call)', nsp);
     SELECT string_agg(format('%s: %s', s.node, s.value), '; ') INTO failed
     FROM pg_temp.uid_citus_found s WHERE s.name = 'reached';
     IF failed IS NOT NULL THEN
@@ -140,11 +190,12 @@ BEGIN
                   DETAIL = differ || '.',
                   HINT = 'Give every node the coordinator''s snowflake_si layout and an identity of its own (see doc/citus.md), reload, and run uid_citus_check() again.';
     END IF;
-    EXECUTE format('SELECT snowflake_si_epoch, snowflake_si_index_bits FROM %s.uid_citus_node()', nsp) INTO layout;
+    EXECUTE format('SELECT snowflake_si_epoch, snowflake_si_index_bits FROM %1$s.uid_citus_node(true::%1$s.uid_internal_call)', nsp)
+        INTO layout;
     SELECT string_agg(r.nodeid || ': ' || r.result, '; ')
     INTO failed
     -- (the epoch in ISO 8601, which every DateStyle reads alike)
-    FROM run_command_on_all_nodes(format('SELECT %s.uid_citus_agree(%L, %s)', nsp,
+    FROM run_command_on_all_nodes(format('SELECT %1$s.uid_citus_agree(true::%1$s.uid_internal_call, %2$L::timestamptz, %3$s::integer)', nsp,
                                          to_char(layout.snowflake_si_epoch AT TIME ZONE 'UTC',
                                                  'YYYY-MM-DD HH24:MI:SS.MS+00'),
                                          layout.snowflake_si_index_bits)) r

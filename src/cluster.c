@@ -82,14 +82,17 @@ uid_citus_node(PG_FUNCTION_ARGS)
  * the nodes of this node's Citus cluster share (uid_citus_check() calls it
  * on every node); from then on this node makes no snowflake_si under
  * another.  Superuser only (REVOKEd from PUBLIC too): it can stop a node's
- * generators.
+ * generators.  Its twin uid_citus_agree(uid_internal_call, epoch,
+ * index_bits), which uid_citus_check() calls, is this function too: the
+ * layout is in the last two arguments either way.
  */
 PG_FUNCTION_INFO_V1(uid_citus_agree);
 Datum
 uid_citus_agree(PG_FUNCTION_ARGS)
 {
-	TimestampTz epoch = PG_GETARG_TIMESTAMPTZ(0);
-	int32		index_bits = PG_GETARG_INT32(1);
+	int			first = PG_NARGS() - 2;
+	TimestampTz epoch = PG_GETARG_TIMESTAMPTZ(first);
+	int32		index_bits = PG_GETARG_INT32(first + 1);
 
 	if (!superuser())
 		ereport(ERROR,
