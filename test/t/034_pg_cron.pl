@@ -105,8 +105,8 @@ my %job = (
 	  q{SELECT * FROM uid_maintain_partitions('event', premake => 2, retention => '3 years')},
 	renew => q{SELECT * FROM uid_identity_renew()},
 	bad => q{SELECT * FROM uid_maintain_partitions('event', premake => -1)},
-	by_su => q{SELECT * FROM uid_maintain_partitions('app.by_su', premake => 0)},
-	by_app => q{SELECT * FROM uid_maintain_partitions('app.by_app', premake => 0)});
+	by_su => q{SELECT * FROM uid_maintain_partitions('app.by_su', premake => 0, width => '1 month')},
+	by_app => q{SELECT * FROM uid_maintain_partitions('app.by_app', premake => 0, width => '1 month')});
 my %jobid;
 for my $name (sort keys %job)
 {
@@ -211,7 +211,7 @@ for my $name ('by_su', 'by_app')
 		'succeeded,succeeded', "$name: both runs succeeded");
 	is( $node->safe_psql(
 			'postgres', qq{
-			SELECT tableoid::regclass || ' ' || pg_get_userbyid(c.relowner)
+			SELECT t.tableoid::regclass || ' ' || pg_get_userbyid(c.relowner)
 			FROM app.$name t JOIN pg_class c ON c.oid = t.tableoid}),
 		"app.${name}_p202403 app",
 		"$name: the row moved into a partition of app's");
