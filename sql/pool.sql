@@ -34,7 +34,8 @@ END $$;
 
 -- pg_dump keeps both tables' rows; the functions run as the extension's
 -- owner with a fixed search_path; nobody else may execute them or touch the
--- tables, but for uid_pool_grace().
+-- tables, but for uid_pool_grace() and the twins of uid_pool_claim() and
+-- uid_pool_renew() that uid servers call, which check EXECUTE on those.
 SELECT extconfig::regclass[] AS dumped, extcondition FROM pg_extension WHERE extname = 'uid';
 SELECT p.oid::regprocedure AS function, p.prosecdef, p.proconfig, p.provolatile,
        has_function_privilege('public', p.oid, 'EXECUTE') AS public_may_execute

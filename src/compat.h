@@ -62,6 +62,16 @@
 #define uid_guc_malloc(size) malloc(size)
 #endif
 
+/*
+ * Whether a role may execute a function: 16 folded pg_proc_aclcheck() and
+ * its kin into object_aclcheck().
+ */
+#if PG_VERSION_NUM >= 160000
+#define uid_proc_aclcheck(proc, role, mode) object_aclcheck(ProcedureRelationId, (proc), (role), (mode))
+#else
+#define uid_proc_aclcheck(proc, role, mode) pg_proc_aclcheck((proc), (role), (mode))
+#endif
+
 /* DecodeDateTime takes a DateTimeErrorExtra since 16. */
 static inline int
 uid_decode_datetime(char **field, int *ftype, int nf, int *dtype,

@@ -595,18 +595,31 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 	{
 		PGresult   *res = NULL;
 		char	   *schema = NULL;
+		const char *call = "";	/* the first argument of its twins */
 		bool		held = false;
 
 		err = uid_remote_connect(&r, uid_coordinator, uid_coordinator_timeout_ms);
 		if (err == NULL)
 			err = uid_remote_query(&r,
-								   "SELECT pg_catalog.quote_ident(n.nspname) FROM pg_catalog.pg_extension e "
+								   "SELECT pg_catalog.quote_ident(n.nspname), "
+								   "pg_catalog.to_regtype(pg_catalog.quote_ident(n.nspname) || '.uid_internal_call') IS NOT NULL "
+								   "FROM pg_catalog.pg_extension e "
 								   "JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uid'",
 								   0, NULL, &res, sqlstate);
 		if (err == NULL)
 		{
+			/*
+			 * A coordinator of 0.7.0 or later has the pool functions' twins
+			 * that take uid_internal_call first (pool_functions.sql): calls
+			 * of those no overload in its schema can take over.  An older
+			 * one has the documented functions alone.
+			 */
 			if (PQntuples(res) == 1)
+			{
 				schema = pstrdup(PQgetvalue(res, 0, 0));
+				if (strcmp(PQgetvalue(res, 0, 1), "t") == 0)
+					call = psprintf("true::%s.uid_internal_call", schema);
+			}
 			else
 				err = pstrdup("the coordinator's database has no extension uid");
 			PQclear(res);
@@ -627,9 +640,9 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 			/* the coordinator's expiry and grace measure this server's clock */
 			t0 = uid_clock_unix_us();
 			err = uid_remote_query(&r, psprintf("SELECT EXTRACT(epoch FROM r.expires_at), "
-												"EXTRACT(epoch FROM %s.uid_pool_grace()) "
-												"FROM %s.uid_pool_renew($1, $2::integer, $3::bigint, $4::interval) AS r(expires_at)",
-												schema, schema),
+												"EXTRACT(epoch FROM %s.uid_pool_grace(%s)) "
+												"FROM %s.uid_pool_renew(%s%s$1::text, $2::integer, $3::bigint, $4::interval) AS r(expires_at)",
+												schema, call, schema, call, *call ? ", " : ""),
 								   4, params, &res, sqlstate);
 			t1 = uid_clock_unix_us();
 			if (err == NULL)
@@ -677,9 +690,9 @@ uid_ident_talk(uint64 stamp, uint64 key, char *sqlstate)
 
 			t0 = uid_clock_unix_us();
 			err = uid_remote_query(&r, psprintf("SELECT c.id, c.token, EXTRACT(epoch FROM c.expires_at), "
-												"EXTRACT(epoch FROM %s.uid_pool_grace()) "
-												"FROM %s.uid_pool_claim($1, $2::integer, $3, $4::interval) AS c",
-												schema, schema),
+												"EXTRACT(epoch FROM %s.uid_pool_grace(%s)) "
+												"FROM %s.uid_pool_claim(%s%s$1::text, $2::integer, $3::text, $4::interval) AS c",
+												schema, call, schema, call, *call ? ", " : ""),
 								   4, params, &res, sqlstate);
 			t1 = uid_clock_unix_us();
 			if (err == NULL && (PQntuples(res) != 1 || PQnfields(res) != 4))

@@ -9,8 +9,9 @@
  * match such a call.  The functions here connect the two sides:
  *
  * uid_internal_forward: f(uid_internal_call, args) calls the documented
- *		f(args) of the same schema, found by its exact argument types: the
- *		internal twin of a C function such as sno_boundary().
+ *		f(args) of the same schema, found by its exact argument types, if the
+ *		caller may execute that: the internal twin of a documented function,
+ *		such as the coordinator's uid_pool_claim() that writers call.
  * uid_internal_enter: the documented f(args) calls the internal
  *		f(uid_internal_call, args), a PL/pgSQL implementation.
  * uid_internal_enter_as_owner: the same, for maintenance of the table given
@@ -39,6 +40,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/partition.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -52,6 +54,7 @@
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 
+#include "compat.h"
 #include "sql_api.h"
 
 #define UID_CALL_TYPE "uid_internal_call"
@@ -161,7 +164,17 @@ PG_FUNCTION_INFO_V1(uid_internal_forward);
 Datum
 uid_internal_forward(PG_FUNCTION_ARGS)
 {
-	return uid_call(fcinfo, uid_callee(fcinfo, false), false);
+	UidCallee  *callee = uid_callee(fcinfo, false);
+
+	/*
+	 * The twin is another door to the same function, with the same lock:
+	 * the executor checked EXECUTE on the twin, fmgr checks none, so the
+	 * documented function's own privilege is checked here (a pool's
+	 * claimants are GRANTed EXECUTE on uid_pool_claim(), say).
+	 */
+	if (uid_proc_aclcheck(callee->flinfo.fn_oid, GetUserId(), ACL_EXECUTE) != ACLCHECK_OK)
+		aclcheck_error(ACLCHECK_NO_PRIV, OBJECT_FUNCTION, get_func_name(callee->flinfo.fn_oid));
+	return uid_call(fcinfo, callee, false);
 }
 
 PG_FUNCTION_INFO_V1(uid_internal_enter);

@@ -324,6 +324,27 @@ END;
 COMMENT ON FUNCTION uid_pool_leases(text) IS
 'the lease of every id ever claimed, of one pool or (null) of all: state held (not released, not expired), grace (ended, not yet reusable) or free (reusable from reusable_at)';
 
+-- The twins a uid server calls on its coordinator (identity.c), where a
+-- role may create in the extension's schema: the server passes
+-- uid_internal_call first, so no overload there can take its claim or
+-- renewal over (src/internal.sql).  Each calls the documented function
+-- (src/internal.c, uid_internal_forward) if the caller may execute that:
+-- the GRANTs below are the twins' too.
+CREATE FUNCTION uid_pool_claim(call uid_internal_call, pool text, size integer, holder text,
+                               ttl interval)
+RETURNS TABLE (id integer, token bigint, expires_at timestamptz)
+AS 'MODULE_PATHNAME', 'uid_internal_forward'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION uid_pool_claim(uid_internal_call, text, integer, text, interval) IS
+'internal: uid_pool_claim(pool, size, holder, ttl), as a uid server calls it on its coordinator; needs EXECUTE on that';
+CREATE FUNCTION uid_pool_renew(call uid_internal_call, pool text, id integer, token bigint,
+                               ttl interval)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uid_internal_forward'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION uid_pool_renew(uid_internal_call, text, integer, bigint, interval) IS
+'internal: uid_pool_renew(pool, id, token, ttl), as a uid server calls it on its coordinator; needs EXECUTE on that';
+
 -- An administrator GRANTs EXECUTE on these to the roles that claim.
 REVOKE EXECUTE ON FUNCTION uid_pool_claim(text, integer, text, interval) FROM PUBLIC;
 REVOKE EXECUTE ON FUNCTION uid_pool_renew(text, integer, bigint, interval) FROM PUBLIC;
