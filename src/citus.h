@@ -41,9 +41,11 @@ UID_NORETURN extern void uid_citus_beyond(const char *typname, const char *field
 										  const char *settings) UID_NORETURN_AFTER;
 
 /*
- * Errors: this node's snowflake_si layout (epoch_ms, index_bits) is not the
- * one uid_citus_check() found its cluster's nodes to share.
+ * This node's snowflake_si layout (epoch_ms, index_bits) is not the one
+ * uid_citus_check() found its cluster's nodes to share: errors where the
+ * index width differs (this node's machine ids could then be another's),
+ * warns once per record rec where the base clock alone does.
  */
-UID_NORETURN extern void uid_citus_disagrees(int64 epoch_ms, int index_bits) UID_NORETURN_AFTER;
+extern void uid_citus_disagrees(int64 epoch_ms, int index_bits, uint64 rec);
 
 #endif							/* UID_CITUS_H */

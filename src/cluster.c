@@ -31,18 +31,34 @@ uid_epoch_text(int64 epoch_ms)
 }
 
 void
-uid_citus_disagrees(int64 epoch_ms, int index_bits)
+uid_citus_disagrees(int64 epoch_ms, int index_bits, uint64 rec)
 {
+	static bool warned = false;
+	static uint64 warned_rec;
 	uint64		agreed = uid_word_read(&uid_state->rec.agreed);
 	int64		agreed_ms = (int64) ((agreed & ~(UINT64CONST(1) << 63)) >> 5);
+	int			agreed_bits = (int) (agreed & 31);
 
-	ereport(ERROR,
+	if (index_bits != agreed_bits)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this node's snowflake_si layout is not its Citus cluster's"),
+				 errdetail("This node has \"uid.snowflake_si_epoch\" %s and \"uid.snowflake_si_index_bits\" %d; uid_citus_check() found the cluster's nodes to share %s and %d.  With another index width, this node's machine ids could be another node's.",
+						   uid_epoch_text(epoch_ms), index_bits,
+						   uid_epoch_text(agreed_ms), agreed_bits),
+				 errhint("Give every node the same values and reload, then run SELECT uid_citus_check() on the coordinator; on a node that left the cluster, a superuser notes its own with SELECT uid_citus_agree(epoch, index_bits).")));
+
+	/* the base clock alone: no ID can repeat another node's */
+	if (warned && warned_rec == rec)
+		return;
+	warned = true;
+	warned_rec = rec;
+	ereport(WARNING,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("this node's snowflake_si layout is not its Citus cluster's"),
-			 errdetail("This node has \"uid.snowflake_si_epoch\" %s and \"uid.snowflake_si_index_bits\" %d; uid_citus_check() found the cluster's nodes to share %s and %d.  Every node decodes the snowflake_si of every other with its own settings.",
-					   uid_epoch_text(epoch_ms), index_bits,
-					   uid_epoch_text(agreed_ms), (int) (agreed & 31)),
-			 errhint("Give every node the same values and reload, then run SELECT uid_citus_check() on the coordinator; on a node that left the cluster, a superuser notes its own with SELECT uid_citus_agree(epoch, index_bits).")));
+			 errmsg("this node's snowflake_si base clock is not its Citus cluster's"),
+			 errdetail("This node has \"uid.snowflake_si_epoch\" %s; uid_citus_check() found the cluster's nodes to share %s.  Its snowflake_si are unique, but the other nodes date them, and order them among their own, with their base clock.",
+					   uid_epoch_text(epoch_ms), uid_epoch_text(agreed_ms)),
+			 errhint("Give every node the same value and reload, then run SELECT uid_citus_check() on the coordinator.")));
 }
 
 /*

@@ -261,11 +261,16 @@ snowflake_si_new(PG_FUNCTION_ARGS)
 		(void) uid_per_record(&layout, snowflake_si_layout_work_out);
 		k = (int) uid_rec_value(UID_REC_INDEX_BITS);
 		epoch_ms = uid_rec_value(UID_REC_EPOCH_MS);
-		/* (in a database with Citus: the layout was noted for its cluster) */
+		/*
+		 * (in a database with Citus: the layout was noted for its cluster;
+		 * another index width would let this node's machine ids overlap
+		 * another's, another base clock only dates and orders its IDs
+		 * differently on the other nodes)
+		 */
 		if (unlikely(uid_word_read(&uid_state->rec.agreed) != 0) &&
 			uid_word_read(&uid_state->rec.agreed) != uid_record_layout(epoch_ms, k) &&
 			uid_citus_group() != UID_GROUP_NONE)
-			uid_citus_disagrees(epoch_ms, k);
+			uid_citus_disagrees(epoch_ms, k, rec);
 
 		/* the state's ticks are Unix ms; the last one the format can hold: */
 		spec.tick_max = (uint64) epoch_ms + SNOWFLAKE_SI_MAB_MAX;

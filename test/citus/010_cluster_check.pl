@@ -12,6 +12,8 @@
 #      generate, and so do the other nodes' snowflake_si; uid_citus_check()
 #      fails naming the worker and uid.snowflake_si_index_bits.  Reset and
 #      reloaded, the worker generates again and the check passes.
+#   2b. Its base clock changed alone: it generates (no ID can repeat
+#      another node's), warning once per record; the check fails.
 #   3. Every node moved to another width: all of them refuse snowflake_si
 #      until uid_citus_check() notes the new layout, then all generate
 #      under it.
@@ -145,6 +147,31 @@ ok(poll_until('worker1 to generate snowflake_si', sub { snowflake($w1) eq 'ok' }
 like(check(), qr/^ok\|3 nodes agree/, 'uid_citus_check() passes again');
 is(outcome($coord, $on_workers), 'ok',
 	'the INSERT .. SELECT that generates on the workers works again');
+
+# 2b. Worker1's base clock changed alone: its snowflake_si cannot repeat
+#     another node's (the index width, hence the machine ids, are the
+#     cluster's), so it generates, with a WARNING once per record that the
+#     other nodes date its IDs with their own base clock; uid_citus_check()
+#     fails naming the setting.  Reset, it generates without a word.
+ok( reload_setting($w1, 'uid.snowflake_si_epoch', q{'2025-06-01 00:00:00+00'},
+		sub { layout($w1) eq '8|8|f' }),
+	'worker1: another uid.snowflake_si_epoch in force after the reload');
+my $r = attempt($w1, 'SELECT count(*) FROM (SELECT snowflake_si_new() FROM generate_series(1, 3)) s');
+is("$r->{rc}|$r->{out}", '0|3', 'worker1: snowflake_si_new() generates under another base clock');
+my @warnings = $r->{err} =~ /WARNING:\s+(?:01000: |55000: )?(this node's snowflake_si base clock is not its Citus cluster's)/g;
+is(scalar @warnings, 1, 'worker1: with one WARNING for the three IDs') or diag $r->{err};
+like($r->{err}, qr/uid_citus_check\(\) found the cluster's nodes to share/,
+	'worker1: the WARNING says what the cluster shares');
+is(outcome($coord, $on_workers), 'ok',
+	'an INSERT .. SELECT that generates on worker1 goes through');
+like(check(), qr/^55000\|the nodes of this Citus cluster do not agree on uid's settings\|.*uid\.snowflake_si_epoch on \Q$addr{worker1}\E/s,
+	'uid_citus_check() fails naming worker1 and uid.snowflake_si_epoch');
+ok( reload_setting($w1, 'uid.snowflake_si_epoch', undef, sub { layout($w1) eq '8|8|t' }),
+	'worker1: uid.snowflake_si_epoch reset');
+$r = attempt($w1, 'SELECT snowflake_si_new()');
+is("$r->{rc}|" . ($r->{err} =~ /WARNING/ ? 'warned' : 'quiet'), '0|quiet',
+	'worker1: snowflake_si_new() generates without a WARNING once reset');
+like(check(), qr/^ok\|3 nodes agree/, 'uid_citus_check() passes again');
 
 # 3.
 for my $node (@nodes)
