@@ -144,38 +144,8 @@ uid_citus_group(void)
 		return UID_GROUP_NONE;	/* no catalog to read: nothing generates here */
 	at = uid_citus_invals;
 	group = uid_citus_read();
-	/*
-	 * An empty table is not kept: citus_finish_pg_upgrade() fills it with an
-	 * INSERT, on which Citus's trigger (AFTER UPDATE) sends nothing.
-	 */
-	if (group != UID_GROUP_UNKNOWN)
-		uid_group_keep(&cache, at, group);
+	uid_group_keep(&cache, at, group);
 	return group;
-}
-
-UidIdSource
-uid_unleased_source(bool hand, int32 *group)
-{
-	UidIdInputs in = {.leased = false, .hand = hand, .group = UID_GROUP_NONE};
-	UidIdSource source;
-
-	if (!hand)
-		in.group = uid_citus_group();
-	source = uid_id_source(&in);
-	if (source == UID_ID_REFUSED && in.group == UID_GROUP_UNSYNCED)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("this Citus worker has no metadata: its node group reads 0, the coordinator's"),
-				 errdetail("A task of another node runs here, and this node's pg_dist_node is empty (its metadata is not synced: citus.enable_metadata_sync was off when it was added, or stop_metadata_sync_to_node()); uid cannot tell its node group, and IDs with the coordinator's would repeat the coordinator's."),
-				 errhint("Run SELECT start_metadata_sync_to_node(host, port) on the coordinator, or set this node's identity by hand or lease it.")));
-	if (source == UID_ID_REFUSED)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("this node's Citus node group is not known: pg_catalog.pg_dist_local_group has no row"),
-				 errdetail("uid gives each node of a Citus cluster the identity of its node group; Citus empties the table while it is upgraded."),
-				 errhint("Finish the upgrade of Citus (citus_finish_pg_upgrade()), or set this server's identity by hand or lease it.")));
-	*group = in.group;
-	return source;
 }
 
 void

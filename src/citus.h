@@ -25,14 +25,6 @@ extern UID_HIDDEN uint64 uid_citus_invals;
 extern int32 uid_citus_group(void);
 
 /*
- * Where a type's identity comes from on a server that does not lease one:
- * its hand setting (hand: the record holds a value of one of its
- * settings), this database's node group (*group), or its default.  Errors
- * where Citus has no node group row.
- */
-extern UidIdSource uid_unleased_source(bool hand, int32 *group);
-
-/*
  * Errors: node group group is beyond max, the largest id typname's field
  * holds; settings names the hand settings that would replace it.
  */

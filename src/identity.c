@@ -1070,7 +1070,7 @@ static int64
 uid_ident_group_value(const UidIdentRow *r, int32 group)
 {
 	if (strcmp(r->type, "revts8") == 0 && r->setting == UID_SET_GENERATOR &&
-		uid_rec_value(UID_REC_CLUSTER) >= 0)
+		uid_revts8_cluster_alone())
 		return group <= REVTS8_GENERATOR_MAX ? group : -1;
 	return uid_ident_row_value(r, group);
 }
@@ -1146,39 +1146,22 @@ uid_ident_id_words(UidSettingBit setting, int32 id, const char *whence, bool gro
 	return buf.data;
 }
 
-/* Why the generators refuse a node group (below UID_GROUP_NONE). */
-static const char *
-uid_ident_group_refused(int32 group)
-{
-	return group == UID_GROUP_UNSYNCED ?
-		"(no ID is made in Citus's tasks here: this worker has no metadata, and its node group reads 0, the coordinator's)" :
-		"(no ID is made: Citus's pg_dist_local_group is empty)";
-}
-
 /*
  * Does the server take a type's identity from this database's Citus node
  * group (not leased, not set by hand)?  The group, or -1; or, where the
- * generators refuse the group, UID_GROUP_UNKNOWN or UID_GROUP_UNSYNCED.
+ * generators refuse the group, UID_GROUP_UNKNOWN or UID_GROUP_UNSYNCED
+ * (source.c decides, for the generators and for this report alike).
  */
 static int32
 uid_ident_citus(UidSettingBit setting)
 {
-	bool		hand = uid_rec_value(uid_rec_field_of(setting)) >= 0;
-	UidIdInputs in = {.leased = false, .hand = hand, .group = UID_GROUP_NONE};
+	int32		group;
 
-	/*
-	 * revts8's cluster comes from the group only if neither it nor the
-	 * generator is set by hand (the generator does with uid.cluster alone)
-	 */
-	if (setting == UID_SET_CLUSTER)
-		in.hand = uid_rec_value(UID_REC_GENERATOR) >= 0 || uid_rec_value(UID_REC_CLUSTER) >= 0;
-	if (!in.hand)
-		in.group = uid_citus_group();
-	switch (uid_id_source(&in))
+	switch (uid_unleased_field(setting, &group))
 	{
 		case UID_ID_CITUS:
 		case UID_ID_REFUSED:
-			return in.group;
+			return group;
 		default:
 			return -1;
 	}
@@ -1202,7 +1185,7 @@ uid_ident_effective(UidSettingBit setting)
 		int32		group = uid_ident_citus(setting);
 
 		if (group < UID_GROUP_NONE)
-			return pstrdup(uid_ident_group_refused(group));
+			return pstrdup(uid_unleased_refusal(group));
 		return group < 0 ? NULL : uid_ident_id_words(setting, group, "Citus node group", true);
 	}
 	uid_ident_now(&n);
@@ -1281,7 +1264,7 @@ uid_identity(PG_FUNCTION_ARGS)
 			nulls[4] = nulls[5] = nulls[6] = true;
 			source = "citus";
 			safe = false;
-			note = pstrdup(uid_ident_group_refused(group));
+			note = pstrdup(uid_unleased_refusal(group));
 		}
 		else if (group >= 0)
 		{

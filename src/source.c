@@ -40,6 +40,58 @@ uid_drawn(int bit)
 	return medallion;
 }
 
+UidIdSource
+uid_unleased_field(int bit, int32 *group)
+{
+	UidIdInputs in = {.leased = false, .group = UID_GROUP_NONE};
+	UidIdSource source;
+
+	in.hand = uid_rec_value(uid_rec_field_of(bit)) >= 0;
+	/* revts8's cluster is the hand's if either of its two settings is */
+	if (bit == UID_SET_CLUSTER)
+		in.hand = in.hand || uid_rec_value(UID_REC_GENERATOR) >= 0;
+	if (!in.hand)
+		in.group = uid_citus_group();
+	source = uid_id_source(&in);
+	*group = in.group;
+	return source;
+}
+
+bool
+uid_revts8_cluster_alone(void)
+{
+	return uid_rec_value(UID_REC_GENERATOR) < 0 && uid_rec_value(UID_REC_CLUSTER) >= 0;
+}
+
+const char *
+uid_unleased_refusal(int32 group)
+{
+	return group == UID_GROUP_UNSYNCED ?
+		"(no ID is made in Citus's tasks here: this worker has no metadata, and its node group reads 0, the coordinator's)" :
+		"(no ID is made: Citus's pg_dist_local_group is empty)";
+}
+
+/* uid_unleased_field() for a generator: errors where it refuses. */
+static UidIdSource
+uid_unleased_source(int bit, int32 *group)
+{
+	UidIdSource source = uid_unleased_field(bit, group);
+
+	if (source == UID_ID_REFUSED && *group == UID_GROUP_UNSYNCED)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this Citus worker has no metadata: its node group reads 0, the coordinator's"),
+				 errdetail("A task of another node runs here, and this node's pg_dist_node is empty (its metadata is not synced: citus.enable_metadata_sync was off when it was added, or stop_metadata_sync_to_node()); uid cannot tell its node group, and IDs with the coordinator's would repeat the coordinator's."),
+				 errhint("Run SELECT start_metadata_sync_to_node(host, port) on the coordinator, or set this node's identity by hand or lease it.")));
+	if (source == UID_ID_REFUSED)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this node's Citus node group is not known: pg_catalog.pg_dist_local_group has no row"),
+				 errdetail("uid gives each node of a Citus cluster the identity of its node group; Citus empties the table while it is upgraded."),
+				 errhint("Finish the upgrade of Citus (citus_finish_pg_upgrade()), or set this server's identity by hand or lease it.")));
+	return source;
+}
+
 int
 uid_effective_partition(void)
 {
@@ -47,7 +99,7 @@ uid_effective_partition(void)
 	int32		group;
 
 	uid_rec_check(UID_SET_PARTITION);
-	switch (uid_unleased_source(v >= 0, &group))
+	switch (uid_unleased_source(UID_SET_PARTITION, &group))
 	{
 		case UID_ID_HAND:
 			return (int) v;
@@ -67,7 +119,7 @@ uid_effective_medallion(void)
 	int32		group;
 
 	uid_rec_check(UID_SET_MEDALLION);
-	switch (uid_unleased_source(v >= 0, &group))
+	switch (uid_unleased_source(UID_SET_MEDALLION, &group))
 	{
 		case UID_ID_HAND:
 			return v;
@@ -88,7 +140,7 @@ uid_unleased_generator(const char *typname, const char *field, int max)
 	uint32		high;
 
 	uid_rec_check(UID_SET_GENERATOR);
-	switch (uid_unleased_source(g >= 0, &group))
+	switch (uid_unleased_source(UID_SET_GENERATOR, &group))
 	{
 		case UID_ID_HAND:
 			if (g > max)
@@ -122,14 +174,14 @@ uid_unleased_revts8(void)
 	 * uid.cluster alone (a Citus cluster told from another by hand): the
 	 * generator is the node group, which must fit it alone.
 	 */
-	if (g < 0 && c >= 0 && uid_unleased_source(false, &group) == UID_ID_CITUS)
+	if (uid_revts8_cluster_alone() && uid_unleased_source(UID_SET_GENERATOR, &group) == UID_ID_CITUS)
 	{
 		if (group > REVTS8_GENERATOR_MAX)
 			uid_citus_beyond("revts8", "generator", group, REVTS8_GENERATOR_MAX,
 							 "\"uid.generator\"");
 		return (int) (group | c << 8);
 	}
-	switch (uid_unleased_source(g >= 0 || c >= 0, &group))
+	switch (uid_unleased_source(UID_SET_CLUSTER, &group))
 	{
 		case UID_ID_HAND:
 			/* one of the two set: the other at its default, 0 */

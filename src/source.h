@@ -26,10 +26,23 @@ extern int	uid_unleased_generator(const char *typname, const char *field, int ma
 extern int	uid_unleased_revts8(void);
 
 /*
- * uid_config()'s value of an identity setting on a server that does not
- * lease: what IDs made now carry, and from where.
+ * Where the identity field that setting bit sets comes from on a server
+ * that does not lease one: the hand setting (the record holds a value of
+ * it; for revts8's cluster, of uid.generator or uid.cluster), this
+ * database's node group (*group), or the default; UID_ID_REFUSED (with
+ * *group UID_GROUP_UNKNOWN or UID_GROUP_UNSYNCED) where the group cannot
+ * be told.  Never errors: what generators and reports both decide from.
  */
-extern char *uid_unleased_words(int bit);
+extern UidIdSource uid_unleased_field(int bit, int32 *group);
+
+/*
+ * revts8 with uid.cluster alone set by hand (a Citus cluster told from
+ * another): its generator is the node group, which must fit it alone.
+ */
+extern bool uid_revts8_cluster_alone(void);
+
+/* Why the generators refuse a node group (below UID_GROUP_NONE), in words. */
+extern const char *uid_unleased_refusal(int32 group);
 
 /*
  * An identity setting's value in the record (a drawn partition or medallion

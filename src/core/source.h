@@ -120,11 +120,15 @@ uid_group_current(const UidGroupCache *c, uint64 invals)
 /*
  * Keeps a group read when the count was invals (read before the reading
  * began: an invalidation that came during the reading makes the next use
- * read again).
+ * read again).  UID_GROUP_UNKNOWN is never kept: citus_finish_pg_upgrade()
+ * fills the empty table with an INSERT, on which Citus's trigger (AFTER
+ * UPDATE) sends no invalidation, so the next use must read it again.
  */
 static inline void
 uid_group_keep(UidGroupCache *c, uint64 invals, int32 group)
 {
+	if (group == UID_GROUP_UNKNOWN)
+		return;
 	c->group = group;
 	c->read_at = invals;
 }
