@@ -145,12 +145,17 @@ uid_call(FunctionCallInfo fcinfo, UidCallee *callee, bool enter)
 	}
 	for (int i = 0; i < callee->nargs - shift; i++)
 		inner->args[i + shift] = fcinfo->args[i + 1 - shift];
-	/* a strict callee is not called with a null argument, as the executor does */
+	/*
+	 * A strict callee is not called with a null argument, as the executor
+	 * does: a null, or no rows from a set-returning one.
+	 */
 	if (callee->flinfo.fn_strict)
 	{
 		for (int i = 0; i < callee->nargs; i++)
 			if (inner->args[i].isnull)
 			{
+				if (fcinfo->resultinfo != NULL && IsA(fcinfo->resultinfo, ReturnSetInfo))
+					((ReturnSetInfo *) fcinfo->resultinfo)->isDone = ExprEndResult;
 				fcinfo->isnull = true;
 				return (Datum) 0;
 			}
