@@ -53,24 +53,16 @@ uint64		uid_incarnation = PG_UINT64_MAX;
 
 
 /*
- * This incarnation: the system, the postmaster's start and pid, the
- * timeline WAL is written on, and the state file mapped (a file put in the
- * place of the one the incarnation began with, even a copy of it, is
- * fenced again).  Never 0 (a fresh file's slots) or UINT64_MAX.
+ * This incarnation (uid_incarnation_of, core/alloc.h), with the state file
+ * mapped for its shared state (a file put in the place of the one the
+ * incarnation began with, even a copy of it, is fenced again).
  */
 static uint64
 uid_incarnation_key(void)
 {
-	uint64		key;
-
-	key = uid_mix64(GetSystemIdentifier() ^ uid_mix64(uid_state_file_id()));
-	key = uid_mix64(key ^ (uint64) PgStartTime);
-	key = uid_mix64(key ^ (uint64) PostmasterPid);
-	key = uid_mix64(key ^ (uint64) GetWALInsertionTimeLine());
-	key |= 1;
-	if (key == PG_UINT64_MAX)
-		key ^= 2;
-	return key;
+	return uid_incarnation_of(GetSystemIdentifier(), uid_state_file_id(),
+							  (uint64) PgStartTime, (uint64) PostmasterPid,
+							  (uint64) GetWALInsertionTimeLine());
 }
 
 /*

@@ -318,4 +318,29 @@ uid_mix64(uint64 x)
 	return x;
 }
 
+/*
+ * The key of a server incarnation (lease.c), whose first ID of each type
+ * is fenced past the lease in WAL (invariant 7): the system, the shared
+ * state, the postmaster's start and pid, the WAL timeline.  live_id is
+ * drawn each time the shared state is read from the state file: a state
+ * read again, even within one postmaster life (its shared memory removed),
+ * holds the file's marks, as old as its last write, and only the fence
+ * makes them safe.  Never 0 (a fresh file's slots) or UINT64_MAX.
+ */
+static inline uint64
+uid_incarnation_of(uint64 system, uint64 live_id, uint64 start, uint64 pid,
+				   uint64 timeline)
+{
+	uint64		key;
+
+	key = uid_mix64(system ^ uid_mix64(live_id));
+	key = uid_mix64(key ^ start);
+	key = uid_mix64(key ^ pid);
+	key = uid_mix64(key ^ timeline);
+	key |= 1;
+	if (key == UINT64_MAX)
+		key ^= 2;
+	return key;
+}
+
 #endif							/* UID_CORE_ALLOC_H */

@@ -11,7 +11,12 @@
  *   clock      a server's clock steps back or forward (or back to the true
  *              time), stops, runs at half or double speed
  *   backend    a backend dies at any step, even mid-renewal of the lease
- *   restart    a server restarts (a new incarnation; file and WAL intact)
+ *   restart    a server restarts (a new incarnation, WAL intact): a clean
+ *              shutdown (every exiting process writes the state file), an
+ *              immediate one (the file as last written), or its shared
+ *              state removed while it runs (all its processes die and the
+ *              next reads the file as last written, in the same postmaster
+ *              life)
  *   crash      an operating-system crash: the state file goes back to an
  *              image the disk held (one synced or written back earlier),
  *              WAL keeps what was flushed, the monotonic clock restarts
@@ -341,7 +346,9 @@ enum
 typedef struct Server
 {
 	int			ident;			/* what its IDs embed: one per server, fixed */
-	uint64		incarnation;
+	uint64		incarnation;	/* uid_incarnation_of(key, live_id, pm_start) */
+	uint64		live_id;		/* drawn each time the state is read from the file */
+	uint64		pm_start;		/* the postmaster's start (PgStartTime, pid) */
 	uint64		wal_lease;		/* the lease its WAL holds (flushed) */
 	int64		boot_t;			/* monotonic clock: t - boot_t + mono_base */
 	int64		mono_base;
@@ -573,6 +580,7 @@ typedef struct Sim
 	uint64		citus_refused;	/* calls refused: the identity does not fit the type */
 	int			started;
 	uint64		next_incarnation;
+	uint64		next_live;
 	/* order: the largest key of completed calls, per server, type, timeline */
 	uint64		done_max[NSERVERS_MAX][NTYPES][2];
 	/* unique: open addressing over the IDs handed out */
@@ -867,7 +875,7 @@ lease_extend(Backend *b, Server *s, const UidClockSpec *spec, uint64 tick)
 					if (lease > s->wal_lease)
 						s->wal_lease = lease;
 					trace(b, b->server, "lease logged to %" PRIu64, lease);
-					sim_sleep_us((int64) rng_below(&sim->sched, 500));	/* the msync */
+					sim_sleep_us((int64) rng_below(&sim->sched, 500));	/* the file's write and fsync */
 					disk_write(s);
 					uid_lease_renewed(&s->file.lease, lease);
 					return;
@@ -2280,10 +2288,18 @@ server_backends_restart(int server)
  * server), its reload time is its start.
  */
 static void
+server_new_live(Server *s)
+{
+	s->live_id = ++sim->next_live;
+	s->incarnation = uid_incarnation_of(s->key, s->live_id, s->pm_start, 0, 0);
+}
+
+static void
 server_new_incarnation(Server *s)
 {
-	s->incarnation = ++sim->next_incarnation;
-	s->life = s->incarnation << 32;
+	s->life = ++sim->next_incarnation << 32;
+	s->pm_start = s->life;
+	server_new_live(s);
 	if (s->hostile)
 	{
 		s->files.partition = s->delivered.partition;
@@ -2396,11 +2412,36 @@ apply_fault(const Fault *f)
 				break;
 			}
 		case F_RESTART:
-			s->talk_began = 0;
-			server_new_incarnation(s);
-			server_backends_restart(si);
-			trace(NULL, si, "server restarts");
-			break;
+			{
+				int			kind = (int) ((f->b >> 16) % 3);
+
+				s->talk_began = 0;
+				if (kind == 0)
+					disk_write(s);	/* each exiting process writes the file */
+				else
+				{
+					/* the file as last written */
+					if (s->nimages > 0)
+						s->file = s->images[s->nimages - 1];
+					else
+						file_init(&s->file, s->file.secret);
+					record_forget(s);
+					pace_forget(s);
+				}
+				if (kind == 2)
+				{
+					/* its records are of another life (published.c, uid_rec_life) */
+					s->life = ++sim->next_incarnation << 32;
+					server_new_live(s);
+				}
+				else
+					server_new_incarnation(s);
+				server_backends_restart(si);
+				trace(NULL, si, "%s", kind == 0 ? "server restarts" :
+					  kind == 1 ? "server restarts after an immediate shutdown" :
+					  "shared state removed: the server reads the state file again");
+				break;
+			}
 		case F_CRASH:
 			{
 				/* the disk holds one of the images written since it was made */
