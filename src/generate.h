@@ -17,7 +17,7 @@
 
 
 /*
- * The slot of a type, for generating: maps the state file on first use,
+ * The slot of a type, for generating: maps the shared state on first use,
  * refuses during recovery and in a read-only transaction, and fences the
  * slot once per incarnation.  Two comparisons when all of that is done.
  */

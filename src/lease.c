@@ -4,8 +4,9 @@
  *
  * The state file's marks are exact on the server that wrote them, but a
  * copy of the data directory (a standby, a restored backup, a rewound node)
- * holds the marks of when it was copied, an operating-system crash can lose
- * the file's last updates, and pg_upgrade starts without it.  WAL is what
+ * holds the marks of when it was copied, an operating-system crash or an
+ * immediate shutdown can lose the file's last updates, a restore or a copy
+ * written over it sets it back, and pg_upgrade starts without it.  WAL is what
  * all of those share with the server they came from, so:
  *
  * - The lease.  Before an ID is handed out, WAL holds a lease: a time
@@ -20,8 +21,9 @@
  *   holds a row with an ID holds a lease past it.
  *
  * - The fence.  A server incarnation is one run of one postmaster on one
- *   timeline of one system: a start, a crash-restart of the postmaster, a
- *   promotion each begin a new one.  The first generation of each type in
+ *   timeline of one system with one shared state: a start and a promotion
+ *   each begin a new one (a crash-restart of the postmaster keeps its
+ *   shared state, and the marks in it).  The first generation of each type in
  *   an incarnation moves the type's marks past the lease that the origin
  *   holds (as replayed by recovery) and past the file's own, before the
  *   first ID.  So IDs made after a promotion, a restore, a rewind or a crash
@@ -52,15 +54,11 @@
 uint64		uid_incarnation = PG_UINT64_MAX;
 
 
-/*
- * This incarnation (uid_incarnation_of, core/alloc.h), with the state file
- * mapped for its shared state (a file put in the place of the one the
- * incarnation began with, even a copy of it, is fenced again).
- */
+/* This incarnation (uid_incarnation_of, core/alloc.h). */
 static uint64
 uid_incarnation_key(void)
 {
-	return uid_incarnation_of(GetSystemIdentifier(), uid_state_file_id(),
+	return uid_incarnation_of(GetSystemIdentifier(), uid_state_live_id(),
 							  (uint64) PgStartTime, (uint64) PostmasterPid,
 							  (uint64) GetWALInsertionTimeLine());
 }
@@ -134,8 +132,9 @@ uid_gen_prepare(const UidClockSpec *spec, bool unique)
 
 /*
  * WAL-logs a lease of at least need_us and flushes it, syncs the state file, then
- * publishes the lease.  The file is checked to be the one mapped after the
- * lease is logged: a backend that maps a new file fences past this lease.
+ * publishes the lease.  The shared state is checked to be the one mapped
+ * after the lease is logged: a backend that maps a new one fences past this
+ * lease.
  */
 static void
 uid_lease_renew(uint64 need_us)

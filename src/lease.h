@@ -15,7 +15,7 @@
 extern UID_HIDDEN uint64 uid_incarnation;
 
 /*
- * The slow path of uid_gen_slot() (generate.h): maps the state file, refuses
+ * The slow path of uid_gen_slot() (generate.h): maps the shared state, refuses
  * during recovery and in a read-only transaction, and fences the slot once
  * per incarnation.
  */

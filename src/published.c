@@ -60,6 +60,21 @@ static int64 retry_after = 0;	/* monotonic us */
 static bool noted_no_slot = false;	/* logged once until a worker starts */
 
 
+/*
+ * The server life a record is of: the postmaster's (its start and pid) with
+ * the shared state's.  A shared state read again from the state file in
+ * one postmaster life (its shared memory removed, state.c) holds the
+ * record of the file's last write, perhaps of an earlier reload: it is not
+ * taken for one of this life, and a record is published anew.
+ */
+static uint64
+uid_rec_life(void)
+{
+	if (uid_state == NULL)
+		uid_state_attach();
+	return uid_mix64(uid_pm_key() ^ uid_mix64(uid_state_live_id())) | 1;
+}
+
 /* This process's own values, as a proposal from source. */
 static void
 uid_rec_own(UidRecord *p, UidRecordSource source, int64 requested)
@@ -82,7 +97,7 @@ uid_rec_own(UidRecord *p, UidRecordSource source, int64 requested)
 	if (uid_settings_refused & (1u << UID_SET_COORDINATOR))
 		refused |= UINT64CONST(1) << UID_REC_LEASED;
 	memset(p, 0, sizeof(*p));
-	p->life = uid_pm_key();
+	p->life = uid_rec_life();
 	p->requested = requested;
 	/* Unix us, as published_us (core/record.c compares the two) */
 	p->reload_time = PgReloadTime + PG_EPOCH_UNIX_US;
@@ -284,7 +299,7 @@ uid_rec_refresh(const UidRecordNeed *need)
 static void
 uid_rec_need(UidRecordNeed *need)
 {
-	need->life = uid_pm_key();
+	need->life = uid_rec_life();
 	need->own = IsUnderPostmaster ? UID_SOURCE_SESSION : UID_SOURCE_SINGLE_USER;
 	need->overridden = uid_settings_overridden;
 	need->parallel = IsParallelWorker();
@@ -398,7 +413,7 @@ bool
 uid_rec_leased(void)
 {
 	(void) uid_rec_sync();
-	if (uid_rec.gen == 0 || uid_rec.life != uid_pm_key())
+	if (uid_rec.gen == 0 || uid_rec.life != uid_rec_life())
 		return uid_ident_leased;
 	return uid_rec_value(UID_REC_LEASED) != 0;
 }

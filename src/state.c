@@ -1,17 +1,26 @@
 /*
  * state.c
- *		The state file: the generator core's shared words, in a file of the
- *		data directory that every backend maps MAP_SHARED.
+ *		The generator core's shared words: live in a POSIX shared memory
+ *		object of the postmaster's life that every backend maps, kept on
+ *		disk in the data directory's state file.
  *
- * Why a file and not shared memory: a file mapped MAP_SHARED by every
- * backend works right after CREATE EXTENSION, with no
- * shared_preload_libraries and no restart; all backends see one state; and
- * the high-water marks outlive the server, so a clock that is behind after
- * a restart or crash cannot re-issue old IDs.
+ * Why not the main shared memory: an object that the first backend makes
+ * works right after CREATE EXTENSION, with no shared_preload_libraries and
+ * no restart, and all backends see one state.  Why not map the data
+ * directory's file, as uid did up to 0.6.0: any tool can write that file
+ * in place, and a backend that touched a mapped page past a truncated end
+ * died of SIGBUS (a crash-restart of the server), while an older copy
+ * written over it made the running server repeat IDs.  Now the file is
+ * read once per postmaster life and otherwise only written: a write to it
+ * while the server runs changes nothing the server uses, and what the
+ * next start reads is a state the file held, which the fence past the
+ * lease in WAL makes safe however old it is (lease.c).
  */
 #include "postgres.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +28,7 @@
 #include "common/file_perm.h"
 #include "miscadmin.h"
 #include "storage/fd.h"
+#include "storage/ipc.h"
 #include "utils/timestamp.h"
 
 #include "state.h"
@@ -26,7 +36,7 @@
 
 #define UID_STATE_FILE		"uid_generator.state"
 #define UID_STATE_MAGIC		0x75696447	/* "uidG" */
-#define UID_STATE_VERSION	3
+#define UID_STATE_VERSION	4
 #define UID_STATE_SIZE		4096
 
 StaticAssertDecl(sizeof(UidStateFile) <= UID_STATE_SIZE,
@@ -44,17 +54,26 @@ UidStateFile *uid_state = NULL;
 UidCursor	uid_cursors[UID_NSLOTS];
 
 /*
- * Makes the state file under a private name, fully initialized and with its
- * blocks allocated, then publishes it with link(), which fails if another
- * backend published first: nobody ever maps a half-made file.  Its mode is
- * the data directory's (0600, or 0640 with group access), as for core's
- * files; a transient file is closed by the error cleanup if anything fails.
+ * Puts image (the state's 4096 bytes) at path by way of a private temporary
+ * file, its blocks allocated (a later write in place can then never need a
+ * block), written and fsynced, then published: with link(), which fails if
+ * another backend published first (that file stays), or renamed over what
+ * is there (replace); the directory is fsynced.  Nobody ever reads a
+ * half-made file.  Its mode is the data directory's (0600, or 0640 with
+ * group access), as for core's files; a transient file is closed by the
+ * error cleanup if anything fails.
  */
+static uint64
+uid_file_identity(const struct stat *st)
+{
+	return (uint64) st->st_dev * UINT64CONST(0x9E3779B97F4A7C15) ^ (uint64) st->st_ino;
+}
+
 static void
-uid_state_create(const char *path)
+uid_state_put(const char *path, UidStateFile *image, bool replace)
 {
 	char		tmp[MAXPGPATH];
-	UidStateFile *init;
+	struct stat st;
 	int			fd;
 	int			rc;
 
@@ -66,37 +85,22 @@ uid_state_create(const char *path)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not create file \"%s\": %m", tmp)));
-
-	/* allocate the blocks now: a later store can then never hit a full disk */
 	rc = posix_fallocate(fd, 0, UID_STATE_SIZE);
+	if (rc == 0 && image->file_id != 0)
+	{
+		/* the key part it carries is valid for this new file only */
+		if (fstat(fd, &st) == 0)
+			image->file_inode = uid_file_identity(&st);
+		else
+			rc = errno;
+	}
 	if (rc == 0)
 	{
-		init = palloc0(UID_STATE_SIZE);
-		init->magic = UID_STATE_MAGIC;
-		init->version = UID_STATE_VERSION;
-		/*
-		 * A new file records every sequence sno_new() issues from its first
-		 * use; what live IDs the server made before it (a file removed and
-		 * made anew) is unknown up to the fence then (sno.c, sno_used_read).
-		 */
-		pg_atomic_init_u64(&init->sno_cfg.live_used, 0);
-		pg_atomic_init_u64(&init->sno_cfg.live_used_since, UID_USED_SINCE_FENCE);
-		for (int i = 0; i < UID_FROM_WORDS; i++)
-			pg_atomic_init_u64(&init->live_from[i], UID_FROM_NONE);
-		if (!pg_strong_random(&init->secret, sizeof(init->secret)))
-		{
-			CloseTransientFile(fd);
-			unlink(tmp);
-			ereport(ERROR,
-					(errcode(ERRCODE_INTERNAL_ERROR),
-					 errmsg("could not generate random bytes for the uid state file")));
-		}
 		errno = 0;
-		if (pwrite(fd, init, UID_STATE_SIZE, 0) != UID_STATE_SIZE)
+		if (pg_pwrite(fd, image, UID_STATE_SIZE, 0) != UID_STATE_SIZE)
 			rc = errno ? errno : ENOSPC;
 		else if (pg_fsync(fd) != 0)
 			rc = errno;
-		pfree(init);
 	}
 	CloseTransientFile(fd);
 	if (rc != 0)
@@ -108,7 +112,7 @@ uid_state_create(const char *path)
 				 errmsg("could not initialize file \"%s\": %m", tmp)));
 	}
 
-	if (link(tmp, path) != 0 && errno != EEXIST)
+	if (replace ? rename(tmp, path) != 0 : (link(tmp, path) != 0 && errno != EEXIST))
 	{
 		int			save_errno = errno;
 
@@ -116,10 +120,38 @@ uid_state_create(const char *path)
 		errno = save_errno;
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not link file \"%s\" to \"%s\": %m", tmp, path)));
+				 errmsg("could not %s file \"%s\" to \"%s\": %m",
+						replace ? "rename" : "link", tmp, path)));
 	}
-	unlink(tmp);
+	if (!replace)
+		unlink(tmp);
 	fsync_fname(DataDir, true);
+}
+
+/* Makes the state file of a server that has none. */
+static void
+uid_state_create(const char *path)
+{
+	UidStateFile *init = palloc0(UID_STATE_SIZE);
+
+	init->magic = UID_STATE_MAGIC;
+	init->version = UID_STATE_VERSION;
+
+	/*
+	 * A new file records every sequence sno_new() issues from its first use;
+	 * what live IDs the server made before it (a file removed and made anew)
+	 * is unknown up to the fence then (sno.c, sno_used_read).
+	 */
+	pg_atomic_init_u64(&init->sno_cfg.live_used, 0);
+	pg_atomic_init_u64(&init->sno_cfg.live_used_since, UID_USED_SINCE_FENCE);
+	for (int i = 0; i < UID_FROM_WORDS; i++)
+		pg_atomic_init_u64(&init->live_from[i], UID_FROM_NONE);
+	if (!pg_strong_random(&init->secret, sizeof(init->secret)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate random bytes for the uid state file")));
+	uid_state_put(path, init, false);
+	pfree(init);
 }
 
 /* The path of the state file. */
@@ -133,20 +165,126 @@ uid_state_path(void)
 	return path;
 }
 
-/* The device and inode of the file this backend mapped. */
-static dev_t mapped_dev;
-static ino_t mapped_ino;
+/*
+ * The live state: a POSIX shared memory object of this postmaster's life
+ * that every backend maps.  Its first UID_STATE_SIZE bytes are the state
+ * (UidStateFile); after them, UidStateLive.  The data directory's file is
+ * read once per postmaster life, by the backend that builds the object, and
+ * after that only written (uid_state_write): no tool that writes the file
+ * can change, truncate or tear the words backends generate from.
+ */
+typedef struct UidStateLive
+{
+	pg_atomic_uint64 ready;		/* UID_LIVE_READY once built */
+	uint64		live_id;		/* random, drawn when built; never 0 */
+	uint64		file_id;		/* the file's device and inode then, mixed */
+} UidStateLive;
 
-void
-uid_state_attach(void)
+#define UID_LIVE_READY		UINT64CONST(0x7569644c69766521)	/* "uidLive!" */
+#define UID_LIVE_SIZE		(2 * UID_STATE_SIZE)
+#define UID_LIVE_DIR		"/dev/shm"
+
+StaticAssertDecl(sizeof(UidStateLive) <= UID_LIVE_SIZE - UID_STATE_SIZE,
+				 "the live header fits after the state");
+
+static UidStateLive *uid_live = NULL;
+static int	uid_live_fd = -1;	/* open while mapped: its lock orders writes */
+static dev_t live_dev;
+static ino_t live_ino;
+
+/*
+ * "uid.<system>.<data directory>.<postmaster pid>.<start>": the same for
+ * every process of one postmaster life (a crash-restart keeps it, and so
+ * keeps the marks), another for each start, and for each data directory
+ * that exists at once, copies of one system included.  The prefix up to
+ * the pid names the data directory's objects (uid_live_remove_stale).
+ */
+static const char *
+uid_live_name(int *prefix_len)
+{
+	static char name[128];
+	static int	plen;
+
+	if (name[0] == '\0')
+	{
+		struct stat st;
+
+		if (stat(DataDir, &st) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not stat directory \"%s\": %m", DataDir)));
+		plen = snprintf(name, sizeof(name), "/uid.%016llx.%016llx.",
+						(unsigned long long) GetSystemIdentifier(),
+						(unsigned long long) uid_mix64((uint64) st.st_dev * UINT64CONST(0x9E3779B97F4A7C15) ^
+													   (uint64) st.st_ino));
+		snprintf(name + plen, sizeof(name) - plen, "%d.%lld",
+				 PostmasterPid != 0 ? (int) PostmasterPid : (int) MyProcPid,
+				 (long long) PgStartTime);
+	}
+	if (prefix_len)
+		*prefix_len = plen;
+	return name;
+}
+
+/*
+ * Removes the objects of earlier lives of this data directory: no process
+ * of an earlier life runs (PostgreSQL does not start while one is attached
+ * to the old shared memory).  Where shared memory objects are not files of
+ * /dev/shm, they stay until the next boot; 8 kB each.
+ */
+static void
+uid_live_remove_stale(void)
+{
+	int			plen;
+	const char *name = uid_live_name(&plen);
+	DIR		   *dir = opendir(UID_LIVE_DIR);
+	struct dirent *de;
+
+	if (dir == NULL)
+		return;
+	while ((de = readdir(dir)) != NULL)
+	{
+		char		old[MAXPGPATH];
+
+		if (strncmp(de->d_name, name + 1, plen - 1) != 0 ||
+			strcmp(de->d_name, name + 1) == 0)
+			continue;
+		snprintf(old, sizeof(old), "/%s", de->d_name);
+		if (shm_unlink(old) != 0 && errno != ENOENT)
+			elog(LOG, "could not remove shared memory segment \"%s\": %m", old);
+	}
+	closedir(dir);
+}
+
+static void
+uid_live_lock(int fd, int op)
+{
+	while (flock(fd, op) != 0)
+	{
+		if (errno != EINTR)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not lock shared memory segment \"%s\": %m",
+							uid_live_name(NULL))));
+	}
+}
+
+/*
+ * Fills the object mapped at img from the data directory's file (made if
+ * there is none), under the object's lock.  A file shorter than the state
+ * or of another format is an error, before anything is published.
+ */
+static void
+uid_live_build(UidStateFile *img, UidStateLive *live)
 {
 	const char *path = uid_state_path();
-	struct stat st;
-	void	   *p;
-	int			fd;
 	UidStateFile *file;
+	struct stat st;
+	ssize_t		n;
+	int			fd;
 
-	while ((fd = OpenTransientFile(path, O_RDWR | PG_BINARY)) < 0)
+	uid_live_remove_stale();
+	while ((fd = OpenTransientFile(path, O_RDONLY | PG_BINARY)) < 0)
 	{
 		if (errno != ENOENT)
 			ereport(ERROR,
@@ -154,88 +292,279 @@ uid_state_attach(void)
 					 errmsg("could not open file \"%s\": %m", path)));
 		uid_state_create(path);
 	}
-
-	if (fstat(fd, &st) != 0 || st.st_size < UID_STATE_SIZE)
-	{
-		CloseTransientFile(fd);
+	file = palloc(UID_STATE_SIZE);
+	if (fstat(fd, &st) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not stat file \"%s\": %m", path)));
+	n = pg_pread(fd, file, UID_STATE_SIZE, 0);
+	if (n < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not read file \"%s\": %m", path)));
+	CloseTransientFile(fd);
+	if (n < UID_STATE_SIZE)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("uid state file \"%s\" is truncated", path),
 				 errhint("Stop the server, remove the file and start it again; "
 						 "the first IDs after that are fenced past the lease in WAL.")));
-	}
-
-	p = mmap(NULL, UID_STATE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	CloseTransientFile(fd);
-	if (p == MAP_FAILED)
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not map file \"%s\": %m", path)));
-
-	file = (UidStateFile *) p;
 	if (file->magic != UID_STATE_MAGIC ||
 		file->version < 1 || file->version > UID_STATE_VERSION)
-	{
-		munmap(p, UID_STATE_SIZE);
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("uid state file \"%s\" has an unknown format", path)));
-	}
 
 	/*
-	 * Take an older file over in place.  Version 1: its header words after
-	 * the secret are zero, a valid header with no lease yet, and its slots
-	 * are unfenced, so that they are fenced before their next ID.  Version
-	 * 2 (uid 0.3.0 to 0.5.0, or this library's file after a library of
-	 * those ran on it, which a file of version 3 refuses): whatever record
-	 * of the live sno sequences it holds may miss what an older library
-	 * issued, so it starts again, its history unknown up to the marks
-	 * (sno.c, sno_used_read).  Two backends taking it over at once both
-	 * clear it; the second may clear a sequence the first recorded, which
-	 * the marks then cover.
+	 * Take an older file over.  Version 1: its header words after the
+	 * secret are zero, a valid header with no lease yet, and its slots are
+	 * unfenced, so that they are fenced before their next ID.  Version 2
+	 * (uid 0.3.0 to 0.5.0, or this library's file after a library of those
+	 * ran on it, which a file of version 3 refuses): whatever record of the
+	 * live sno sequences it holds may miss what an older library issued, so
+	 * it starts again, its history unknown up to the marks (sno.c,
+	 * sno_used_read).  Version 3 (0.6.0) has this layout.
+	 *
+	 * Any of them may be mapped by backends of an older library still
+	 * running (a package upgraded under a running server): they generate
+	 * from the file's pages, which this state no longer shares.  So the
+	 * file is replaced, a new inode renamed over it, which those backends
+	 * notice at their next renewal of the lease and refuse (their
+	 * uid_state_check_same), while this state's first IDs are fenced past
+	 * every lease logged before.  Version 4 says the file is this
+	 * library's: an older library refuses it, and it is written in place.
 	 */
 	if (file->version < UID_STATE_VERSION)
 	{
 		if (file->version == 2)
 			pg_atomic_write_u64(&file->sno_cfg.live_used, 0);
-		pg_memory_barrier();
 		file->version = UID_STATE_VERSION;
+		/* the leased identity's key stays that of the file replaced */
+		file->file_id = uid_file_identity(&st);
+		uid_state_put(path, file, true);
+		if (stat(path, &st) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not stat file \"%s\": %m", path)));
 	}
-	mapped_dev = st.st_dev;
-	mapped_ino = st.st_ino;
+	live->file_id = file->file_id != 0 && file->file_inode == uid_file_identity(&st) ?
+		file->file_id : uid_file_identity(&st);
+	memcpy(img, file, UID_STATE_SIZE);
+	pfree(file);
+
+	do
+	{
+		if (!pg_strong_random(&live->live_id, sizeof(live->live_id)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INTERNAL_ERROR),
+					 errmsg("could not generate random bytes for the uid state")));
+	} while (live->live_id == 0);
+	pg_write_barrier();
+	pg_atomic_write_u64(&live->ready, UID_LIVE_READY);
+}
+
+/*
+ * Writes image (a copy of the state) to the data directory's file, in
+ * place (made again if it was removed), and with durable fsyncs it.
+ * Returns 0 or an errno, what failing.
+ */
+static int
+uid_state_write_image(const void *image, bool durable, const char **what)
+{
+	const char *path = uid_state_path();
+	bool		created = false;
+	int			fd;
+	int			rc = 0;
+
+	*what = "open";
+	fd = open(path, O_RDWR | PG_BINARY, 0);
+	if (fd < 0 && errno == ENOENT)
+	{
+		fd = open(path, O_RDWR | O_CREAT | PG_BINARY, pg_file_create_mode);
+		created = true;
+	}
+	if (fd < 0)
+		return errno;
+	*what = "write";
+	errno = 0;
+	if (pg_pwrite(fd, image, UID_STATE_SIZE, 0) != UID_STATE_SIZE)
+		rc = errno ? errno : ENOSPC;
+	else if (durable)
+	{
+		*what = "sync";
+		if (pg_fsync(fd) != 0)
+			rc = errno;
+	}
+	close(fd);
+	if (rc == 0 && created && durable)
+	{
+		*what = "sync the directory of";
+		fd = open(DataDir, O_RDONLY | PG_BINARY, 0);
+		if (fd < 0 || pg_fsync(fd) != 0)
+			rc = errno;
+		if (fd >= 0)
+			close(fd);
+	}
+	return rc;
+}
+
+/*
+ * Writes the live state to the data directory's file (uid_state_write_image)
+ * under the object's lock, so that the writes land in the order their
+ * copies were taken: a write never puts back an older state over a newer
+ * one, a sync's included.
+ */
+static int
+uid_state_write(bool durable, const char **what)
+{
+	static char buf[UID_STATE_SIZE] pg_attribute_aligned(8);
+	int			rc;
+
+	*what = "lock";
+	while (flock(uid_live_fd, LOCK_EX) != 0)
+	{
+		if (errno != EINTR)
+			return errno;
+	}
+	memcpy(buf, uid_state, UID_STATE_SIZE);
+	rc = uid_state_write_image(buf, durable, what);
+	(void) flock(uid_live_fd, LOCK_UN);
+	return rc;
+}
+
+/* A process that mapped the state writes it to the file as it exits. */
+static void
+uid_state_exit(int code, Datum arg)
+{
+	const char *what;
+	int			rc;
+
+	if (uid_state == NULL || uid_live_fd < 0)
+		return;
+	rc = uid_state_write(false, &what);
+	if (rc != 0)
+	{
+		errno = rc;
+		elog(LOG, "could not %s file \"%s\": %m", what, uid_state_path());
+	}
+}
+
+void
+uid_state_attach(void)
+{
+	const char *name = uid_live_name(NULL);
+	struct stat st;
+	void	   *volatile p = MAP_FAILED;
+	int			fd;
+
+	fd = shm_open(name, O_RDWR | O_CREAT, S_IRUSR | S_IWUSR);
+	if (fd < 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not open shared memory segment \"%s\": %m", name)));
+	PG_TRY();
+	{
+		uid_live_lock(fd, LOCK_EX);
+		if (fstat(fd, &st) != 0)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not stat shared memory segment \"%s\": %m", name)));
+		if (st.st_size < UID_LIVE_SIZE)
+		{
+			/* allocate it now: a later store can then never find /dev/shm full */
+			int			rc;
+
+			do
+				rc = posix_fallocate(fd, 0, UID_LIVE_SIZE);
+			while (rc == EINTR);
+			if (rc == EOPNOTSUPP || rc == EINVAL)
+				rc = ftruncate(fd, UID_LIVE_SIZE) == 0 ? 0 : errno;
+			if (rc != 0)
+			{
+				errno = rc;
+				ereport(ERROR,
+						(errcode_for_file_access(),
+						 errmsg("could not resize shared memory segment \"%s\" to %d bytes: %m",
+								name, UID_LIVE_SIZE)));
+			}
+		}
+		p = mmap(NULL, UID_LIVE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not map shared memory segment \"%s\": %m", name)));
+		uid_live = (UidStateLive *) ((char *) p + UID_STATE_SIZE);
+		if (pg_atomic_read_u64(&uid_live->ready) != UID_LIVE_READY)
+			uid_live_build((UidStateFile *) p, uid_live);
+		pg_read_barrier();
+		uid_live_lock(fd, LOCK_UN);
+	}
+	PG_CATCH();
+	{
+		if (p != MAP_FAILED)
+			munmap(p, UID_LIVE_SIZE);
+		uid_live = NULL;
+		close(fd);				/* and its lock with it */
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+
+	uid_live_fd = fd;
+	live_dev = st.st_dev;
+	live_ino = st.st_ino;
 	for (int i = 0; i < UID_NSLOTS; i++)
-		uid_cursors[i].seq_origin = uid_seq_origin(file->secret, i);
-	uid_state = file;
+		uid_cursors[i].seq_origin = uid_seq_origin(((UidStateFile *) p)->secret, i);
+	uid_state = (UidStateFile *) p;
+	on_proc_exit(uid_state_exit, (Datum) 0);
 }
 
 uint64
 uid_state_file_id(void)
 {
-	return (uint64) mapped_dev * UINT64CONST(0x9E3779B97F4A7C15) ^ (uint64) mapped_ino;
+	return uid_live->file_id;
+}
+
+uint64
+uid_state_live_id(void)
+{
+	return uid_live->live_id;
 }
 
 void
 uid_state_check_same(void)
 {
+	const char *name = uid_live_name(NULL);
 	struct stat st;
+	int			fd = shm_open(name, O_RDWR, 0);
+	bool		same = false;
 
-	if (stat(uid_state_path(), &st) != 0 ||
-		st.st_dev != mapped_dev || st.st_ino != mapped_ino)
+	if (fd >= 0)
+	{
+		same = fstat(fd, &st) == 0 && st.st_dev == live_dev && st.st_ino == live_ino;
+		close(fd);
+	}
+	if (!same)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the uid state file \"%s\" was removed or replaced while the server was running",
-						uid_state_path()),
-				 errdetail("This session keeps the state it mapped before; generating from it beside the new file could repeat IDs."),
-				 errhint("Restart the server: the first IDs after that are fenced past the lease in WAL.")));
+				 errmsg("the uid state in shared memory segment \"%s\" was removed while the server was running",
+						name),
+				 errdetail("This session keeps the state it mapped before; generating from it beside a new one could repeat IDs."),
+				 errhint("Restart the server: the first IDs after that are fenced past the lease in WAL.  Nothing may remove the server's shared memory segments while it runs (systemd's RemoveIPC does).")));
 }
 
 void
 uid_state_sync(void)
 {
-	if (msync(uid_state, UID_STATE_SIZE, MS_SYNC) != 0)
+	const char *what;
+	int			rc = uid_state_write(true, &what);
+
+	if (rc != 0)
+	{
+		errno = rc;
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not sync file \"%s\": %m", uid_state_path())));
+				 errmsg("could not %s file \"%s\": %m", what, uid_state_path())));
+	}
 }
 
 uint64

@@ -1,17 +1,20 @@
 /*
  * state.h
- *		The state file: the generator core's shared words, in a file of the
- *		data directory that every backend maps.
+ *		The state: the generator core's shared words, in a shared memory
+ *		object of the postmaster's life that every backend maps, and on disk
+ *		in the data directory's state file.
  *
- * Each type owns one slot of a small file in the data directory that every
- * backend maps MAP_SHARED.  A slot holds the type's state words, updated
- * only by compare-and-swap (no lock is ever held, so a backend that dies
- * mid-call cannot wedge the others), and its counters.  Because the file
- * outlives the server, the high-water marks survive restarts and crashes.
+ * Each type owns one slot of the state.  A slot holds the type's state
+ * words, updated only by compare-and-swap (no lock is ever held, so a
+ * backend that dies mid-call cannot wedge the others), and its counters.
+ * The shared memory object lives as long as the postmaster (a
+ * crash-restart keeps it); its first backend reads it from the data
+ * directory's file, which uid_state_sync() and every exiting backend
+ * write, so the high-water marks survive restarts.
  *
  * The file is not WAL-logged, so copies of the data directory (a standby,
- * a restored backup, a rewound node) and an operating-system crash can
- * leave it behind the IDs the server's WAL holds.  The lease and the fence
+ * a restored backup, a rewound node), an operating-system crash and an
+ * immediate shutdown can leave it behind the IDs the server's WAL holds.  The lease and the fence
  * close that gap: before an ID is handed out, WAL holds a lease, a time
  * that no ID issued so far reaches (kept in a replication origin, which
  * core WAL-logs, replays on standbys and checkpoints, without
@@ -116,12 +119,14 @@ typedef struct UidSnoConfig
 } UidSnoConfig;
 
 /*
- * The layout of the mapped state file, version 3.  Version 1 (uid 0.1.0 and
+ * The layout of the state and of its file, version 4.  Version 1 (uid 0.1.0 and
  * 0.2.0) had zeros where the header now has its lease and fence words, which
- * is what a later file starts with, so a version 1 file is taken over in
- * place.  Version 2 (0.3.0 to 0.5.0) had zeros where version 3 (0.6.0) keeps
- * sno's ranges and the record of its live sequences; version 3 exists so
- * that a 0.5.0 library, which would issue without recording, refuses it.
+ * is what a later file starts with, so a version 1 file is taken over.
+ * Version 2 (0.3.0 to 0.5.0) had zeros where version 3 (0.6.0) keeps sno's
+ * ranges and the record of its live sequences; version 3 exists so that a
+ * 0.5.0 library, which would issue without recording, refuses it.  Version 4
+ * (0.7.0) has version 3's layout: the file is no longer mapped, and a 0.6.0
+ * library, which would map it, refuses it (state.c, uid_live_build).
  */
 typedef struct UidStateFile
 {
@@ -140,6 +145,17 @@ typedef struct UidStateFile
 	 * this library, zeros (unknown) in an older one.
 	 */
 	pg_atomic_uint64 live_from[UID_FROM_WORDS];
+
+	/*
+	 * What the leased identity's key takes from this file
+	 * (uid_state_file_id) when it is not the file's own device and inode:
+	 * the file of version 3 that 0.7.0 replaced by a new inode (state.c,
+	 * uid_live_build) had its own, and the key stays.  Valid while
+	 * file_inode is this file's device and inode, mixed (a copy's are
+	 * others); zeros in a file made anew.
+	 */
+	uint64		file_id;
+	uint64		file_inode;
 } UidStateFile;
 
 extern UID_HIDDEN UidStateFile *uid_state;
@@ -149,18 +165,28 @@ extern void uid_state_attach(void);
  * This backend's cursor of each slot (core/alloc.h): its share of a tick,
  * and where the slot's run-on sequence starts, a value drawn when the state
  * file was made, the same for every backend and across restarts (the state
- * word holds the sequence relative to it).  Set when the file is mapped,
+ * word holds the sequence relative to it).  Set when the state is mapped,
  * before any backend can generate from it.
  */
 extern UID_HIDDEN UidCursor uid_cursors[UID_NSLOTS];
 
-/* The device and inode of the mapped file, mixed. */
+/*
+ * The device and inode of the data directory's file when the state was
+ * read from it, mixed: the same across the restarts of one data directory
+ * while the file stays, another for a copy of it.
+ */
 extern uint64 uid_state_file_id(void);
 
-/* Errors if the state file at its path is no longer the one mapped. */
+/* Drawn when the shared state was read from the file; never 0. */
+extern uint64 uid_state_live_id(void);
+
+/*
+ * Errors if the shared memory object at its name is no longer the one
+ * mapped (something removed it while the server ran).
+ */
 extern void uid_state_check_same(void);
 
-/* Writes the mapped state to disk and waits for it. */
+/* Writes the shared state to the data directory's file and fsyncs it. */
 extern void uid_state_sync(void);
 
 /*

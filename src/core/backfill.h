@@ -132,7 +132,7 @@ uid_used_covers(uint64 copy, uint32 seq)
  * Before a live ID with sequence seq of the live range live_lo..live_hi is
  * handed out: the record covers it, durably.  *copy is the caller's copy of
  * the record (0 at first); the fast case reads no shared word.  sync()
- * makes the state file durable (msync); it is called when this backend
+ * makes the state file durable (uid_state_sync: a write and an fsync); it is called when this backend
  * widened the record, or found it widened by another backend that has not
  * synced yet.  The record widens by blocks of block sequences (a power of
  * two; the server's is UID_USED_BLOCK), within the live range, so that a

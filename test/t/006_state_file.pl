@@ -35,6 +35,26 @@ my $last = $node->safe_psql('postgres', 'SELECT sno_new()');
 is($node->safe_psql('postgres', "SELECT sno_new() > '$last'"),
 	't', 'a new backend continues above the last ID');
 
+# A file of uid 0.6.0 (version 3, the same layout) is taken over: replaced
+# by a file of version 4 with a new inode, so that backends of the older
+# library still mapping the old one (a package upgraded under a running
+# server) refuse at their next renewal of the lease, and the next IDs are
+# fenced past it.
+$node->stop;
+{
+	open my $fh, '+<:raw', $file or die "could not open $file: $!";
+	seek($fh, 4, 0) or die;
+	print $fh pack('V', 3) or die;
+	close $fh or die;
+}
+my $ino = (stat($file))[1];
+$node->start;
+is($node->safe_psql('postgres', "SELECT sno_new() > '$last'"),
+	't', 'after a file of version 3, IDs go on above the last one');
+isnt((stat($file))[1], $ino, 'the file of version 3 was replaced by a new one');
+is(unpack('V', substr(slurp_file($file), 4, 4)), 4, 'of version 4');
+is((stat($file))[2] & 07777, 0600, 'with mode 0600');
+
 # A damaged file is refused, not silently reinitialized.
 $node->stop;
 truncate($file, 100) or die "could not truncate $file: $!";

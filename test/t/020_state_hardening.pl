@@ -6,9 +6,20 @@
 #     replayed from WAL must still put every new ID after every committed
 #     one;
 #  2. it is unlinked, or replaced by a copy renamed over it, while the
-#     server runs: a backend that mapped the old file must stop generating
-#     soon (55000), new backends use the new file, and no ID repeats;
-#  3. it is made with the data directory's file mode (group access: 0640).
+#     server runs: nothing the server uses changes (the live state is in
+#     shared memory), sessions go on and no ID repeats; and the shared
+#     memory object removed under the server (as systemd's RemoveIPC
+#     does): a backend that mapped the old one must stop generating soon
+#     (55000), new backends use a new one, and no ID repeats;
+#  3. it is made with the data directory's file mode (group access: 0640);
+#  4. it is truncated in place while two sessions generate (issue 38: a
+#     backend that touched its mapping past the end died of SIGBUS, and the
+#     server crash-restarted): the server keeps running, IDs keep coming;
+#  5. an older copy of it is written over it in place, 16 times in 10 s,
+#     while two sessions generate (issue 38: 27 IDs issued twice), then once
+#     more while the server is stopped (a restore): no ID repeats;
+#  6. a newer copy is written over it in place, while the server runs
+#     from an older one: nothing breaks, no ID repeats across a restart.
 
 use strict;
 use warnings;
@@ -50,7 +61,10 @@ sub setup_tables
 	my ($node) = @_;
 	my $sql = '';
 
-	$sql .= "CREATE TABLE t_$_ (id $_ PRIMARY KEY, sess int NOT NULL, ph int NOT NULL);\n"
+	# n: the order of the inserts (each session's IDs by n are in the order
+	# it made them)
+	$sql .= "CREATE TABLE t_$_ (id $_ PRIMARY KEY, sess int NOT NULL, ph int NOT NULL, "
+	  . "n bigint GENERATED ALWAYS AS IDENTITY);\n"
 	  for @types;
 	my $batch = join '',
 	  map { "INSERT INTO t_$_ SELECT ${_}_new(), 0, ph FROM generate_series(1, per);\n" }
@@ -202,11 +216,7 @@ sub alive
 sub crash_postmaster
 {
 	my ($node) = @_;
-	open my $fh, '<', $node->data_dir . '/postmaster.pid'
-	  or die "could not read postmaster.pid: $!";
-	my $pm = <$fh>;
-	close $fh;
-	chomp $pm;
+	my $pm = postmaster_pid($node);
 	my @pids = ($pm, children_of($pm));
 	note 'postmaster ', $pm, ' with children ', join(' ', @pids[ 1 .. $#pids ]);
 
@@ -239,6 +249,18 @@ sub read_file_raw
 	my $data = <$fh>;
 	close $fh;
 	return $data;
+}
+
+# Writes $data over the file as "cat data > file" does: truncated first
+# (O_TRUNC), the data written $pause_us later.
+sub write_truncating
+{
+	my ($file, $data, $pause_us) = @_;
+	open my $fh, '>:raw', $file or die "could not truncate $file: $!";
+	usleep($pause_us);
+	print $fh $data or die "could not write $file: $!";
+	close $fh or die "could not close $file: $!";
+	return;
 }
 
 # Writes $data over the file's content, in place: the same inode, so its
@@ -341,14 +363,15 @@ is(sprintf('%04o', (stat($file))[2] & 07777),
 
 my $gate = $node->background_psql('postgres');
 
-# $change->() unlinks or replaces the file under S1, a session that has
-# generated; then S2, a new session, generates, S3, another, keeps
-# generating, and S1 tries to go on.  Rows of phase $ph (sess 1: S1's IDs
+# $change->() unlinks or replaces the file (or the shared memory object)
+# under S1, a session that has generated; then S2, a new session,
+# generates, S3, another, keeps generating, and S1 tries to go on: refused
+# with $refused, else without an error.  Rows of phase $ph (sess 1: S1's IDs
 # before the change, 11: its loop after it; 2, 3: S2, S3), and of phase
 # $ph + 1 for a session started after all that (4).
 sub file_changed_under_a_session
 {
-	my ($what, $ph, $change) = @_;
+	my ($what, $ph, $change, $refused) = @_;
 	my $lock = 4400 + $ph;
 
 	$node->safe_psql('postgres', 'UPDATE ctl SET stop = false');
@@ -369,18 +392,17 @@ sub file_changed_under_a_session
 			"SELECT coalesce(state, 'none') FROM outcome WHERE sess = 1 AND ph = $ph"),
 		'none', "$what: S1's first IDs were made without an error");
 
-	my $ino = (stat($file))[1];
 	$change->();
 
-	# S2, a new session, generates: it takes the new file.
+	# S2, a new session, generates.
 	$node->safe_psql('postgres', "CALL gen_loop(2, $ph, 60, 1)");
-	ok(-e $file, "$what: the state file exists after a new session generated");
-	isnt((stat($file))[1], $ino, "$what: it is another file than S1's");
+	ok(poll_until("$what: the state file", sub { -e $file }),
+		"$what: the state file exists again after a new session generated");
 
 	# S1 goes on, in a loop of single-row statements for up to 8 s, while
-	# S3, another new session, keeps generating on the new file too.  S1
-	# must be refused soon: its IDs would otherwise come from a state that
-	# the new file's sessions no longer see.
+	# S3, another new session, keeps generating too.  With the shared state
+	# removed, S1 must be refused soon: its IDs would otherwise come from a
+	# state that the new sessions no longer see.
 	my $s3 = start_worker($node, "CALL gen_loop(3, $ph, 60, 1000000)");
 	$gate->query_safe("SELECT pg_advisory_unlock($lock)");
 	my ($rc, $out, $err) = finish_worker($s1);
@@ -395,18 +417,25 @@ sub file_changed_under_a_session
 		  . "WHERE sess = 11 AND ph = $ph");
 	note "$what: S1 made ", $iters // '?', ' rows of each type in ', $secs // '?', 's'
 	  . ($state ? ", then got $state: $msg" : ', no error');
-	is($state, '55000', "$what: S1 is refused with SQLSTATE 55000");
-	like($msg, qr/state file|uid_generator\.state/,
-		"$what: the error mentions the state file");
+	if ($refused)
+	{
+		is($state, '55000', "$what: S1 is refused with SQLSTATE 55000");
+		like($msg, $refused, "$what: the error says what was removed");
+	}
+	else
+	{
+		is($state // '', '', "$what: S1 goes on without an error");
+		cmp_ok($iters, '>', 0, "$what: S1 made IDs after the change");
+	}
 	is( $node->safe_psql('postgres',
 			"SELECT coalesce(string_agg(DISTINCT sess || ': ' || state, ', '), '') "
 			  . "FROM outcome WHERE ph = $ph AND sess <> 11 AND state IS NOT NULL"),
 		'', "$what: the new sessions generated without an error");
 	is(dups($node, $ph), '', "$what: no duplicate key in any table");
 
-	# A session started after all that uses the new file, which S2 and S3
-	# fenced past every ID S1 could make: its IDs sort after every earlier
-	# one (an sno, after those of its own timeline: with the fence ahead
+	# A session started after all that: after a new shared state, which S2
+	# and S3 fenced past every ID S1 could make, its IDs sort after every
+	# earlier one (an sno, after those of its own timeline: with the fence ahead
 	# of the clock, sno may flip to the other one in a running server).
 	$node->safe_psql('postgres', 'UPDATE ctl SET stop = false');
 	$node->safe_psql('postgres', "CALL gen_loop(4, $ph + 1, 60, 5)");
@@ -434,7 +463,165 @@ file_changed_under_a_session(
 		rename $tmp, $file or die "could not rename $tmp: $!";
 	});
 
+file_changed_under_a_session(
+	'shared memory removed', 30,
+	sub {
+		my $live = live_state($node);
+		unlink $live or die "could not unlink $live: $!";
+	},
+	qr/uid state in shared memory segment .* was removed/);
+
 $gate->quit;
 $node->stop;
+
+
+# 4 to 6: writes in place (the same inode, as "cat copy > file", "rsync
+# --inplace" or a restore tool do) while two sessions generate, S1 and S2,
+# in loops of single-row statements (gen_loop) for $secs seconds.
+my $inp = uid_node('hardening_in_place', conf => \@id_conf);
+my $ifile = state_file($inp);
+setup_tables($inp);
+$inp->safe_psql('postgres', 'CALL gen_batches(0, 60, 100, 3)');
+
+# Runs $during->() while S1 and S2 generate rows of phase $ph; then checks
+# that the server did not restart, that both sessions went on without an
+# error until the end and made IDs after $during->() was done, and that no
+# ID repeated.
+sub generate_around
+{
+	my ($what, $ph, $secs, $during) = @_;
+	my $started = $inp->safe_psql('postgres', 'SELECT pg_postmaster_start_time()');
+	my $log_at = -s $inp->logfile;
+
+	$inp->safe_psql('postgres', 'UPDATE ctl SET stop = false');
+	my @w = map { start_worker($inp, "CALL gen_loop($_, $ph, $secs, 100000000)") } 1, 2;
+	ok( poll_while_running(
+			$inp, qq{
+			SELECT count(DISTINCT sess) = 2 FROM t_sno WHERE ph = $ph},
+			\@w),
+		"$what: both sessions generate");
+	$during->();
+	my $made = $inp->safe_psql('postgres', "SELECT count(*) FROM t_uid60 WHERE ph = $ph");
+	for my $w (@w)
+	{
+		my ($rc, $out, $err) = finish_worker($w);
+		is($rc, 0, "$what: a session ran its loop to the end") or diag $err;
+	}
+	is($inp->safe_psql('postgres', 'SELECT pg_postmaster_start_time()'),
+		$started, "$what: the server did not restart");
+	ok(!$inp->log_contains(qr/terminated by signal|server process .* was terminated/, $log_at),
+		"$what: no server process was terminated by a signal");
+	is( $inp->safe_psql('postgres',
+			"SELECT coalesce(string_agg(sess || ': ' || state || ' ' || message, ', '), '') "
+			  . "FROM outcome WHERE ph = $ph AND state IS NOT NULL"),
+		'', "$what: the sessions generated without an error");
+	cmp_ok($inp->safe_psql('postgres', "SELECT count(*) FROM t_uid60 WHERE ph = $ph"),
+		'>', $made, "$what: IDs kept coming after the last write");
+	is(dups($inp, $ph), '', "$what: no ID of any type repeated");
+	is(backwards($inp, $ph), '', "$what: each session's IDs of every type went forward");
+	return;
+}
+
+# Per type, how many IDs of phase $ph do not sort after every earlier ID of
+# their session (sno: of its session and timeline; uid60: dated in an
+# earlier second).
+sub backwards
+{
+	my ($node, $ph) = @_;
+	my @bad;
+	for my $type (@types)
+	{
+		my ($key, $op) = order_key($type);
+		my $part = $type eq 'sno' ? 'sess, sno_tick(id)' : 'sess';
+		my $n = $node->safe_psql(
+			'postgres', qq{
+			SELECT count(*) FROM (
+				SELECT $key AS k, max($key) OVER (PARTITION BY $part ORDER BY n
+					ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS before
+				FROM t_$type WHERE ph = $ph) x
+			WHERE k $op before});
+		push @bad, "$type: $n" if $n;
+	}
+	return join ', ', @bad;
+}
+
+# After a restart ($mode: fast or immediate) with $data written in place
+# while the server is stopped (when given): new IDs of phase $ph repeat
+# none made before, and sort after them.
+sub restart_and_check
+{
+	my ($what, $ph, $mode, $data) = @_;
+	$inp->stop($mode);
+	overwrite_in_place($ifile, $data) if defined $data;
+	$inp->start;
+	$inp->safe_psql('postgres', 'UPDATE ctl SET stop = false');
+	$inp->safe_psql('postgres', "CALL gen_loop(5, $ph, 60, 100)");
+	is( $inp->safe_psql('postgres',
+			"SELECT coalesce(state, 'none') FROM outcome WHERE sess = 5 AND ph = $ph"),
+		'none', "$what: after the restart, IDs are made");
+	is(dups($inp, $ph), '', "$what: after the restart, none repeats one made before");
+	check_after($inp, $ph, "$what: after the restart");
+	return;
+}
+
+# 4. Truncated in place: to nothing, then the copy written back 0.3 s
+# later, four times.
+{
+	my $copy = read_file_raw($ifile);
+	generate_around(
+		'truncated in place', 40, 5,
+		sub {
+			for (1 .. 4)
+			{
+				write_truncating($ifile, $copy, 300_000);
+				usleep(300_000);
+			}
+		});
+	restart_and_check('truncated in place', 41, 'fast');
+	is(-s $ifile, 4096, 'truncated in place: the file has its 4096 bytes again');
+}
+
+# 5. An older copy, taken a second of IDs earlier, written over the file
+# in place 16 times in 10 s; then the server stopped at once (no exiting
+# session writes the file) and the copy written once more: a restore.
+{
+	my $older = read_file_raw($ifile);
+	$inp->safe_psql('postgres', 'CALL gen_batches(50, 1, 100, NULL)');
+	generate_around(
+		'older copy in place', 51, 13,
+		sub {
+			for (1 .. 16)
+			{
+				overwrite_in_place($ifile, $older);
+				usleep(625_000);
+			}
+		});
+	restart_and_check('older copy in place', 52, 'immediate', $older);
+}
+
+# 6. The server started from an older copy (A), then a newer one (B, taken
+# after a second more of IDs) written in place while it generates, as
+# "cat B > uid_generator.state" writes it (truncated first; here the copy
+# follows a tenth of a second later); then a restart with B in place.
+{
+	my $copy_a = read_file_raw($ifile);
+	$inp->safe_psql('postgres', 'CALL gen_batches(60, 1, 100, NULL)');
+	$inp->stop;
+	my $copy_b = read_file_raw($ifile);
+	overwrite_in_place($ifile, $copy_a);
+	$inp->start;
+	generate_around(
+		'newer copy in place', 61, 5,
+		sub {
+			for (1 .. 8)
+			{
+				write_truncating($ifile, $copy_b, 100_000);
+				usleep(300_000);
+			}
+		});
+	restart_and_check('newer copy in place', 62, 'immediate', $copy_b);
+}
+
+$inp->stop;
 
 done_testing();

@@ -237,7 +237,7 @@ is( q1($c, 'SELECT count(*) || \'/\' || count(*) FILTER (WHERE id IN (SELECT id 
 # back to 2 (what such a run leaves) is taken over with the record started
 # again, so back-fill at the times of IDs made before is refused even in a
 # range clear of what was recorded.
-is(unpack('V', substr(slurp_file(state_file($c)), 4, 4)), 3, 'the state file is version 3');
+is(unpack('V', substr(slurp_file(state_file($c)), 4, 4)), 4, 'the state file is version 4');
 $c->stop;
 {
 	open my $fh, '+<', state_file($c) or die "could not open the state file: $!";
@@ -253,7 +253,7 @@ my $rv = attempt($c, "SELECT sno_new_at(0, '$old_at')");
 is($rv->{sqlstate} // 'made', '55000',
 	'after a version 2 file was taken over, back-fill at the times of earlier live IDs is refused')
   or diag $rv->{err};
-is(unpack('V', substr(slurp_file(state_file($c)), 4, 4)), 3, 'and the file is version 3 again');
+is(unpack('V', substr(slurp_file(state_file($c)), 4, 4)), 4, 'and the file is version 4 again');
 
 # 4. Backends whose settings no reload delivered to them, each of a kind a
 # review found publishing them (each seen failing before its fix, on 15):

@@ -336,7 +336,8 @@ start_carrying($o, 9, '5. after a start with a request word of an earlier boot, 
 # 6. The writer word (offset 1592; the bodies at 1616, 136 bytes each, their
 # server life the word after the sequence word: pinned in src/state.c)
 # given to a living backend of this server life, as a settings worker
-# stopped mid-publication would hold it.
+# stopped mid-publication would hold it: written in the running server's
+# shared state (the state file is read at the start only).
 my $w = uid_node('stalled_writer',
 	conf => [ 'uid.partition = 5', 'uid.generator = 5', 'log_min_messages = debug1' ]);
 q1($w, probe_sql());
@@ -346,7 +347,7 @@ my $spid;
 poll_until('the sleeping session',
 	sub { $spid = q1($w, q{SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(600)'}); $spid ne '' });
 {
-	open(my $fh, '+<:raw', state_file($w)) or die "could not open the state file: $!";
+	open(my $fh, '+<:raw', live_state($w)) or die "could not open the shared state: $!";
 	seek($fh, 1584, 0) or die;
 	read($fh, my $cur, 8) == 8 or die;
 	my $body = 1616 + (unpack('Q<', $cur) & 1) * 136;

@@ -16,7 +16,7 @@ use Time::HiRes qw(time usleep);
 our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
   check_clock_offset restart_faked restart_behind
   start_worker finish_worker poll_while_running poll_until attempt wait_for_primary check_ids
-  check_ids_by check_ids_wrap uid_node faked_node state_file type_stats
+  check_ids_by check_ids_wrap uid_node faked_node state_file live_state postmaster_pid type_stats
   run_released
   check_not_ahead check_capacity
   check_overlap clock_jump_test
@@ -430,6 +430,29 @@ sub state_file
 {
 	my ($node) = @_;
 	return $node->data_dir . '/uid_generator.state';
+}
+
+# The pid of the node's postmaster, from postmaster.pid.
+sub postmaster_pid
+{
+	my ($node) = @_;
+	open my $fh, '<', $node->data_dir . '/postmaster.pid'
+	  or die "could not read postmaster.pid: $!";
+	my $pm = <$fh>;
+	close $fh;
+	chomp $pm;
+	return $pm;
+}
+
+# The shared memory object that holds the running server's live state
+# (src/state.c): /dev/shm/uid.<system>.<directory>.<postmaster pid>.<start>.
+sub live_state
+{
+	my ($node) = @_;
+	my $pm = postmaster_pid($node);
+	my @found = glob("/dev/shm/uid.*.$pm.*");
+	die "no single shared state of postmaster $pm: @found" unless @found == 1;
+	return $found[0];
 }
 
 # The type's row of uid_stats(), as a hash: issued, waits (overflow_waits),
