@@ -1630,4 +1630,16 @@ sub probe_sql
 };
 }
 
+# A server's shared state outlives it (src/state.c: the next start of the
+# same data directory removes it); a test's data directories do not, so
+# at the end the objects whose postmaster is gone are removed.
+END
+{
+	for my $f (glob('/dev/shm/uid.*'))
+	{
+		next unless $f =~ m{^/dev/shm/uid\.[0-9a-f]{16}\.[0-9a-f]{16}\.(\d+)\.-?\d+$};
+		unlink $f if !kill(0, $1) && $!{ESRCH};
+	}
+}
+
 1;
