@@ -188,7 +188,7 @@ StaticAssertDecl(sizeof(UidStateLive) <= UID_LIVE_SIZE - UID_STATE_SIZE,
 				 "the live header fits after the state");
 
 static UidStateLive *uid_live = NULL;
-static int	uid_live_fd = -1;	/* open while mapped: its lock orders writes */
+static int	uid_live_fd = -1;	/* open while mapped; its lock: one builder */
 static dev_t live_dev;
 static ino_t live_ino;
 
@@ -292,6 +292,14 @@ uid_live_build(UidStateFile *img, UidStateLive *live)
 					 errmsg("could not open file \"%s\": %m", path)));
 		uid_state_create(path);
 	}
+	/* no write lands while it is read (uid_state_write) */
+	while (flock(fd, LOCK_EX) != 0)
+	{
+		if (errno != EINTR)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not lock file \"%s\": %m", path)));
+	}
 	file = palloc(UID_STATE_SIZE);
 	if (fstat(fd, &st) != 0)
 		ereport(ERROR,
@@ -302,7 +310,6 @@ uid_live_build(UidStateFile *img, UidStateLive *live)
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not read file \"%s\": %m", path)));
-	CloseTransientFile(fd);
 	if (n < UID_STATE_SIZE)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
@@ -351,6 +358,7 @@ uid_live_build(UidStateFile *img, UidStateLive *live)
 		file->file_id : uid_file_identity(&st);
 	memcpy(img, file, UID_STATE_SIZE);
 	pfree(file);
+	CloseTransientFile(fd);		/* and its lock with it */
 
 	do
 	{
@@ -363,14 +371,39 @@ uid_live_build(UidStateFile *img, UidStateLive *live)
 	pg_atomic_write_u64(&live->ready, UID_LIVE_READY);
 }
 
+/* True if the object at the name is still the one this process mapped. */
+static bool
+uid_live_is_current(void)
+{
+	struct stat st;
+	int			fd = shm_open(uid_live_name(NULL), O_RDWR, 0);
+	bool		same = false;
+
+	if (fd >= 0)
+	{
+		same = fstat(fd, &st) == 0 && st.st_dev == live_dev && st.st_ino == live_ino;
+		close(fd);
+	}
+	return same;
+}
+
+#define UID_WRITE_STALE (-1)
+
 /*
- * Writes image (a copy of the state) to the data directory's file, in
- * place (made again if it was removed), and with durable fsyncs it.
- * Returns 0 or an errno, what failing.
+ * Writes the shared state to the data directory's file, in place (made
+ * again if it was removed), and with durable fsyncs it.  Under the file's
+ * flock, which the builder of a shared state holds too while it reads the
+ * file: the copy is taken under it, so writes land in the order of their
+ * copies (a write never puts an older state back over a sync), and a
+ * process whose shared state is no longer the one at its name (removed
+ * under the server, a new one built from the file) writes nothing from the
+ * moment the new one is built.  Returns 0, UID_WRITE_STALE, or an errno,
+ * what failing.
  */
 static int
-uid_state_write_image(const void *image, bool durable, const char **what)
+uid_state_write(bool durable, const char **what)
 {
+	static char buf[UID_STATE_SIZE] pg_attribute_aligned(8);
 	const char *path = uid_state_path();
 	bool		created = false;
 	int			fd;
@@ -380,14 +413,32 @@ uid_state_write_image(const void *image, bool durable, const char **what)
 	fd = open(path, O_RDWR | PG_BINARY, 0);
 	if (fd < 0 && errno == ENOENT)
 	{
+		if (!uid_live_is_current())
+			return UID_WRITE_STALE;
 		fd = open(path, O_RDWR | O_CREAT | PG_BINARY, pg_file_create_mode);
 		created = true;
 	}
 	if (fd < 0)
 		return errno;
+	*what = "lock";
+	while (flock(fd, LOCK_EX) != 0)
+	{
+		if (errno != EINTR)
+		{
+			rc = errno;
+			close(fd);
+			return rc;
+		}
+	}
+	if (!uid_live_is_current())
+	{
+		close(fd);				/* and its lock with it */
+		return UID_WRITE_STALE;
+	}
+	memcpy(buf, uid_state, UID_STATE_SIZE);
 	*what = "write";
 	errno = 0;
-	if (pg_pwrite(fd, image, UID_STATE_SIZE, 0) != UID_STATE_SIZE)
+	if (pg_pwrite(fd, buf, UID_STATE_SIZE, 0) != UID_STATE_SIZE)
 		rc = errno ? errno : ENOSPC;
 	else if (durable)
 	{
@@ -408,30 +459,6 @@ uid_state_write_image(const void *image, bool durable, const char **what)
 	return rc;
 }
 
-/*
- * Writes the live state to the data directory's file (uid_state_write_image)
- * under the object's lock, so that the writes land in the order their
- * copies were taken: a write never puts back an older state over a newer
- * one, a sync's included.
- */
-static int
-uid_state_write(bool durable, const char **what)
-{
-	static char buf[UID_STATE_SIZE] pg_attribute_aligned(8);
-	int			rc;
-
-	*what = "lock";
-	while (flock(uid_live_fd, LOCK_EX) != 0)
-	{
-		if (errno != EINTR)
-			return errno;
-	}
-	memcpy(buf, uid_state, UID_STATE_SIZE);
-	rc = uid_state_write_image(buf, durable, what);
-	(void) flock(uid_live_fd, LOCK_UN);
-	return rc;
-}
-
 /* A process that mapped the state writes it to the file as it exits. */
 static void
 uid_state_exit(int code, Datum arg)
@@ -442,7 +469,7 @@ uid_state_exit(int code, Datum arg)
 	if (uid_state == NULL || uid_live_fd < 0)
 		return;
 	rc = uid_state_write(false, &what);
-	if (rc != 0)
+	if (rc != 0 && rc != UID_WRITE_STALE)
 	{
 		errno = rc;
 		elog(LOG, "could not %s file \"%s\": %m", what, uid_state_path());
@@ -530,26 +557,22 @@ uid_state_live_id(void)
 	return uid_live->live_id;
 }
 
+static void
+uid_state_stale_error(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("the uid state in shared memory segment \"%s\" was removed while the server was running",
+					uid_live_name(NULL)),
+			 errdetail("This session keeps the state it mapped before; generating from it beside a new one could repeat IDs."),
+			 errhint("Restart the server: the first IDs after that are fenced past the lease in WAL.  Nothing may remove the server's shared memory segments while it runs (systemd's RemoveIPC does).")));
+}
+
 void
 uid_state_check_same(void)
 {
-	const char *name = uid_live_name(NULL);
-	struct stat st;
-	int			fd = shm_open(name, O_RDWR, 0);
-	bool		same = false;
-
-	if (fd >= 0)
-	{
-		same = fstat(fd, &st) == 0 && st.st_dev == live_dev && st.st_ino == live_ino;
-		close(fd);
-	}
-	if (!same)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the uid state in shared memory segment \"%s\" was removed while the server was running",
-						name),
-				 errdetail("This session keeps the state it mapped before; generating from it beside a new one could repeat IDs."),
-				 errhint("Restart the server: the first IDs after that are fenced past the lease in WAL.  Nothing may remove the server's shared memory segments while it runs (systemd's RemoveIPC does).")));
+	if (!uid_live_is_current())
+		uid_state_stale_error();
 }
 
 void
@@ -558,6 +581,8 @@ uid_state_sync(void)
 	const char *what;
 	int			rc = uid_state_write(true, &what);
 
+	if (rc == UID_WRITE_STALE)
+		uid_state_stale_error();
 	if (rc != 0)
 	{
 		errno = rc;
