@@ -98,6 +98,38 @@ uid_id_split(uint32 id, uint32 lows, uint32 max, uint32 *low, uint32 *high)
 }
 
 /*
+ * revts8's fields of a node group where uid.cluster alone is set (source.c's
+ * uid_unleased_revts8(): a Citus cluster told from another by hand): the
+ * generator is the whole group, which must fit it alone (id below lows),
+ * and the cluster the hand value.  False if the group does not fit.
+ */
+static inline bool
+uid_id_split_cluster(uint32 id, uint32 lows, uint32 cluster, uint32 *low, uint32 *high)
+{
+	if (id >= lows)
+		return false;
+	*low = id;
+	*high = cluster;
+	return true;
+}
+
+/*
+ * The node group a process reads (citus.c's uid_citus_read()) from the row
+ * of pg_dist_local_group (row: its value, UID_GROUP_UNKNOWN for no row,
+ * UID_GROUP_NONE for no such table), whether pg_dist_node lists any node,
+ * and whether the process is a task Citus opened from another node.  A row
+ * of 0 with no node is a worker without metadata (or a server on its own):
+ * in a task, run there by another node, it is not the coordinator's 0.
+ */
+static inline int32
+uid_group_of_row(int32 row, bool has_nodes, bool task)
+{
+	if (row == 0 && !has_nodes)
+		return task ? UID_GROUP_UNSYNCED : 0;
+	return row;
+}
+
+/*
  * A process's copy of its database's node group.  invals counts, in the
  * process, the invalidations that may change it (of pg_dist_local_group, of
  * any relation's name: Citus created or dropped); the copy is current while
