@@ -70,6 +70,16 @@
 #   split  a group beyond a type's fields is not refused: past 511 it wraps
 #          uid60's worker, past 1023 revts8's cluster, past 2047 snowflake_si's
 #          machine id, onto another node's
+#   unsynced-as-zero a task on a worker without metadata (its pg_dist_node
+#          empty, its row 0) takes group 0: it repeats the coordinator's IDs
+#   keep-unknown a process keeps UID_GROUP_UNKNOWN (pg_dist_local_group empty
+#          during an upgrade of Citus): the fill, which sends no invalidation,
+#          never reaches it, and it refuses on (the available invariant)
+#   cluster-alone-split with uid.cluster alone, revts8 splits the group as
+#          with no hand setting (generator = group % 64): group 64 repeats the
+#          coordinator's generator 0 in the same cluster
+#   group-over-lease a node that leases takes its node group first: it
+#          embeds its group, another node's lease id (or the coordinator's 0)
 # Not planted: a group kept with the count read after its read instead of
 # before.  The count is citus.c's, passed in; and in the server an
 # invalidation reaches a read only at table_open's lock, before the scan,
@@ -189,6 +199,14 @@ plant stale-group source.h \
 	's/return c->read_at == invals;/return c->read_at != UINT64_MAX;/ or die "stale-group"'
 plant split source.h \
 	's/\tif \(id > max\)\n\t\treturn false;\n// or die "split"'
+plant unsynced-as-zero source.h \
+	's/return task \? UID_GROUP_UNSYNCED : 0;/return 0;/ or die "unsynced-as-zero"'
+plant keep-unknown source.h \
+	's/\tif \(group == UID_GROUP_UNKNOWN\)\n\t\treturn;\n// or die "keep-unknown"'
+plant cluster-alone-split source.h \
+	's/\tif \(id >= lows\)\n\t\treturn false;\n\t\*low = id;\n/\t*low = id % lows;\n/ or die "cluster-alone-split"'
+plant group-over-lease source.h \
+	's/\tif \(in->leased\)\n\t\treturn UID_ID_LEASE;/\tif (in->leased)\n\t\treturn in->group >= 0 ? UID_ID_CITUS : UID_ID_LEASE;/ or die "group-over-lease"'
 # The plants that search longest start first, the others filling the jobs
 # around them (durable and stale search 1-6000; inherit's first seed is past
 # 1500).

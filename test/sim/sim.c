@@ -71,6 +71,24 @@
  * outside the cluster makes IDs into a database of its own.  Handovers
  * move hand values only between servers that set all three.
  *
+ * A quarter of a worker's adds are without metadata: the coordinator gives
+ * it a group and runs tasks there, but its row stays 0 and its pg_dist_node
+ * empty until start_metadata_sync_to_node() (half the time, later) sets
+ * both.  Half a worker's processes are Citus's tasks (application_name):
+ * the group they read there is uid_group_of_row()'s, UID_GROUP_UNSYNCED,
+ * and they refuse; the others read 0 and write into a database of their
+ * own (built with -DSIM_DIRECT_SHARDS, into the cluster's shards: then the
+ * coordinator's group repeats).  A third of the nodes are upgraded once:
+ * pg_dist_local_group is empty (every process reads again) for up to 20,000
+ * steps, while calls without a hand value refuse, then filled with no
+ * invalidation.  A quarter of the runs of hand-set identities set
+ * uid.cluster alone on the coordinator and the workers, with a sequence that
+ * hands out 64: revts8's generator is the group, refused past 63
+ * (uid_id_split_cluster).  And a quarter of the leased schedules on more
+ * than one server are of a Citus cluster too: every server leases (the doc
+ * says to lease on every node or none), the servers outside the cluster
+ * from the same pool, and the lease wins over the group.
+ *
  * What sits above the core in the server (lease.c's fence and renewal,
  * generate.c's loop) is modelled here in a few lines each, calling the same
  * core functions the server calls.  After every step it checks:
@@ -108,7 +126,8 @@
  *   torn       the body in force, whenever whole, holds what it held when it
  *              came in force
  *   available  no call is refused for want of a record while one of this
- *              server life is in force
+ *              server life is in force, nor (Citus) for an empty
+ *              pg_dist_local_group if it began once the table was filled
  *   handover   a hand-set partition is issued only by a server that may:
  *              not by a after its record showed the new one, not by b before
  *              its reload
@@ -330,6 +349,7 @@ typedef struct Settings
 	int			bf;
 	uint32		other;
 	int			hand;
+	bool		cluster;		/* Citus runs: uid.cluster set alone (Sim's cluster) */
 } Settings;
 
 #define HAND_PARTITION	1
@@ -410,6 +430,20 @@ typedef struct Server
 	bool		pinned;
 	uint64		citus_at;
 	Rng			crng;
+	/*
+	 * whether its pg_dist_node lists any node (a worker added without
+	 * metadata has it empty and its row at 0), the group the coordinator
+	 * gave it then and the step its metadata is synced; a Citus upgrade:
+	 * the step its row is emptied and the step citus_finish_pg_upgrade()
+	 * fills it again, the row it holds, and the step of the fill
+	 */
+	bool		synced;
+	int32		meta_group;
+	uint64		sync_at;
+	uint64		upgrade_at;
+	uint64		fill_at;
+	int32		upgrade_row;
+	uint64		filled_at;
 	SimFile		file;
 	SimFile		images[NIMAGES];	/* what the disk held, oldest first */
 	int			nimages;
@@ -467,6 +501,8 @@ typedef struct Backend
 	uint64		inval_sent;
 	int			scope;
 	bool		citus_call;
+	bool		task;			/* a session Citus opened from another node (application_name) */
+	uint64		call_step;		/* the step its call began */
 } Backend;
 
 typedef struct Fault
@@ -578,6 +614,18 @@ typedef struct Sim
 	uint64		citus_group_ids;	/* IDs into the cluster that embed a node group */
 	uint64		citus_local_ids;	/* IDs of workers outside the cluster */
 	uint64		citus_refused;	/* calls refused: the identity does not fit the type */
+	/*
+	 * uid.cluster set alone on every node of the cluster (revts8's cluster),
+	 * -1: not; the draws of the events below (apart from the others, so
+	 * that they move no other schedule); and what happened
+	 */
+	int			cluster_alone;
+	Rng			xrng;
+	uint64		citus_unsynced_adds;
+	uint64		citus_unsynced_refused;	/* tasks refused: no metadata */
+	uint64		citus_upgrades;
+	uint64		citus_unknown_refused;	/* calls refused: pg_dist_local_group empty */
+	uint64		citus_leased_ids;	/* IDs into the cluster of a leased id */
 	int			started;
 	uint64		next_incarnation;
 	uint64		next_live;
@@ -1146,7 +1194,7 @@ settings_values(const Settings *v, int64 *values)
 		values[UID_REC_PARTITION] = v->hand & HAND_PARTITION ? v->partition : -1;
 		values[UID_REC_MEDALLION] = v->hand & HAND_MEDALLION ? v->partition : -1;
 		values[UID_REC_GENERATOR] = v->hand & HAND_GENERATOR ? v->partition : -1;
-		values[UID_REC_CLUSTER] = -1;
+		values[UID_REC_CLUSTER] = v->cluster ? sim->cluster_alone : -1;
 	}
 }
 
@@ -1582,11 +1630,15 @@ settings_check_id(Backend *b, Server *s, int partition, uint64 end_us)
  * pg_dist_local_group, kept with the count taken before the read
  * (core/source.h).  The read takes steps: table_open's lock, half the time
  * one the transaction did not hold yet, takes the invalidations sent
- * (AcceptInvalidationMessages), then the scan reads the row as it is.  A
- * server outside the cluster has no such table: UID_GROUP_NONE.
+ * (AcceptInvalidationMessages), then the scan reads the row as it is
+ * (UID_GROUP_UNKNOWN while a Citus upgrade left it empty); a row of 0 makes
+ * it scan pg_dist_node too, with a lock of its own, in later steps, and
+ * uid_group_of_row() decides (UID_GROUP_UNSYNCED in a task on a worker
+ * without metadata).  A server outside the cluster has no such table:
+ * UID_GROUP_NONE.
  */
 static int32
-citus_group(Server *s, UidGroupCache *c, uint64 *invals, const uint64 *sent)
+citus_group(Server *s, bool task, UidGroupCache *c, uint64 *invals, const uint64 *sent)
 {
 	uint64		at;
 	int32		group = UID_GROUP_NONE;
@@ -1598,38 +1650,65 @@ citus_group(Server *s, UidGroupCache *c, uint64 *invals, const uint64 *sent)
 	sim_step();					/* get_relname_relid() */
 	if (s->role != ROLE_OUTSIDE)
 	{
+		int32		row;
+		bool		nodes;
+
 		if (rng_below(&sim->sched, 2) == 0)
 			*invals = *sent;	/* table_open() */
 		sim_step();
-		group = s->group;		/* the scan */
+		row = s->group;			/* the scan, under a catalog snapshot */
+		nodes = s->synced;		/* pg_dist_node under the same snapshot */
 		sim_step();
+		if (row == 0)
+		{
+			/*
+			 * uid_citus_has_nodes()'s table_open(): an invalidation it takes
+			 * ends the catalog snapshot, and its scan takes a new one
+			 */
+			bool		fresh = rng_below(&sim->sched, 2) == 0 && *invals != *sent;
+
+			if (fresh)
+				*invals = *sent;
+			sim_step();
+			if (fresh)
+				nodes = s->synced;	/* its scan, under a new snapshot */
+			sim_step();
+		}
+		group = uid_group_of_row(row, nodes, task);
 	}
 	uid_group_keep(c, at, group);
-	return c->group;
+	return group;
 }
 
 /* The identity a type's ID embeds in a Citus run. */
 typedef struct CitusIdent
 {
 	UidIdSource source;
-	int64		value;			/* the hand value or the node group */
+	int64		value;			/* the hand value, the node group or the lease id */
 	uint32		key;			/* its fields as the format holds them */
+	int32		group;			/* the node group read */
 } CitusIdent;
 
 /*
  * What source.c and the generators work out: the source uid_id_source()
- * picks from the record's hand setting of the type and the node group, the
- * fields of the identity (TypeIdent), false (the call is refused) for one
- * beyond the type's fields.  The group is read whatever
- * the hand setting, as UidIdInputs holds it (citus.c reads it only where
- * there is none).  A parallel worker is a process of its own: no copy yet.
+ * picks from the lease (leased runs: lease_id), the record's hand setting
+ * of the type and the node group, the fields of the identity (TypeIdent),
+ * false (the call is refused) for one beyond the type's fields or a group
+ * that refuses.  The group is read whatever the lease and the hand setting,
+ * as UidIdInputs holds them (citus.c reads it only where there are none).
+ * revts8 with uid.cluster alone takes the group as its generator
+ * (uid_id_split_cluster), where source.c's uid_unleased_revts8() does.  A
+ * parallel worker is a process of its own: no copy yet, its leader's
+ * application_name.
  */
 static bool
-citus_ident(Backend *b, Server *s, int type, CitusIdent *out)
+citus_ident(Backend *b, Server *s, int type, int lease_id, CitusIdent *out)
 {
 	const TypeIdent *ti = &type_idents[type];
 	int64		hand = b->rec.values[ti->field];
-	UidIdInputs in = {.leased = false, .hand = hand >= 0};
+	int64		cluster = type == T_REVTS8 ? b->rec.values[UID_REC_CLUSTER] : -1;
+	bool		alone = hand < 0 && cluster >= 0;
+	UidIdInputs in = {.leased = sim->leased, .hand = hand >= 0};
 	uint32		low = 0;
 	uint32		high = 0;
 
@@ -1638,22 +1717,36 @@ citus_ident(Backend *b, Server *s, int type, CitusIdent *out)
 		UidGroupCache c = UID_GROUP_CACHE_INIT;
 		uint64		none = 0;
 
-		in.group = citus_group(s, &c, &none, &none);
+		in.group = citus_group(s, b->task, &c, &none, &none);
 	}
 	else
-		in.group = citus_group(s, &b->gcache, &b->invals, &b->inval_sent);
+		in.group = citus_group(s, b->task, &b->gcache, &b->invals, &b->inval_sent);
+	out->group = in.group;
 	out->source = uid_id_source(&in);
 	switch (out->source)
 	{
+		case UID_ID_LEASE:
+			/* a lease id as the type's fields, as a group is (every id of the pool fits) */
+			out->value = lease_id;
+			low = (uint32) lease_id;
+			if (ti->lows != 0 && !uid_id_split((uint32) lease_id, ti->lows, ti->max, &low, &high))
+				return false;
+			break;
 		case UID_ID_HAND:
 			out->value = hand;
 			if (hand > ti->hand_max)
 				return false;
-			low = (uint32) hand;	/* revts8: uid.cluster at its default, 0 */
+			low = (uint32) hand;
+			high = (uint32) Max(cluster, 0);	/* revts8: uid.cluster, or its default 0 */
 			break;
 		case UID_ID_CITUS:
 			out->value = in.group;
-			if (ti->lows == 0)
+			if (alone)
+			{
+				if (!uid_id_split_cluster((uint32) in.group, ti->lows, (uint32) cluster, &low, &high))
+					return false;
+			}
+			else if (ti->lows == 0)
 			{
 				if ((uint32) in.group > ti->max)
 					return false;
@@ -1663,7 +1756,10 @@ citus_ident(Backend *b, Server *s, int type, CitusIdent *out)
 				return false;
 			break;
 		case UID_ID_DEFAULT:
-			/* never here: the model sets every server outside a cluster by hand */
+			/*
+			 * never here: the model sets every server outside a cluster by
+			 * hand, and uid.cluster on none
+			 */
 			out->value = 0;
 			break;
 		default:
@@ -1673,11 +1769,42 @@ citus_ident(Backend *b, Server *s, int type, CitusIdent *out)
 	return true;
 }
 
-/* The hand value a Citus identity is, for settings_check_id; -1: a group. */
+/* The hand value a Citus identity is, for settings_check_id; -1: a group or a lease. */
 static int
 citus_hand(const CitusIdent *ci)
 {
 	return ci->source == UID_ID_HAND ? (int) ci->value : -1;
+}
+
+/*
+ * A call refused: the generator's error, of an identity beyond the type's
+ * fields or of a node group that refuses.  available: a call that began
+ * once citus_finish_pg_upgrade() filled its node's pg_dist_local_group
+ * again is not refused for the table's emptiness (the fill sends no
+ * invalidation: no process may keep UID_GROUP_UNKNOWN).
+ */
+static void
+citus_refusal(Backend *b, Server *s, const UidClockSpec *spec, const CitusIdent *ci)
+{
+	if (ci->source != UID_ID_REFUSED)
+	{
+		sim->citus_refused++;
+		trace(b, b->server, "%s refused: %s %" PRId64 " beyond its fields", spec->type_name,
+			  ci->source == UID_ID_HAND ? "hand value" : "node group", ci->value);
+		return;
+	}
+	if (ci->group == UID_GROUP_UNSYNCED)
+	{
+		sim->citus_unsynced_refused++;
+		trace(b, b->server, "%s refused: a task on a worker without metadata", spec->type_name);
+		return;
+	}
+	sim->citus_unknown_refused++;
+	trace(b, b->server, "%s refused: pg_dist_local_group is empty", spec->type_name);
+	if (s->group != UID_GROUP_UNKNOWN && s->filled_at != UINT64_MAX && b->call_step >= s->filled_at)
+		fail("available: server %d refused a %s call (begun at step %" PRIu64 ") for an empty "
+			 "pg_dist_local_group, filled again at step %" PRIu64, server_index(s),
+			 spec->type_name, b->call_step, s->filled_at);
 }
 
 /*
@@ -1686,14 +1813,21 @@ citus_hand(const CitusIdent *ci)
  * every invalidation sent to the process (AcceptInvalidationMessages before
  * a lock not held): the add's, whose transaction held that table's lock, is
  * among them.  A worker outside the cluster generates into a database of
- * its own, in a new transaction, which takes them too, half the time.
+ * its own, in a new transaction, which takes them too, half the time.  So
+ * does a session of a worker without metadata that is not a task (it has
+ * no distributed table to write into; built with -DSIM_DIRECT_SHARDS it
+ * writes into the cluster's shards there, by hand: see doc/testing.md).
  */
 static void
 citus_call_begins(Backend *b)
 {
 	Server	   *s = &sim->servers[b->server];
+	bool		own = s->role == ROLE_WORKER && !s->in_cluster;
 
-	b->scope = s->role == ROLE_WORKER && !s->in_cluster ? 1 + b->server : 0;
+#ifndef SIM_DIRECT_SHARDS
+	own = own || (s->role == ROLE_WORKER && !s->synced && !b->task);
+#endif
+	b->scope = own ? 1 + b->server : 0;
 	b->citus_call = true;
 	if (b->scope == 0 || rng_below(&sim->sched, 2) == 0)
 		b->invals = b->inval_sent;
@@ -1731,33 +1865,55 @@ static void server_reload(Server *s);
  * reach a call into the cluster together).  A worker whose hand values all
  * stay set may give its group to the server outside the cluster, as the
  * hand value an operator gives it (no one else embeds it).
+ *
+ * A quarter of the adds of a worker whose row is 0 are without metadata
+ * (citus.enable_metadata_sync off): the coordinator gives it a group and
+ * places shards there (its tasks run there), but its row stays 0 and its
+ * pg_dist_node empty, and nothing is sent to its processes; half the time
+ * start_metadata_sync_to_node() later sets both, in one transaction, with
+ * the trigger's invalidation.
  */
 static void
 citus_add(int si)
 {
 	Server	   *s = &sim->servers[si];
+	int32		g;
 
 	if (sim->group_seq >= sim->group_first + GROUPS_MAX)
 	{
 		s->citus_at = UINT64_MAX;
 		return;
 	}
-	s->group = sim->group_seq++;
+	g = sim->group_seq++;
 	s->in_cluster = true;
-	citus_invalidate(si);
+	if (s->group == 0 && rng_below(&sim->xrng, 4) == 0)
+	{
+		s->synced = false;
+		s->meta_group = g;
+		s->sync_at = rng_below(&sim->xrng, 2) == 0 ? sim->step + 1000 + rng_below(&sim->xrng, 30000) :
+			UINT64_MAX;
+		sim->citus_unsynced_adds++;
+		trace(NULL, si, "citus: node added without metadata, group %d, its row 0", (int) g);
+	}
+	else
+	{
+		s->group = g;
+		s->synced = true;
+		citus_invalidate(si);
+		trace(NULL, si, "citus: node added, group %d", (int) s->group);
+	}
 	sim->citus_adds++;
-	trace(NULL, si, "citus: node added, group %d", (int) s->group);
 	s->citus_at = rng_below(&s->crng, 2) == 0 ? sim->step + 5000 + rng_below(&s->crng, 60000) :
 		UINT64_MAX;
-	for (int i = 0; i < sim->nservers && s->pinned && s->group < NPARTITIONS; i++)
+	for (int i = 0; i < sim->nservers && s->pinned && g < NPARTITIONS; i++)
 	{
 		Server	   *o = &sim->servers[i];
 
 		if (o->role != ROLE_OUTSIDE || o->hostile || (sim->ho_phase && (i == sim->ho_a || i == sim->ho_b)))
 			continue;
-		o->files.partition = s->group;
-		sim->owners[s->group] |= 1 << i;
-		trace(NULL, i, "edit: the hand value is %d, server %d's group", (int) s->group, si);
+		o->files.partition = g;
+		sim->owners[g] |= 1 << i;
+		trace(NULL, i, "edit: the hand value is %d, server %d's group", (int) g, si);
 		server_reload(o);
 		break;
 	}
@@ -1776,12 +1932,19 @@ citus_remove(int si)
 
 	s->in_cluster = false;
 	s->remove_pending = true;
+	s->sync_at = UINT64_MAX;
 	sim->citus_removes++;
 	trace(NULL, si, "citus: node removed from the cluster");
 	s->citus_at = sim->step + 2000 + rng_below(&s->crng, 40000);
 }
 
-/* The Citus events due at this step. */
+/*
+ * The Citus events due at this step.  An upgrade of Citus (a pg_upgrade:
+ * the server's processes read the group again, modelled by an invalidation
+ * to each) leaves pg_dist_local_group empty until citus_finish_pg_upgrade()
+ * inserts its row again, which sends no invalidation (the trigger is AFTER
+ * UPDATE); no other event of the node happens meanwhile.
+ */
 static void
 citus_step(void)
 {
@@ -1789,17 +1952,43 @@ citus_step(void)
 	{
 		Server	   *s = &sim->servers[i];
 
+		if (sim->step == s->upgrade_at && !s->remove_pending)
+		{
+			s->upgrade_row = s->group;
+			s->group = UID_GROUP_UNKNOWN;
+			citus_invalidate(i);
+			sim->citus_upgrades++;
+			trace(NULL, i, "citus: upgraded, pg_dist_local_group empty");
+		}
+		if (s->group == UID_GROUP_UNKNOWN)
+		{
+			if (sim->step < s->fill_at)
+				continue;
+			s->group = s->upgrade_row;
+			s->filled_at = sim->step;
+			trace(NULL, i, "citus: citus_finish_pg_upgrade(), group %d (no invalidation)",
+				  (int) s->group);
+		}
+		if (sim->step >= s->sync_at && s->in_cluster && !s->synced)
+		{
+			s->group = s->meta_group;
+			s->synced = true;
+			s->sync_at = UINT64_MAX;
+			citus_invalidate(i);
+			trace(NULL, i, "citus: metadata synced, group %d", (int) s->group);
+		}
 		if (s->remove_pending && !citus_calls_in(i))
 		{
 			/*
 			 * the drop commits; half the time it sets the row back to 0
-			 * (Citus's DropMetadataSnapshotOnNode), with the trigger's
-			 * invalidation
+			 * and empties pg_dist_node (Citus's DropMetadataSnapshotOnNode),
+			 * with the trigger's invalidation
 			 */
 			s->remove_pending = false;
 			if (rng_below(&s->crng, 2) == 0)
 			{
 				s->group = 0;
+				s->synced = false;
 				citus_invalidate(i);
 			}
 			trace(NULL, i, "citus: the cluster's tables dropped, group %d", (int) s->group);
@@ -1838,6 +2027,18 @@ citus_setup(void)
 		first = 2 + (int32) rng_below(r, 20);
 	else if (first > 1)
 		first += (int32) rng_below(r, 3);
+	/*
+	 * a quarter of the runs of hand-set identities set uid.cluster alone on
+	 * every node of the cluster (a cluster told from another; no node sets
+	 * uid.generator until an edit), from a sequence that soon hands out 64,
+	 * revts8's first group beyond its generator
+	 */
+	sim->cluster_alone = -1;
+	if (!sim->leased && rng_below(&sim->xrng, 4) == 0)
+	{
+		sim->cluster_alone = 1 + (int) rng_below(&sim->xrng, REVTS8_CLUSTER_MAX);
+		first = 64 - (int32) rng_below(&sim->xrng, 3);
+	}
 	sim->group_first = sim->group_seq = first;
 	sim->next_partition = 1;
 	memset(sim->owners, 0, sizeof(sim->owners));
@@ -1850,6 +2051,18 @@ citus_setup(void)
 		s->in_cluster = s->role == ROLE_COORDINATOR;
 		s->crng.s = rng_next(r);
 		s->citus_at = s->role == ROLE_WORKER ? 500 + rng_below(&s->crng, 60000) : UINT64_MAX;
+		s->files.cluster = sim->cluster_alone >= 0 && s->role != ROLE_OUTSIDE;
+		/* pg_dist_node: the coordinator's lists the nodes; a worker not yet added has none */
+		s->synced = s->role == ROLE_COORDINATOR;
+		s->sync_at = UINT64_MAX;
+		s->filled_at = UINT64_MAX;
+		/* a third of the nodes are upgraded once */
+		s->upgrade_at = s->fill_at = UINT64_MAX;
+		if (s->role != ROLE_OUTSIDE && rng_below(&sim->xrng, 3) == 0)
+		{
+			s->upgrade_at = 1000 + rng_below(&sim->xrng, 60000);
+			s->fill_at = s->upgrade_at + 200 + rng_below(&sim->xrng, 20000);
+		}
 		if (s->role == ROLE_OUTSIDE && outside < 0)
 			outside = i;
 	}
@@ -1862,6 +2075,8 @@ citus_setup(void)
 		if (s->role == ROLE_OUTSIDE || (i == 0 && outside >= 0 && rng_below(r, 2) == 0))
 			h = 2;
 		s->files.hand = h == 2 ? HAND_ALL : h == 3 ? 1 + (int) rng_below(r, HAND_ALL) : 0;
+		if (s->files.cluster)
+			s->files.hand &= ~HAND_GENERATOR;
 		s->files.partition = fresh_partition();
 	}
 	/* the nodes whose group the server outside the cluster may take as its hand value */
@@ -1985,11 +2200,9 @@ again:
 			break;
 	}
 	/* Citus runs: the identity the type embeds, or an error (the generator's) */
-	if (sim->citus && !citus_ident(b, s, type, &ci))
+	if (sim->citus && !citus_ident(b, s, type, ident, &ci))
 	{
-		sim->citus_refused++;
-		trace(b, b->server, "%s refused: %s %" PRId64 " beyond its fields", spec->type_name,
-			  ci.source == UID_ID_HAND ? "hand value" : "node group", ci.value);
+		citus_refusal(b, s, spec, &ci);
 		b->in_call = false;
 		b->par_pid = 0;
 		return;
@@ -2021,14 +2234,16 @@ again:
 	{
 		trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d %s %" PRId64 " (%s)",
 			  spec->type_name, ts.tick, ts.seq, ts.timeline,
-			  ci.source == UID_ID_HAND ? "hand" : "group", ci.value,
-			  b->scope ? "its own database" : "into the cluster");
+			  ci.source == UID_ID_HAND ? "hand" : ci.source == UID_ID_LEASE ? "lease" : "group",
+			  ci.value, b->scope ? "its own database" : "into the cluster");
 		sim->citus_group_ids += b->scope == 0 && ci.source == UID_ID_CITUS;
+		sim->citus_leased_ids += b->scope == 0 && ci.source == UID_ID_LEASE;
 		sim->citus_local_ids += b->scope != 0;
 		if (!id_new(b->scope, ci.key, type, ts.timeline, ts.seq, ts.tick))
 			fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d of "
 				 "%s %" PRId64 " (fields %u) twice%s", s->ident, spec->type_name, ts.tick,
-				 ts.seq, ts.timeline, ci.source == UID_ID_HAND ? "hand value" : "node group",
+				 ts.seq, ts.timeline, ci.source == UID_ID_HAND ? "hand value" :
+				 ci.source == UID_ID_LEASE ? "lease id" : "node group",
 				 ci.value, ci.key, b->scope ? " in its own database" : "");
 	}
 	else
@@ -2095,9 +2310,9 @@ backfill(Backend *b)
 	/* Citus runs: sno's partition set by hand (-1: a node group, never another's) */
 	if (sim->citus)
 	{
-		if (!citus_ident(b, s, T_SNO, &ci))
+		if (!citus_ident(b, s, T_SNO, -1, &ci))
 		{
-			sim->citus_refused++;
+			citus_refusal(b, s, &specs[T_SNO], &ci);
 			return;
 		}
 		partition = citus_hand(&ci);
@@ -2198,6 +2413,7 @@ backend_main(void)
 		/* runs of one type, so that a type's ticks fill and borrowing is asked for */
 		if (rng_below(&sim->sched, 8) == 0)
 			b->type = (int) rng_below(&sim->sched, NTYPES);
+		b->call_step = sim->step;
 		if (sim->citus)
 			citus_call_begins(b);
 		/* back-fill beside live sno (a partition set by hand only) */
@@ -2263,6 +2479,8 @@ backend_start(Backend *b, int server)
 	b->inval_sent = 0;
 	b->scope = 0;
 	b->citus_call = false;
+	/* on a worker, half the sessions are Citus's tasks (from the coordinator, or another worker) */
+	b->task = sim->citus && s->role == ROLE_WORKER && rng_below(&sim->xrng, 2) == 0;
 	b->busy = rng_below(&sim->sched, 6) == 0;
 	b->late = rng_below(&sim->sched, 3) == 0;
 	b->after = b->late ? -1 : server_mono_us(s);
@@ -2730,6 +2948,12 @@ typedef struct RunResult
 	uint64		citus_group_ids;
 	uint64		citus_local_ids;
 	uint64		citus_refused;
+	bool		cluster_alone;
+	uint64		citus_unsynced_adds;
+	uint64		citus_unsynced_refused;
+	uint64		citus_upgrades;
+	uint64		citus_unknown_refused;
+	uint64		citus_leased_ids;
 	int			nfaults;
 	uint64		fault_counts[NFAULTKINDS];
 	int64		sim_us;
@@ -2760,11 +2984,13 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	sim->t = 0;
 	/*
 	 * A Citus cluster: half the schedules of hand-set identities on more than
-	 * one server, drawn apart from the draws above (the other schedules run
-	 * as they did before Citus was modelled)
+	 * one server, a quarter of the leased ones, drawn apart from the draws
+	 * above (the other schedules run as they did before Citus was modelled;
+	 * the draws of the Citus events added since, xrng, apart again)
 	 */
 	sim->crng.s = uid_mix64(seed ^ UINT64CONST(0xC17C5C17C5C17C5));
-	sim->citus = !sim->leased && sim->nservers > 1 && rng_below(&sim->crng, 2) == 0;
+	sim->xrng.s = uid_mix64(seed ^ UINT64CONST(0x5EC0DC17C5A11));
+	sim->citus = sim->nservers > 1 && rng_below(&sim->crng, sim->leased ? 4 : 2) == 0;
 	if (sim->citus)
 		citus_setup();
 
@@ -2866,6 +3092,12 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	out->citus_group_ids = sim->citus_group_ids;
 	out->citus_local_ids = sim->citus_local_ids;
 	out->citus_refused = sim->citus_refused;
+	out->cluster_alone = sim->citus && sim->cluster_alone >= 0;
+	out->citus_unsynced_adds = sim->citus_unsynced_adds;
+	out->citus_unsynced_refused = sim->citus_unsynced_refused;
+	out->citus_upgrades = sim->citus_upgrades;
+	out->citus_unknown_refused = sim->citus_unknown_refused;
+	out->citus_leased_ids = sim->citus_leased_ids;
 	out->nfaults = sim->nfaults;
 	out->sim_us = sim->t;
 	memcpy(out->fault_counts, sim->fault_counts, sizeof(out->fault_counts));
@@ -2883,7 +3115,8 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 		{
 			static const char *roles[] = {"the coordinator", "a worker", "outside the cluster"};
 
-			printf("  a Citus cluster, pg_dist_groupid_seq from %d:\n", (int) sim->group_first);
+			printf("  a Citus cluster, pg_dist_groupid_seq from %d%s:\n", (int) sim->group_first,
+				   sim->cluster_alone >= 0 ? ", uid.cluster alone on its nodes" : "");
 			for (int i = 0; i < sim->nservers; i++)
 				printf("    server %d: %s, hand value %d for %s%s\n", i,
 					   roles[sim->servers[i].role], sim->servers[i].files.partition,
@@ -3001,7 +3234,14 @@ main(int argc, char **argv)
 				citus_reads = 0,
 				citus_group_ids = 0,
 				citus_local_ids = 0,
-				citus_refused = 0;
+				citus_refused = 0,
+				citus_leased_runs = 0,
+				cluster_alone_runs = 0,
+				citus_unsynced_adds = 0,
+				citus_unsynced_refused = 0,
+				citus_upgrades = 0,
+				citus_unknown_refused = 0,
+				citus_leased_ids = 0;
 	uint64		fault_counts[NFAULTKINDS] = {0};
 	int64		total_sim_us = 0;
 	struct timespec t0,
@@ -3075,6 +3315,13 @@ main(int argc, char **argv)
 		citus_group_ids += r.citus_group_ids;
 		citus_local_ids += r.citus_local_ids;
 		citus_refused += r.citus_refused;
+		citus_leased_runs += r.citus && r.leased;
+		cluster_alone_runs += r.cluster_alone;
+		citus_unsynced_adds += r.citus_unsynced_adds;
+		citus_unsynced_refused += r.citus_unsynced_refused;
+		citus_upgrades += r.citus_upgrades;
+		citus_unknown_refused += r.citus_unknown_refused;
+		citus_leased_ids += r.citus_leased_ids;
 		total_sim_us += r.sim_us;
 		for (int k = 0; k < NFAULTKINDS; k++)
 			fault_counts[k] += r.fault_counts[k];
@@ -3117,6 +3364,12 @@ main(int argc, char **argv)
 		   "that embed a node group, %" PRIu64 " made by workers outside it, %" PRIu64
 		   " calls refused (an identity beyond the type's fields)", citus_runs, citus_adds,
 		   citus_removes, citus_reads, citus_group_ids, citus_local_ids, citus_refused);
+	printf(", %" PRIu64 " of them leased (%" PRIu64 " IDs into the cluster under leased ids), %"
+		   PRIu64 " with uid.cluster alone; %" PRIu64 " nodes added without metadata, %" PRIu64
+		   " tasks refused there; %" PRIu64 " upgrades of Citus, %" PRIu64 " calls refused "
+		   "(pg_dist_local_group empty)", citus_leased_runs, citus_leased_ids,
+		   cluster_alone_runs, citus_unsynced_adds, citus_unsynced_refused, citus_upgrades,
+		   citus_unknown_refused);
 	if (failures)
 	{
 		printf("; %" PRIu64 " schedules failed (%.1f s)\n", failures,
