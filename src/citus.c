@@ -33,6 +33,7 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 
 #include "citus.h"
@@ -58,31 +59,6 @@ uid_citus_names_changed(Datum arg, int cacheid, uint32 hashvalue)
 }
 
 /*
- * Does pg_dist_node list any node?  A node that Citus's metadata is not
- * synced to (citus.enable_metadata_sync off when it was added, or
- * stop_metadata_sync_to_node()) has it empty, and its pg_dist_local_group
- * says 0, the coordinator's; so does a server on its own (a coordinator
- * before it distributes a table).
- */
-static bool
-uid_citus_has_nodes(void)
-{
-	Relation	rel;
-	SysScanDesc scan;
-	bool		any;
-
-	node_rel = get_relname_relid("pg_dist_node", PG_CATALOG_NAMESPACE);
-	if (!OidIsValid(node_rel))
-		return false;
-	rel = table_open(node_rel, AccessShareLock);
-	scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
-	any = HeapTupleIsValid(systable_getnext(scan));
-	systable_endscan(scan);
-	table_close(rel, AccessShareLock);
-	return any;
-}
-
-/*
  * Is this session one that Citus opened from another node to run a task
  * (its application_name, which Citus sets when it connects)?  Such a task
  * on a node without metadata runs on a worker, whose group then reads 0.
@@ -95,20 +71,39 @@ uid_citus_task_backend(void)
 	return app != NULL && strncmp(app, "citus_internal gpid=", strlen("citus_internal gpid=")) == 0;
 }
 
-/* Reads the group from the catalog. */
+/*
+ * Reads the group from the catalog: pg_dist_local_group's row, and whether
+ * pg_dist_node lists any node (a node that Citus's metadata is not synced
+ * to, citus.enable_metadata_sync off when it was added or
+ * stop_metadata_sync_to_node(), has it empty and its row says 0, the
+ * coordinator's; so does a server on its own).  core/source.h's
+ * uid_group_of_row() decides from the two.  Both tables are locked before
+ * either is read, and both are read under one snapshot:
+ * start_metadata_sync_to_node() sets the row and fills pg_dist_node in one
+ * transaction, and a reading that saw the old row beside the new nodes
+ * would take 0 in a task.
+ */
 static int32
 uid_citus_read(void)
 {
 	Relation	rel;
+	Relation	nodes = NULL;
 	SysScanDesc scan;
 	HeapTuple	tup;
-	int32		group = UID_GROUP_UNKNOWN;
+	Snapshot	snap;
+	int32		row = UID_GROUP_UNKNOWN;
+	bool		has_nodes = false;
 
 	local_group_rel = get_relname_relid("pg_dist_local_group", PG_CATALOG_NAMESPACE);
 	if (!OidIsValid(local_group_rel))
 		return UID_GROUP_NONE;
+	node_rel = get_relname_relid("pg_dist_node", PG_CATALOG_NAMESPACE);
 	rel = table_open(local_group_rel, AccessShareLock);
-	scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
+	if (OidIsValid(node_rel))
+		nodes = table_open(node_rel, AccessShareLock);
+	snap = RegisterSnapshot(GetCatalogSnapshot(local_group_rel));
+
+	scan = systable_beginscan(rel, InvalidOid, false, snap, 0, NULL);
 	tup = systable_getnext(scan);
 	if (HeapTupleIsValid(tup) && RelationGetDescr(rel)->natts >= 1 &&
 		TupleDescAttr(RelationGetDescr(rel), 0)->atttypid == INT4OID)
@@ -117,13 +112,19 @@ uid_citus_read(void)
 		Datum		d = heap_getattr(tup, 1, RelationGetDescr(rel), &isnull);
 
 		if (!isnull && DatumGetInt32(d) >= 0)
-			group = DatumGetInt32(d);
+			row = DatumGetInt32(d);
 	}
 	systable_endscan(scan);
+	if (nodes != NULL)
+	{
+		scan = systable_beginscan(nodes, InvalidOid, false, snap, 0, NULL);
+		has_nodes = HeapTupleIsValid(systable_getnext(scan));
+		systable_endscan(scan);
+		table_close(nodes, AccessShareLock);
+	}
+	UnregisterSnapshot(snap);
 	table_close(rel, AccessShareLock);
-	if (group == 0 && !uid_citus_has_nodes())
-		return uid_citus_task_backend() ? UID_GROUP_UNSYNCED : 0;
-	return group;
+	return uid_group_of_row(row, has_nodes, uid_citus_task_backend());
 }
 
 int32

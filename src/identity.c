@@ -1069,9 +1069,13 @@ static int64 uid_ident_row_value(const UidIdentRow *r, int32 id);
 static int64
 uid_ident_group_value(const UidIdentRow *r, int32 group)
 {
+	uint32		generator;
+	uint32		cluster;
+
 	if (strcmp(r->type, "revts8") == 0 && r->setting == UID_SET_GENERATOR &&
 		uid_revts8_cluster_alone())
-		return group <= REVTS8_GENERATOR_MAX ? group : -1;
+		return uid_id_split_cluster((uint32) group, REVTS8_GENERATOR_MAX + 1, 0, &generator, &cluster) ?
+			(int64) generator : -1;
 	return uid_ident_row_value(r, group);
 }
 

@@ -176,10 +176,11 @@ uid_unleased_revts8(void)
 	 */
 	if (uid_revts8_cluster_alone() && uid_unleased_source(UID_SET_GENERATOR, &group) == UID_ID_CITUS)
 	{
-		if (group > REVTS8_GENERATOR_MAX)
+		if (!uid_id_split_cluster((uint32) group, REVTS8_GENERATOR_MAX + 1, (uint32) c,
+								  &generator, &cluster))
 			uid_citus_beyond("revts8", "generator", group, REVTS8_GENERATOR_MAX,
 							 "\"uid.generator\"");
-		return (int) (group | c << 8);
+		return (int) (generator | cluster << 8);
 	}
 	switch (uid_unleased_source(UID_SET_CLUSTER, &group))
 	{
