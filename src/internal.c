@@ -37,6 +37,7 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/xlog.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_class.h"
 #include "catalog/partition.h"
@@ -243,9 +244,12 @@ uid_enter_as_owner(FunctionCallInfo fcinfo, bool staging)
 
 	/*
 	 * A null or a relation that does not exist: the implementation says
-	 * what is wrong, and runs no table's code.
+	 * what is wrong, and runs no table's code.  On a standby maintenance
+	 * does nothing, before it checks its arguments (one job for every
+	 * server of a cluster), and nothing there can write: no staging table,
+	 * no switch.
 	 */
-	if (PG_ARGISNULL(0))
+	if (PG_ARGISNULL(0) || (staging && RecoveryInProgress()))
 		return uid_call(fcinfo, callee, true);
 	relid = PG_GETARG_OID(0);
 	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
