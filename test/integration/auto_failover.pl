@@ -27,10 +27,10 @@ use Time::HiRes qw(time sleep);
 our ($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT);
 BEGIN
 {
-	($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT) = ('auto_failover', '/tmp/uid-int', 27350);
+	($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT) = ('auto_failover', '/tmp/uid-int', 9350);
 	require(dirname(__FILE__) . '/common.pl');
 }
-our (%gen, @types, $PG_BIN, $FAKETIME, $SEED, $RATE, $SCRATCH, $BASE_PORT, $WAIT, $T0, @children, $COORD_PORT,
+our (%gen, @types, @writers, $PG_BIN, $FAKETIME, $SEED, $RATE, $SCRATCH, $BASE_PORT, $WAIT, $T0, @children, $COORD_PORT,
 	%writer_pid, @PIDFILE_GLOBS, $TL_SQL);
 
 my @SCENARIOS = split ' ', ($ENV{UID_INT_SCENARIOS} // 'hand leased');
@@ -40,7 +40,7 @@ for my $s (@SCENARIOS)
 }
 my $EVENTS = $ENV{UID_INT_EVENTS} // 2;
 
-# Ports: the monitor 27351, the nodes 27352 and 27353, the coordinator 27360.
+# Ports: the monitor 9351, the nodes 9352 and 9353, the coordinator 9360.
 my $MON_PORT = $BASE_PORT + 1;
 my %pg_port = (n1 => $BASE_PORT + 2, n2 => $BASE_PORT + 3);
 my @names = sort keys %pg_port;
@@ -222,8 +222,7 @@ sub scenario
 	wait_for('n1 to be single', sub { (states()->{n1}[0] // '') eq 'single' && writable('n1') });
 	my $dbh = db($pg_port{n1});
 	$dbh->do('CREATE EXTENSION uid');
-	$dbh->do("CREATE TABLE t_$_ (id $_ PRIMARY KEY DEFAULT $gen{$_}, tl int NOT NULL)") for @types;
-	$dbh->do('CREATE TABLE probe_w (at timestamptz DEFAULT clock_timestamp())');
+	create_tables($dbh);
 	# the identity, in postgresql.auto.conf: the secondary's base backup
 	# carries it
 	$dbh->do("LOAD 'uid'");
@@ -310,7 +309,23 @@ sub scenario
 	}
 	$dbh2->disconnect;
 	my $e = error_counts($dir);
-	@r{qw(dup_key other other_detail reload_refused)} = @{$e}{qw(dup_key other detail reload_refused)};
+	@r{qw(dup_key other other_detail)} = @{$e}{qw(dup_key other detail)};
+	# per event: the bigserial's time without a row, each type's beyond it,
+	# uid's refusals (from the event to the next)
+	for my $i (0 .. $#events)
+	{
+		my $ev = $events[$i];
+		my $av = availability($dir, $ev->{start}, $i < $#events ? $events[ $i + 1 ]{start} : $ev->{settled},
+			sub { $_[0][2] == $ev->{old_tl} }, sub { $_[0][2] == $ev->{tl} });
+		report_availability($sc, 'event ' . ($i + 1) . ", $ev->{kind}", $av);
+	}
+	# the bigserial's rows: lost (not in the final primary's table), given twice
+	my %kept = map { $_ => 1 } @{ sql_col($pg_port{$lead}, 'SELECT id::text FROM t_bigserial') };
+	my %seen;
+	my @bs = acks($dir, 'bigserial');
+	$r{bigserial_lost} = grep { !$kept{ $_->[1] } } @bs;
+	$r{bigserial_reissued} = grep { $seen{ $_->[1] }++ } @bs;
+	print join('|', 'ids', $PART, $sc, $r{ids}, $r{lost}, '-', $r{reissued}, $r{bigserial_lost}, '-', $r{bigserial_reissued}), "\n";
 	# whole run: IDs made read-only or in recovery, on either node
 	$r{ro_ids} = 0;
 	$r{ro_ids} += probe_view($dir, $_, 0)->{ro_ids} for @names;
@@ -340,9 +355,9 @@ for my $sc (@SCENARIOS)
 {
 	my $r = run_scenario($sc, "$SCRATCH-paf-$sc", \&scenario);
 	say sprintf('integration auto_failover: %s: %d events (%s), %d ids, %d of them lost, %d reissued, %d at or below the replicated, '
-		  . '%d 23505, %d other errors, %d sno refusals before a reload (55000), %d made read-only or in recovery; read-only out of recovery for %s s, '
+		  . '%d 23505, %d other errors (refusals of uid\'s), %d made read-only or in recovery; read-only out of recovery for %s s, '
 		  . 'first ID minus first write %s s, no ID for %s s after the event',
-		$sc, $r->{events}, $r->{kinds}, $r->{ids}, $r->{lost}, $r->{reissued}, $r->{below}, $r->{dup_key}, $r->{other}, $r->{reload_refused},
+		$sc, $r->{events}, $r->{kinds}, $r->{ids}, $r->{lost}, $r->{reissued}, $r->{below}, $r->{dup_key}, $r->{other},
 		$r->{ro_ids}, $r->{window}, $r->{id_vs_write}, $r->{refused});
 	say "  other error: $_ (x$r->{other_detail}{$_})" for sort keys %{ $r->{other_detail} };
 	push @line, sprintf('%s: %d events, %d ids, %d reissued, %d made read-only', $sc, $r->{events}, $r->{ids}, $r->{reissued},

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test/integration/auto_failover.sh: the integration suite's pg_auto_failover
-# part (issue 27).  Not run in CI.  Loopback only; ports 27350-27360
+# part (issue 27; in CI through test/integration/run.sh).  Loopback only; ports 9350-9360
 # (UID_INT_PORT: the monitor +1, the data nodes +2 and +3, the coordinator
 # +10), scratch directories UID_INT_SCRATCH-paf-* (default /tmp/uid-int-paf-*).
 #
@@ -8,8 +8,8 @@
 # and the monitor's extension, which the private copy of the installation
 # holds as it copies the packaged one): a monitor and two data nodes with
 # pg_autoctl's defaults (synchronous replication with the secondary), every
-# data node's postgres under libfaketime with a clock of its own, one writer
-# per type through whichever node takes writes
+# data node's postgres under libfaketime with a clock of its own, a writer
+# (a bigserial and every type: common.pl) through whichever node takes writes
 # (target_session_attrs=read-write), and a probe per node that ten times a
 # second generates every type outside any INSERT (SELECT sno_new(1), ...,
 # recording the transaction's read-only flag and recovery beside each ID)
@@ -28,11 +28,12 @@
 # coordinator on loopback, uid.pool_grace 600 s).  Counts per scenario: IDs
 # clients held (acknowledged inserts and the probes' IDs), of them lost (not
 # in the final primary's table), reissued, at or below what earlier timelines
-# left in the final primary's table, 23505s, other errors, IDs made in a
-# read-only transaction or in recovery, and sno's 55000 refusals while a
-# configuration file pg_autoctl edited waits for its reload (shown, not a
-# failure: a refusal makes no ID).  Prints a line per scenario and a
-# final line
+# left in the final primary's table, 23505s, other errors (refusals of
+# uid's, among them sno's 55000 while a configuration file pg_autoctl edited
+# waited for its reload, which 0.6.0 gave and 0.7.0 must not), IDs made in a
+# read-only transaction or in recovery, the bigserial's lost and reissued
+# values, and per event the availability line (common.pl).  Prints a line
+# per scenario and a final line
 #   integration auto_failover: seed N, hand: 2 events, 1234 ids, 0 reissued, 0 made read-only; leased: ...
 # and exits 1 if anything of reissued, at or below, 23505, other errors and
 # made read-only is not 0 (synchronous replication loses no acknowledged
@@ -42,7 +43,7 @@
 # Environment: UID_INT_SEED (default: drawn, printed) decides the events'
 # order and the clocks; UID_INT_SCENARIOS (default "hand leased");
 # UID_INT_EVENTS (default 2: a failover and a crash in the seed's order;
-# more draw more); UID_INT_RATE (inserts per second per writer, default 25);
+# more draw more); UID_INT_RATE (the writer's rounds per second, default 25);
 # UID_INT_WAIT (default 240 s); PG_MAJOR (default 15); UID_INT_PG_BIN=DIR
 # uses that installation, uid and pg_auto_failover already in it, instead of
 # building uid into a private copy of PG_MAJOR's under UID_SCRATCH (default

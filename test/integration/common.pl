@@ -24,6 +24,10 @@ our %gen = (
 	revts8 => 'revts8_new()',
 	uid60 => 'uid60_new()');
 our @types = sort keys %gen;
+# What the writer inserts into, in this order each round: a bigserial, then
+# every type.  The bigserial's row is what the event costs any table, and a
+# type's time beyond it, on the same connection, is what uid costs.
+our @writers = ('bigserial', @types);
 
 our $PG_BIN = $ENV{UID_INT_PG_BIN} or die "UID_INT_PG_BIN is not set\n";
 our $FAKETIME = $ENV{UID_INT_FAKETIME} or die "UID_INT_FAKETIME is not set\n";
@@ -205,6 +209,16 @@ sub sql1
 	return wantarray ? @r : $r[0];
 }
 
+# The first column of every row of $q on the server on $port.
+sub sql_col
+{
+	my ($port, $q) = @_;
+	my $dbh = db($port);
+	my $r = $dbh->selectcol_arrayref($q);
+	$dbh->disconnect;
+	return $r;
+}
+
 # The environment that runs a postgres under libfaketime with clock file $rc
 # (patroni.pl's node bin/postgres wrapper, as a list for env).
 sub faked_env
@@ -246,20 +260,29 @@ our $TL_SQL = "SELECT CASE WHEN pg_is_in_recovery() THEN 0\n\tELSE $TIMELINE END
 
 our $COORD_PORT = $BASE_PORT + 10;
 
+# A new server in $dir/data (initdb as postgres), on 127.0.0.1:$port with
+# its socket in $dir and $conf added to its postgresql.conf, not started;
+# $what names it in a failure, initdb's output goes to $log (a file to
+# append to; default: where ours goes).
+sub init_server
+{
+	my ($dir, $port, $conf, $what, $log) = @_;
+	pg_dir($dir);
+	run_as_pg(defined $log ? \$log : (), "$PG_BIN/initdb", '-D', "$dir/data", '-A', 'trust', '-U', 'postgres', '--no-sync')
+	  or fail("initdb of $what");
+	open my $fh, '>>', "$dir/data/postgresql.conf" or die;
+	print $fh "listen_addresses = '127.0.0.1'\nport = $port\nunix_socket_directories = '$dir'\n$conf";
+	close $fh;
+}
+
 # $log: where initdb's and pg_ctl's output goes (a file to append to;
 # default: where ours goes), for start and stop alike.
 sub start_coordinator
 {
 	my ($dir, $log) = @_;
-	pg_dir($dir);
-	run_as_pg(defined $log ? \$log : (), "$PG_BIN/initdb", '-D', "$dir/data", '-A', 'trust', '-U', 'postgres', '--no-sync')
-	  or fail('initdb of the coordinator');
-	open my $fh, '>>', "$dir/data/postgresql.conf" or die;
 	# A pool_grace of 600 s: the writers' clocks go up to 120 s behind,
 	# inside the bound of half of it.
-	print $fh "listen_addresses = '127.0.0.1'\nport = $COORD_PORT\n"
-	  . "unix_socket_directories = '$dir'\nuid.pool_grace = 600\n";
-	close $fh;
+	init_server($dir, $COORD_PORT, "uid.pool_grace = 600\n", 'the coordinator', $log);
 	run_as_pg(defined $log ? \$log : (), "$PG_BIN/pg_ctl", '-D', "$dir/data", '-w', '-l', "$dir/coordinator.log", 'start')
 	  or fail('start of the coordinator');
 	my $dbh = wait_for('the coordinator', sub { db($COORD_PORT) });
@@ -303,32 +326,53 @@ sub fresh_scratch
 
 # --- the writers ---------------------------------------------------------------
 
+# The writers' tables (t_TYPE, t_bigserial) and the probes' (probe_w, a
+# bigserial too), on the server $dbh is connected to.
+sub create_tables
+{
+	my ($dbh) = @_;
+	$dbh->do("CREATE TABLE t_$_ (id $_ PRIMARY KEY DEFAULT $gen{$_}, tl int NOT NULL)") for @types;
+	$dbh->do('CREATE TABLE t_bigserial (id bigserial PRIMARY KEY, tl int NOT NULL)');
+	$dbh->do('CREATE TABLE probe_w (id bigserial PRIMARY KEY, at timestamptz DEFAULT clock_timestamp())');
+}
+
 our %writer_pid;
 
-# One writer per type: inserts into t_TYPE through $dsn, and appends each
-# acknowledged ID to acks-TYPE (real time, ID, timeline, port) and each error
-# to errors-TYPE (real time, SQLSTATE, message), at $RATE inserts a second.
-# It reads the timeline as 0 on a server in recovery, and records that as
-# an error "recovery".  Options (%$o, patroni.pl's):
+# A writer: one connection through $dsn that inserts, round after round,
+# into t_bigserial and then into every t_TYPE (@writers), $RATE rounds a
+# second, and appends each acknowledged row to acks-WRITER (real time, ID,
+# timeline, port) and each error to errors-WRITER (real time, SQLSTATE,
+# message).  On one connection, the bigserial's first row after an event and
+# a type's first row are a round apart at most when uid refuses nothing: a
+# type's time beyond the bigserial's is uid's own (availability()).  A
+# refusal of one table does not stop the round; a lost or read-only
+# connection does (the writer connects again).  It reads the timeline as 0
+# on a server in recovery, and records that as an error "recovery" of every
+# writer.  Options (%$o):
 #   primary_only  the DSN reaches only a primary (target_session_attrs):
 #                 the timeline read with $TIMELINE, and when that fails (a
 #                 server in recovery, a lost connection), its SQLSTATE and
 #                 message recorded
-#   notices       libpq's notices (the server's warnings) to notices-TYPE
-#   jitter        inserts spaced at random around the mean
+#   notices       libpq's notices (the server's warnings) to notices
+#   jitter        rounds spaced at random around the mean
 sub writer
 {
-	my ($dir, $type, $dsn, $o) = @_;
+	my ($dir, $dsn, $o) = @_;
 	$o //= {};
-	open my $acks, '>>', "$dir/acks-$type" or die;
-	open my $errs, '>>', "$dir/errors-$type" or die;
+	my (%acks, %errs);
+	for my $w (@writers)
+	{
+		open $acks{$w}, '>>', "$dir/acks-$w" or die;
+		open $errs{$w}, '>>', "$dir/errors-$w" or die;
+		$acks{$w}->autoflush(1);
+		$errs{$w}->autoflush(1);
+	}
+	my $err_all = sub { my $line = sprintf "%.3f %s\n", time(), $_[0]; print { $errs{$_} } $line for @writers };
 	# libpq's notices (the server's warnings) go to stderr
-	if ($o->{notices}) { open STDERR, '>>', "$dir/notices-$type" or die; }
-	$acks->autoflush(1);
-	$errs->autoflush(1);
+	if ($o->{notices}) { open STDERR, '>>', "$dir/notices" or die; }
 	my $stop = 0;
 	$SIG{TERM} = sub { $stop = 1 };
-	my ($dbh, $sth, $tl, $port);
+	my ($dbh, %sth, $tl, $port);
 	my $pace = 1 / $RATE;
 	my $next = time();
 	while (!$stop)
@@ -338,7 +382,7 @@ sub writer
 			$dbh = DBI->connect($dsn, 'postgres', '', { RaiseError => 0, PrintError => 0, AutoCommit => 1 });
 			if (!$dbh)
 			{
-				printf $errs "%.3f connect %s\n", time(), (split /\n/, $DBI::errstr // '')[0] // '';
+				$err_all->('connect ' . ((split /\n/, $DBI::errstr // '')[0] // ''));
 				sleep 0.3;
 				next;
 			}
@@ -349,34 +393,38 @@ sub writer
 				# promotion would carry 0); the probes show the refusal
 				# (primary_only: the query failed, in recovery or on a lost
 				# connection)
-				printf $errs "%.3f %s\n", time(), $o->{primary_only}
-				  ? ($dbh->state || '?????') . ' ' . ((split /\n/, $dbh->errstr // '')[0] // '')
-				  : 'recovery ' . (defined $port ? 'in recovery' : 'no answer');
+				$err_all->($o->{primary_only}
+					? ($dbh->state || '?????') . ' ' . ((split /\n/, $dbh->errstr // '')[0] // '')
+					: 'recovery ' . (defined $port ? 'in recovery' : 'no answer'));
 				$dbh->disconnect;
 				undef $dbh;
 				sleep 0.3;
 				next;
 			}
-			$sth = $dbh->prepare("INSERT INTO t_$type (tl) VALUES (?) RETURNING id::text");
+			$sth{$_} = $dbh->prepare("INSERT INTO t_$_ (tl) VALUES (?) RETURNING id::text") for @writers;
 		}
-		my $ok = $sth->execute($tl);
-		my $at = time();
-		if ($ok)
+		for my $w (@writers)
 		{
-			my ($id) = $sth->fetchrow_array;
-			printf $acks "%.3f %s %d %d\n", $at, $id, $tl, $port;
-		}
-		else
-		{
+			my $ok = $sth{$w}->execute($tl);
+			my $at = time();
+			if ($ok)
+			{
+				my ($id) = $sth{$w}->fetchrow_array;
+				printf { $acks{$w} } "%.3f %s %d %d\n", $at, $id, $tl, $port;
+				next;
+			}
 			my $state = $dbh->state || '?????';
 			my $msg = (split /\n/, $dbh->errstr // '')[0] // '';
-			printf $errs "%.3f %s %s\n", $at, $state, $msg;
-			# a lost or read-only connection: find the leader again
-			if (!$dbh->ping || $state =~ /^(08|57P|25006)/)
+			printf { $errs{$w} } "%.3f %s %s\n", $at, $state, $msg;
+			# a lost or read-only connection: find the leader again (a
+			# refusal of uid's may carry 08006 too: a coordinator it could
+			# not reach; the connection is still there)
+			if (!$dbh->ping || $state =~ /^(57P|25006)/)
 			{
-				undef $sth;
+				%sth = ();
 				$dbh->disconnect;
 				undef $dbh;
+				last;
 			}
 		}
 		# jitter: a writer on a fixed grid, and a next leader's clock a whole
@@ -389,22 +437,19 @@ sub writer
 	exit 0;
 }
 
-# The writers, with writer's options $o.
+# The writer into $dir, with writer's options $o.
 sub start_writers
 {
 	my ($dir, $dsn, $o) = @_;
-	for my $type (@types)
+	my $pid = fork() // die "fork: $!";
+	if ($pid == 0)
 	{
-		my $pid = fork() // die "fork: $!";
-		if ($pid == 0)
-		{
-			@children = ();
-			srand() if $o && $o->{jitter};    # a seed of its own, not the plan's
-			writer($dir, $type, $dsn, $o);
-		}
-		$writer_pid{$type} = $pid;
-		push @children, [ $pid, "writer $type" ];
+		@children = ();
+		srand() if $o && $o->{jitter};    # a seed of its own, not the plan's
+		writer($dir, $dsn, $o);
 	}
+	$writer_pid{$dir} = $pid;
+	push @children, [ $pid, "writer into $dir" ];
 }
 
 # SIGTERM to forked children, and SIGKILL to those still there after 30 s
@@ -436,14 +481,15 @@ sub ack_count
 	my ($dir, $type, $tl) = @_;
 	open my $fh, '<', "$dir/acks-$type" or return 0;
 	my $n = 0;
-	while (<$fh>) { $n++ if !defined $tl || (split)[2] == $tl }
+	# a lexical, not $_: a caller's for or map over @types aliases $_
+	while (my $l = <$fh>) { $n++ if !defined $tl || (split ' ', $l)[2] == $tl }
 	return $n;
 }
 
 sub wait_writing
 {
 	my ($dir, $tl, $min, $what) = @_;
-	for my $type (@types)
+	for my $type (@writers)
 	{
 		wait_for("$type to be acknowledged $min times on timeline $tl ($what)",
 			sub { ack_count($dir, $type, $tl) >= $min });
@@ -610,42 +656,150 @@ sub reissued
 	return ($n // 0, \%per);
 }
 
-# Errors beyond those an event brings (lost connections, read-only servers,
-# shutdowns): 23505s counted apart, and sno's refusals while the
-# configuration files changed and no reload came yet (55000, "cannot tell
-# which sequence ranges the server's last reload delivered": pg_autoctl
-# edits its included files, then reloads) as reload_refused.
+# What an error a writer or probe got says about uid: '' for what an event
+# brings any table, the bigserial's too (no connection, a server shutting
+# down, in recovery or read-only: connect, recovery, 08..., 57P01-57P03,
+# 25006), else its SQLSTATE and message: a refusal of uid's (or a 23505).
+sub uid_refusal
+{
+	my ($state, $msg) = @_;
+	# a lease that expired while its coordinator could not be reached: 08006
+	# too, from a server that answers
+	return "$state $msg" if ($msg // '') =~ /lease of id/;
+	return '' if $state =~ /^(connect|recovery|08...|57P0[123]|25006|\?\?\?\?\?)$/;
+	return "$state " . ($msg // '');
+}
+
+# Errors beyond those an event brings: 23505s counted apart, the others
+# (refusals of uid's) by SQLSTATE and message in detail.  Since 0.7.0 that
+# includes sno's 55000 while a configuration file changed and no reload came
+# yet ("cannot tell which sequence ranges the server's last reload
+# delivered"), which pg_autoctl's edits brought before: IDs carry the
+# server's settings record, and no such refusal is left.  The bigserial's
+# are counted too: the sequence's own, not uid's, but none is expected.
 sub error_counts
 {
 	my ($dir) = @_;
-	my %r = (dup_key => 0, other => 0, reload_refused => 0, detail => {});
-	my $reload = qr/cannot tell which sequence ranges/;
-	for my $type (@types)
+	my %r = (dup_key => 0, other => 0, detail => {});
+	my $count = sub {
+		my ($what) = @_;
+		return unless $what;
+		if ($what =~ /^23505 /) { $r{dup_key}++; return }
+		$r{other}++;
+		$r{detail}{$what}++;
+	};
+	for my $w (@writers)
 	{
-		for my $e (read_lines("$dir/errors-$type"))
-		{
-			my ($at, $state, $msg) = @$e;
-			if ($state eq '23505') { $r{dup_key}++; next }
-			if ($state eq '55000' && $msg =~ $reload) { $r{reload_refused}++; next }
-			next if $state =~ /^(connect|recovery|08...|57P0[123]|25006)$/;
-			$r{other}++;
-			$r{detail}{"$state $msg"}++;
-		}
+		$count->(uid_refusal($_->[1], $_->[2])) for read_lines("$dir/errors-$w");
 	}
 	for my $file (glob "$dir/probes-*")
 	{
 		my ($name) = $file =~ /probes-(.*)$/;
 		for my $l (probe_lines($dir, $name))
 		{
-			next unless $l->[2] eq 'err';
-			if ($l->[3] eq '23505') { $r{dup_key}++; next }
-			if ($l->[3] eq '55000' && ($l->[4] // '') =~ $reload) { $r{reload_refused}++; next }
-			next if $l->[3] =~ /^(connect|08...|57P0[123]|25006|\?\?\?\?\?)$/;
-			$r{other}++;
-			$r{detail}{"$l->[3] $l->[4]"}++;
+			$count->(uid_refusal($l->[3], $l->[4])) if $l->[2] eq 'err';
 		}
 	}
 	return \%r;
+}
+
+# --- availability ------------------------------------------------------------------
+
+# The acknowledged rows of writer $w: [time, ID, timeline, port].
+sub acks
+{
+	my ($dir, $w) = @_;
+	return map { [ split / /, "@$_" ] } read_lines("$dir/acks-$w");
+}
+
+# An event's cost, from the writer's records in $dir: per writer (@writers)
+# the last row acknowledged before $from that $old accepts (a row of the old
+# primary's) and the first at or after $from that $new accepts (one of the
+# new primary's), and the refusals of uid's (uid_refusal) from $from to $to.
+# Returns { out => {W => seconds from the last row to the first},
+# beyond => {TYPE => seconds from the bigserial's first row to the type's},
+# refusals => {W => {"SQLSTATE message" => count}}, first => {W => time} };
+# a time is undef where the writer had no such row.
+sub availability
+{
+	my ($dir, $from, $to, $old, $new) = @_;
+	my %a;
+	for my $w (@writers)
+	{
+		my @acks = acks($dir, $w);
+		my ($last) = grep { $_->[0] < $from && $old->($_) } reverse @acks;
+		my ($first) = grep { $_->[0] >= $from && $new->($_) } @acks;
+		$a{first}{$w} = $first ? $first->[0] : undef;
+		$a{out}{$w} = $first && $last ? $first->[0] - $last->[0] : undef;
+		for my $e (read_lines("$dir/errors-$w"))
+		{
+			next if $e->[0] < $from || $e->[0] > $to;
+			my $k = uid_refusal($e->[1], $e->[2]) or next;
+			$a{refusals}{$w}{$k}++;
+		}
+	}
+	for my $type (@types)
+	{
+		$a{beyond}{$type} = defined $a{first}{$type} && defined $a{first}{bigserial}
+		  ? $a{first}{$type} - $a{first}{bigserial} : undef;
+	}
+	return \%a;
+}
+
+# The longest writer $w went without an acknowledged row that $accept
+# accepts between $from and $to.
+sub no_row_for
+{
+	my ($dir, $w, $from, $to, $accept) = @_;
+	my ($worst, $last) = (0, $from);
+	for my $t ((map { $_->[0] } grep { $_->[0] >= $from && $_->[0] <= $to && $accept->($_) } acks($dir, $w)), $to)
+	{
+		$worst = $t - $last if $t - $last > $worst;
+		$last = $t;
+	}
+	return $worst;
+}
+
+# The goal for a type's time beyond the bigserial's: one of the writer's
+# rounds (a tick of the bigserial's) and, for uid60, the second its fence may
+# wait for (the first tick that begins after a claim).  Shown, never asserted:
+# a busy machine can stretch any time.
+sub beyond_goal { my ($type) = @_; return 1 / $RATE + ($type eq 'uid60' ? 1 : 0) }
+
+# Prints an event's availability ($a from availability()): a line for people
+# and one for the table test/integration/run.sh makes of every part's,
+#   availability|PART|SCENARIO|EVENT|bigserial's time without a row|
+#     the worst type's time beyond it but uid60's|uid60's|uid's refusals
+# and returns the count of uid's refusals (every type's, not the bigserial's).
+sub report_availability
+{
+	my ($sc, $event, $a) = @_;
+	my $f = sub { defined $_[0] ? sprintf('%.2f', $_[0]) : '-' };
+	my ($worst, $n, @kinds) = (undef, 0);
+	for my $type (@types)
+	{
+		next if $type eq 'uid60';
+		my $b = $a->{beyond}{$type};
+		$worst = $b if defined $b && (!defined $worst || $b > $worst);
+	}
+	for my $w (@types)
+	{
+		for my $k (sort keys %{ $a->{refusals}{$w} // {} })
+		{
+			$n += $a->{refusals}{$w}{$k};
+			push @kinds, "$w $k (x$a->{refusals}{$w}{$k})";
+		}
+	}
+	my @bs = map { "$_ x$a->{refusals}{bigserial}{$_}" } sort keys %{ $a->{refusals}{bigserial} // {} };
+	my @past = grep { defined $a->{beyond}{$_} && $a->{beyond}{$_} > beyond_goal($_) } @types;
+	say sprintf('%s: %s: the bigserial had no row for %s s; beyond its first row: %s; %s; %d refusals of uid\'s%s%s',
+		$sc, $event, $f->($a->{out}{bigserial}),
+		join(', ', map { "$_ " . $f->($a->{beyond}{$_}) } @types),
+		@past ? 'past the goal (a round, uid60 a second more): ' . join(', ', @past) : 'within the goal',
+		$n, @kinds ? ': ' . join('; ', @kinds) : '', @bs ? "; the bigserial's own errors: @bs" : '');
+	print join('|', 'availability', $PART, $sc, $event, $f->($a->{out}{bigserial}), $f->($worst),
+		$f->($a->{beyond}{uid60}), $n), "\n";
+	return $n;
 }
 
 # Runs scenario $sc with $fn and returns its results; when it did not run as

@@ -30,10 +30,10 @@ use Time::HiRes qw(time sleep);
 our ($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT);
 BEGIN
 {
-	($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT) = ('pgbackrest', '/tmp/uid-int', 27300);
+	($PART, $SCRATCH_DEFAULT, $PORT_DEFAULT) = ('pgbackrest', '/tmp/uid-int', 9300);
 	require(dirname(__FILE__) . '/common.pl');
 }
-our (%gen, @types, $PG_BIN, $SEED, $RATE, $SCRATCH, $BASE_PORT, $WAIT, $T0, @children, $COORD_PORT,
+our (%gen, @types, @writers, $PG_BIN, $SEED, $RATE, $SCRATCH, $BASE_PORT, $WAIT, $T0, @children, $COORD_PORT,
 	%writer_pid, @PIDFILE_GLOBS, $TL_SQL);
 
 my @SCENARIOS = split ' ', ($ENV{UID_INT_SCENARIOS} // 'hand leased');
@@ -43,7 +43,7 @@ for my $s (@SCENARIOS)
 }
 my $STANZA = 'uid';
 
-# Ports: the original 27301, the copies 27302.., the coordinator 27310.
+# Ports: the original 9301, the copies 9302.., the coordinator 9310.
 my $ORIG_PORT = $BASE_PORT + 1;
 my %copy_port = (A => $BASE_PORT + 2, B => $BASE_PORT + 3, C => $BASE_PORT + 4);
 
@@ -111,7 +111,7 @@ sub stop_server
 sub wait_port_writing
 {
 	my ($dir, $port, $min, $what) = @_;
-	for my $type (@types)
+	for my $type (@writers)
 	{
 		wait_for("$type to be acknowledged $min times on port $port ($what)",
 			sub { (grep { (split / /, "@$_")[3] == $port } read_lines("$dir/acks-$type")) >= $min });
@@ -175,6 +175,16 @@ sub longest_gap
 	return $worst;
 }
 
+# A copy's availability: per writer, the first row on $port from $from (the
+# resume, or pg_ctl's return) on, and uid's refusals until $to.
+sub copy_availability
+{
+	my ($dir, $port, $from, $to) = @_;
+	my $av = availability($dir, $from, $to, sub { 0 }, sub { $_[0][3] == $port });
+	$av->{out}{$_} = defined $av->{first}{$_} ? $av->{first}{$_} - $from : undef for @writers;
+	return $av;
+}
+
 # IDs on $port's table made there at or below the greatest ID it holds from
 # earlier timelines (restored, or replayed from another copy).
 sub below_restored
@@ -227,20 +237,14 @@ sub scenario
 	pgbackrest_conf($dir, $_, $_ eq 'orig' ? $ORIG_PORT : $copy_port{$_}) for qw(orig A B C);
 
 	# the original: its clock right, archiving into the stanza
-	pg_dir("$dir/orig");
-	run_as_pg(\"$dir/orig/initdb.log", "$PG_BIN/initdb", '-D', "$dir/orig/data", '-A', 'trust', '-U', 'postgres', '--no-sync')
-	  or fail('initdb of the original');
-	open my $fh, '>>', "$dir/orig/data/postgresql.conf" or die;
-	print $fh "listen_addresses = '127.0.0.1'\nport = $ORIG_PORT\nunix_socket_directories = '$dir/orig'\n"
-	  . "archive_mode = on\narchive_command = 'pgbackrest --stanza=$STANZA archive-push %p'\n"
-	  . "max_wal_senders = 4\nshared_buffers = 64MB\nmax_connections = 60\nlc_messages = 'C'\n"
-	  . identity_conf($sc);
-	close $fh;
+	init_server("$dir/orig", $ORIG_PORT, "archive_mode = on\narchive_command = 'pgbackrest --stanza=$STANZA archive-push %p'\n"
+		  . "max_wal_senders = 4\nshared_buffers = 64MB\nmax_connections = 60\nlc_messages = 'C'\n"
+		  . identity_conf($sc),
+		'the original', "$dir/orig/initdb.log");
 	start_server($dir, 'orig') or fail('start of the original');
 	my $dbh = db($ORIG_PORT);
 	$dbh->do('CREATE EXTENSION uid');
-	$dbh->do("CREATE TABLE t_$_ (id $_ PRIMARY KEY DEFAULT $gen{$_}, tl int NOT NULL)") for @types;
-	$dbh->do('CREATE TABLE probe_w (at timestamptz DEFAULT clock_timestamp())');
+	create_tables($dbh);
 	$dbh->disconnect;
 	pgbackrest($dir, 'orig', "$dir/stanza-create.log", 'stanza-create') or fail("stanza-create (see $dir/stanza-create.log)");
 	say "$sc: the original on port $ORIG_PORT, stanza '$STANZA' in $dir/repo";
@@ -262,14 +266,12 @@ sub scenario
 	wait_for("$plan{before} s of writing after the backup", sub { time() >= $b1 + $plan{before} }, $plan{before} + 5, 0.1);
 	my ($target, $t1) = sql1($ORIG_PORT,
 		q{SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00', extract(epoch FROM now())});
-	# (ack_count reads with while (<$fh>), which sets $_: no map or for over @types with $_ around it)
-	my %at_target;
-	for my $type (@types) { $at_target{$type} = ack_count($dir, $type) }
+	my %at_target = map { $_ => ack_count($dir, $_) } @types;
 	wait_for("$plan{after} s of writing after the target", sub { time() >= $t1 + $plan{after} }, $plan{after} + 5, 0.1);
 	stop_writers();
 	my $t_end = time();
 	$r{after_target} = 0;
-	for my $type (@types) { $r{after_target} += ack_count($dir, $type) - $at_target{$type} }
+	$r{after_target} += ack_count($dir, $_) - $at_target{$_} for @types;
 	pgbackrest($dir, 'orig', "$dir/check.log", 'check') or fail("check (see $dir/check.log)");
 	my $orig_archived = archived($dir);
 	say sprintf('%s: target %s; %d IDs acknowledged after it, in %.1f s; archived: %s', $sc, $target, $r{after_target},
@@ -299,6 +301,7 @@ sub scenario
 	my $tl_a = wait_for('a writer on A', sub { my ($tl) = sql1($pa, $TL_SQL); $tl });
 	wait_port_writing($dir, $pa, 20, 'on A');
 	wait_for("A's clock to pass the original's last ID", sub { time() + clock_offset($pa) > $t_end + 1 }, $WAIT, 0.5);
+	$r{avail}{A} = copy_availability($dir, $pa, $resume, time());
 	$r{A_refused} = first_probe_wait($dir, 'A', $resume);
 	$r{A_refused_ack} = first_ack_wait($dir, $pa, $resume);
 	sql1($pa, 'SELECT pg_switch_wal()');
@@ -343,6 +346,7 @@ sub scenario
 		wait_port_writing($dir, $p, 20, "on $name");
 		wait_for("$name\'s clock to pass the original's last ID", sub { time() + clock_offset($p) > $t_end + 1 }, $WAIT, 0.5);
 		$r{"${name}_start"} = $up - $t_start;
+		$r{avail}{$name} = copy_availability($dir, $p, $up, time());
 		$r{"${name}_refused"} = first_probe_wait($dir, $name, $up);
 		$r{"${name}_refused_ack"} = first_ack_wait($dir, $p, $up);
 		stop_writers();
@@ -390,6 +394,11 @@ sub scenario
 		$r{again_after_target} += grep { $_->[2] !~ /^port $ORIG_PORT$/ && $orig_after{$type}{ $_->[1] } }
 		  grep { $_->[2] =~ /^probe/ } @{ $held->{$type} };
 	}
+	# the bigserial's, as the copies gave them: the sequence restored to the
+	# target gives again what the original gave after it
+	my @bs = acks($dir, 'bigserial');
+	my %bs_after = map { $_->[1] => 1 } grep { $_->[3] == $ORIG_PORT && $_->[0] >= $t1 } @bs;
+	$r{bigserial_again} = grep { $_->[3] != $ORIG_PORT && $bs_after{ $_->[1] } } @bs;
 	$r{probe_ids} = 0;
 	$r{ro_ids} = 0;
 	for my $name (qw(A B C))
@@ -403,7 +412,7 @@ sub scenario
 		}
 	}
 	my $e = error_counts($dir);
-	@r{qw(dup_key other other_detail reload_refused)} = @{$e}{qw(dup_key other detail reload_refused)};
+	@r{qw(dup_key other other_detail)} = @{$e}{qw(dup_key other detail)};
 	return \%r;
 }
 
@@ -428,6 +437,11 @@ for my $sc (@SCENARIOS)
 		map({ defined $r->{"${_}_refused"} ? sprintf('%.2f', $r->{"${_}_refused"}) : 'did not start' } qw(B C)),
 		$r->{A_pushed}, $r->{B_failed} ? "did not start ($r->{B_failed})" : $r->{B_from_A} ? "$r->{B_from_A} of A's rows" : 'no');
 	say "  other error: $_ (x$r->{other_detail}{$_})" for sort keys %{ $r->{other_detail} };
+	my %what = (A => 'restore, paused, then resumed', B => 'restore with --target-action=promote',
+		C => 'restore with --target-action=promote --target-timeline=current');
+	report_availability($sc, "copy $_ ($what{$_})", $r->{avail}{$_}) for grep { $r->{avail}{$_} } qw(A B C);
+	print join('|', 'ids', $PART, $sc, $r->{ids} + $r->{probe_ids}, '-', $r->{again_after_target}, $r->{reissued}, '-',
+		$r->{bigserial_again}, '-'), "\n";
 	push @line, sprintf('%s: %d restores, %d ids, %d reissued', $sc, $restores, $r->{ids} + $r->{probe_ids}, $r->{reissued});
 	$bad = 1 if $r->{dup_key} || $r->{below} || $r->{other} || $r->{ro_ids} || $r->{C_failed};
 	$bad = 1 if $sc eq 'leased' && $r->{reissued};
