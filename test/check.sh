@@ -13,14 +13,17 @@
 # once, beside the others from when PostgreSQL 18 is built, the Citus stage
 # (test/citus/run.sh): Citus built against 18 from UID_CITUS_TARBALL
 # (test/citus-build.sh), a coordinator and two workers on loopback, the
-# tests of test/citus.
+# tests of test/citus; once, beside the others from the start, the
+# integration suite (test/integration/run.sh): uid under Patroni with etcd,
+# pgBackRest and pg_auto_failover, Debian 12's packages for 15, one seed per
+# tool (printed; UID_INT_SEED=N replays), in a private copy of 15.
 # Exits non-zero if any suite fails.
 #
 # Usage: test/check.sh [--only STAGE[,STAGE...]] [MAJOR...]
-#   STAGE  unit, sim, regress, tap, sanitize, package, dist, fuzz, citus
-#          (default: all)
+#   STAGE  unit, sim, regress, tap, sanitize, package, dist, fuzz, citus,
+#          integration (default: all)
 #   MAJOR  the majors to test (default: PG_MAJOR, else UID_MATRIX; citus is
-#          on 18 whatever they are)
+#          on 18 and integration on Debian 12's 15 whatever they are)
 # e.g. "test/check.sh --only tap 17" reruns the TAP suite on 17, and with
 # PROVE_TESTS=test/t/032_sno_reload.pl only that file.
 #   UID_FUZZ_TIME  seconds per fuzz target (default 15)
@@ -30,7 +33,7 @@
 #   UID_CITUS_TARBALL the Citus sources (default
 #                  ../shared/citus/citus-14.0.1.tar.gz beside this checkout);
 #                  UID_CITUS_TESTS=test/citus/003_mx_writes.pl runs one file
-STAGES="unit sim regress tap sanitize package dist fuzz citus"
+STAGES="unit sim regress tap sanitize package dist fuzz citus integration"
 ONLY=
 args=()
 while [ $# -gt 0 ]; do
@@ -58,6 +61,14 @@ if [ ${#args[@]} -gt 0 ]; then majors="${args[*]}"; elif [ -n "${PG_MAJOR:-}" ];
 for m in $majors; do use_major "$m"; done # check them all before the long part
 
 install_packages $majors ${UID_UPGRADE_FROM_MAJOR:-}
+# The integration suite's packages, before anything runs beside: two apt-gets
+# at once would fail on dpkg's lock.
+if want integration && packaged 15; then
+	source "$UID_SRC/test/integration/lib.sh"
+	install_packages 15
+	# shellcheck disable=SC2086
+	int_packages $INT_PACKAGES
+fi
 # On exit: the last major's cluster, and a run still going beside the others:
 # a rooted major (test/root-check.sh releases its root on TERM) or the Citus
 # stage (test/citus/run.sh stops its nodes on TERM).
@@ -221,6 +232,27 @@ for m in $majors; do
 		suite "$name" run_rooted "$m" "$stages" || true
 	fi
 done
+# The integration suite (test/integration/run.sh), once, beside the others
+# from here on (UID_SIDE_BY_SIDE=0: before them): Debian 12's tools are
+# packaged for its 15 only.  Its own scratch and a private copy of 15, so
+# that nothing of the majors' suites is shared with it.
+run_integration() {
+	env PG_MAJOR=15 UID_SCRATCH="$UID_SCRATCH/integration" UID_INT_LOGS="$UID_SCRATCH/integration/logs" \
+		bash "$UID_SRC/test/integration/run.sh"
+}
+if ! want integration; then
+	:
+elif ! packaged 15; then
+	not_run "integration suite" "Debian 12's PostgreSQL 15 is not packaged here"
+else
+	name="integration suite on 15: Patroni, pgBackRest, pg_auto_failover (test/integration)"
+	if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
+		beside "$name" uid-integration run_integration
+	else
+		suite "$name" run_integration || true
+	fi
+fi
+
 # Waits for the runs started beside the others (rooted majors, Citus): each
 # one's output, and a suite in the summary.
 wait_beside() {

@@ -131,28 +131,26 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 stop_hogs
 
-# The integration suite (test/integration: Patroni, pgBackRest,
+# The integration suite (test/integration/run.sh: Patroni, pgBackRest,
 # pg_auto_failover), once after the rounds, against the uid installed above:
-# the tools are Debian 12's packages for its own major, so only there.  Not in
-# CI for its time (about 25 minutes); UID_STRESS_INTEGRATION=0 leaves it out.
+# the tools are Debian 12's packages for its own major, so only there.  CI
+# runs it too (test/check.sh's stage integration), on an idle machine;
+# UID_STRESS_INTEGRATION=0 leaves it out here.
 if [ "$failed" -eq 0 ] && packaged "$PG_MAJOR" && [ "${UID_STRESS_INTEGRATION:-1}" != 0 ]; then
-	for part in "$UID_SRC"/test/integration/*.sh; do
-		[ "$(basename "$part")" = lib.sh ] && continue
-		name=$(basename "$part" .sh)
-		say "the integration suite's $name part"
-		t0=$SECONDS
-		rc=0
-		UID_INT_PG_BIN=$PG_BIN bash "$part" >"$LOGS/integration-$name.out" 2>&1 || rc=$?
-		secs=$((SECONDS - t0))
-		line=$(grep "integration $name: seed" "$LOGS/integration-$name.out" | tail -1)
-		if [ "$rc" -eq 0 ]; then
-			results+=("$(printf 'integration %s: ok %4d s: %s' "$name" "$secs" "$line")")
-		else
-			results+=("$(printf 'integration %s: FAIL (exit %d) %4d s: %s' "$name" "$rc" "$secs" "$line")")
-			tail -40 "$LOGS/integration-$name.out"
-			failed=1
-		fi
-	done
+	say "the integration suite"
+	t0=$SECONDS
+	rc=0
+	UID_INT_PG_BIN=$PG_BIN UID_INT_LOGS=$LOGS/integration bash "$UID_SRC/test/integration/run.sh" \
+		>"$LOGS/integration.out" 2>&1 || rc=$?
+	secs=$((SECONDS - t0))
+	lines=$(grep -E '^(ok|FAIL) ' "$LOGS/integration.out" || true)
+	if [ "$rc" -eq 0 ]; then
+		results+=("$(printf 'integration: ok %4d s' "$secs")" "$lines")
+	else
+		results+=("$(printf 'integration: FAIL (exit %d) %4d s' "$rc" "$secs")" "$lines")
+		tail -60 "$LOGS/integration.out"
+		failed=1
+	fi
 fi
 
 say "summary: TAP on $(pg_version), $HOG_COUNT CPU hogs on $(nproc) cores, the suite under nice -n 10"

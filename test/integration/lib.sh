@@ -6,11 +6,12 @@
 # UID_INT_PG_BIN names an installation that holds it already.  Sets FAKETIME
 # and UID_INT_PG_BIN.
 
-# int_setup PACKAGE...: the packages, then the installation.
-int_setup() {
-	use_major "${PG_MAJOR:-15}"
-	install_packages "$PG_MAJOR"
-	# what this part needs beyond the TAP tests
+# The packages of the whole suite (test/integration/run.sh; test/check.sh
+# installs them before it starts anything beside).
+INT_PACKAGES="patroni etcd-server pgbackrest postgresql-${PG_MAJOR:-15}-auto-failover libdbd-pg-perl"
+
+# int_packages PACKAGE...: those of them not installed yet, with apt-get.
+int_packages() {
 	local p missing=()
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -21,6 +22,14 @@ int_setup() {
 		"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 			"${missing[@]}" >/dev/null
 	fi
+}
+
+# int_setup PACKAGE...: the packages, then the installation.
+int_setup() {
+	use_major "${PG_MAJOR:-15}"
+	install_packages "$PG_MAJOR"
+	# what this part needs beyond the TAP tests
+	int_packages "$@"
 	ensure_postgres
 	FAKETIME=$(faketime_lib)
 	[ -n "$FAKETIME" ] && [ -e "$FAKETIME" ] || { echo "libfaketime not found (package libfaketime)" >&2; exit 2; }
