@@ -66,8 +66,8 @@ install_packages $majors ${UID_UPGRADE_FROM_MAJOR:-}
 if want integration && packaged 15; then
 	source "$UID_SRC/test/integration/lib.sh"
 	install_packages 15
-	# shellcheck disable=SC2086
-	int_packages $INT_PACKAGES
+	# shellcheck disable=SC2046
+	install_missing $(int_package_list 15)
 fi
 # On exit: the last major's cluster, and a run still going beside the others:
 # a rooted major (test/root-check.sh releases its root on TERM) or the Citus

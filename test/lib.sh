@@ -88,9 +88,10 @@ uid_packages() {
 }
 
 # install_packages MAJOR...
-install_packages() {
+# install_missing PACKAGE...: those not installed yet, with apt-get.
+install_missing() {
 	local p missing=()
-	for p in $(uid_packages "$@"); do
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then
@@ -99,6 +100,11 @@ install_packages() {
 		"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			--no-install-recommends "${missing[@]}" >/dev/null
 	fi
+}
+
+install_packages() {
+	# shellcheck disable=SC2046
+	install_missing $(uid_packages "$@")
 	# The servers run as postgres.  Debian's postgresql packages make the user;
 	# a run with built majors alone makes it the same way.
 	if ! id postgres >/dev/null 2>&1; then

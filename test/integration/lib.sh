@@ -6,30 +6,17 @@
 # UID_INT_PG_BIN names an installation that holds it already.  Sets FAKETIME
 # and UID_INT_PG_BIN.
 
-# The packages of the whole suite (test/integration/run.sh; test/check.sh
-# installs them before it starts anything beside).
-INT_PACKAGES="patroni etcd-server pgbackrest postgresql-${PG_MAJOR:-15}-auto-failover libdbd-pg-perl"
-
-# int_packages PACKAGE...: those of them not installed yet, with apt-get.
-int_packages() {
-	local p missing=()
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-	done
-	if [ ${#missing[@]} -gt 0 ]; then
-		say "installing ${missing[*]}"
-		"${SUDO[@]}" apt-get update -qq
-		"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-			"${missing[@]}" >/dev/null
-	fi
-}
+# int_package_list MAJOR: the packages of the whole suite on MAJOR
+# (test/integration/run.sh; test/check.sh installs them for 15 before it
+# starts anything beside).
+int_package_list() { echo "patroni etcd-server pgbackrest postgresql-$1-auto-failover libdbd-pg-perl"; }
 
 # int_setup PACKAGE...: the packages, then the installation.
 int_setup() {
 	use_major "${PG_MAJOR:-15}"
 	install_packages "$PG_MAJOR"
 	# what this part needs beyond the TAP tests
-	int_packages "$@"
+	install_missing "$@"
 	ensure_postgres
 	FAKETIME=$(faketime_lib)
 	[ -n "$FAKETIME" ] && [ -e "$FAKETIME" ] || { echo "libfaketime not found (package libfaketime)" >&2; exit 2; }

@@ -46,8 +46,8 @@ declare -A seed
 for part in $PARTS; do seed[$part]=${UID_INT_SEED:-$(((RANDOM << 15 | RANDOM) % 1000000))}; done
 say "the integration suite: $(for p in $PARTS; do printf '%s seed %s; ' "$p" "${seed[$p]}"; done)logs in $LOGS"
 
-# shellcheck disable=SC2086
-int_setup $INT_PACKAGES
+# shellcheck disable=SC2046
+int_setup $(int_package_list "${PG_MAJOR:-15}")
 [ -e "$("$UID_INT_PG_BIN/pg_config" --pkglibdir)/pgautofailover.so" ] ||
 	{ echo "no pg_auto_failover in $UID_INT_PG_BIN (package postgresql-$PG_MAJOR-auto-failover)" >&2; exit 2; }
 say "on $("$UID_INT_PG_BIN/pg_config" --version) in $UID_INT_PG_BIN: $(patroni --version 2>&1 | head -n 1), $(pgbackrest version), $(pg_autoctl version | head -n 1)"
