@@ -195,6 +195,64 @@ postgresql:
     shared_buffers: 64MB
     max_connections: 40
 EOF2
+	# sync: pg_cron on every node, as doc/operations.md says, running the
+	# partition maintenance recipe as the table's owner
+	open my $fh, '>>', "$dir/$name/patroni.yml" or die;
+	print $fh "    shared_preload_libraries: pg_cron\n    cron.database_name: postgres\n    cron.host: '$dir/$name'\n"
+	  if $sc eq 'sync';
+	close $fh;
+}
+
+# --- pg_cron (the sync scenario) ----------------------------------------------------
+
+# doc/operations.md's recipe: a table of a plain role's, rows in its DEFAULT
+# partition, and the maintenance job scheduled as the owner on the leader
+# (pg_cron's job table replicates; its scheduler runs on the primary only).
+sub cron_setup
+{
+	my ($dbh) = @_;
+	$dbh->do($_) for split /;\n/, q{CREATE EXTENSION pg_cron;
+CREATE ROLE app LOGIN;
+CREATE SCHEMA app AUTHORIZATION app;
+SET ROLE app;
+CREATE TABLE app.ev (id sno NOT NULL DEFAULT sno_new(1), PRIMARY KEY (id)) PARTITION BY RANGE (id);
+CREATE TABLE app.ev_default PARTITION OF app.ev DEFAULT;
+INSERT INTO app.ev SELECT FROM generate_series(1, 100);
+RESET ROLE;
+SELECT cron.schedule_in_database('uid-partitions', '* * * * *', $$SELECT * FROM uid_maintain_partitions('app.ev', premake => 3, width => '1 month', retention => '6 months')$$, database => 'postgres', username => 'app')};
+}
+
+# The greatest runid of the job's runs on the leader $lead so far.
+sub cron_runid { my ($lead) = @_; return sql1($pg_port{$lead}, 'SELECT coalesce(max(runid), 0) FROM cron.job_run_details') }
+
+# After the events, on the final leader $lead: a run of the job after
+# runid $after (the first event's new leader's greatest when it took writes:
+# a later run is that leader's or a later one's; its start_time is on the
+# node's clock, which the events set behind) succeeded (waits for the next
+# minute's if none has yet), no run failed (but one a crash
+# cut short, which pg_cron marks "server restarted"), the DEFAULT
+# partition is empty and every partition is app's.  Returns a line, and
+# whether it is a failure.
+sub cron_check
+{
+	my ($lead, $after) = @_;
+	my $q = "SELECT count(*) FILTER (WHERE status = 'succeeded' AND runid > $after) FROM cron.job_run_details";
+	# a failure, not a run that did not go as planned: pg_cron runs every minute
+	my $ran = eval { wait_for('a run of the maintenance job on a later leader', sub { sql1($pg_port{$lead}, $q) > 0 }, 150, 2) };
+	my ($ok, $failed, $left, $parts, $others, $rows) = sql1($pg_port{$lead}, q{
+		SELECT count(*) FILTER (WHERE status = 'succeeded'),
+			count(*) FILTER (WHERE status = 'failed' AND return_message IS DISTINCT FROM 'server restarted'),
+			(SELECT count(*) FROM app.ev_default),
+			(SELECT count(*) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+			 WHERE i.inhparent = 'app.ev'::regclass AND c.relname <> 'ev_default'),
+			(SELECT count(*) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+			 WHERE i.inhparent = 'app.ev'::regclass AND c.relowner <> 'app'::regrole),
+			(SELECT count(*) FROM app.ev)
+		FROM cron.job_run_details});
+	my $bad = !$ran || $failed || $left || !$parts || $others || $rows != 100;
+	return (sprintf('pg_cron: %s; %d runs succeeded, %d failed; the maintenance made %d partitions (%d not app\'s), '
+		  . '%d of 100 rows left in the DEFAULT partition, %d rows in all', $ran ? 'a run on a later leader succeeded'
+		  : 'no run on a later leader succeeded within 150 s', $ok, $failed, $parts, $others, $left, $rows), $bad);
 }
 
 my %patroni_pid;
@@ -353,6 +411,7 @@ sub scenario
 	my $dbh = db($pg_port{n1});
 	$dbh->do('CREATE EXTENSION uid');
 	create_tables($dbh);
+	cron_setup($dbh) if $sc eq 'sync';
 	$dbh->disconnect;
 	start_patroni($dir, $_) for @names[ 1 .. $#names ];
 	wait_all_streaming('n1');
@@ -440,6 +499,7 @@ sub scenario
 			$ev->{new} = $cand;
 		}
 		$ev->{ready} = time();
+		$ev->{cron_runid} = cron_runid($ev->{new}) if $sc eq 'sync';
 		$ev->{tl} = writable($ev->{new});
 		$ev->{behind} = -clock_offset($pg_port{ $ev->{new} });
 		say sprintf('%s: event %d, %s: %s -> %s (timeline %d, clock %.0f s behind), a writer after %.1f s%s',
@@ -475,6 +535,7 @@ sub scenario
 	$r->{refused} = join('/', @{ $r->{refused_s} // [] });
 	$r->{gap} = join('/', @{ $r->{gaps} // [] });
 	$r->{kinds} = join('/', map { $_->{kind} } @events);
+	($r->{cron}, $r->{cron_bad}) = cron_check($lead, $events[0]{cron_runid}) if $sc eq 'sync' && @events;
 
 	stop_cluster($dir);
 	stop_coordinator($coord, "$coord/commands.log") if $sc eq 'leased';
@@ -722,6 +783,8 @@ for my $sc (@SCENARIOS)
 	say "  other error: $_ (x$r->{other_detail}{$_})" for sort keys %{ $r->{other_detail} };
 	say "  warning to a writer: $_ (x$r->{warnings}{$_})" for sort keys %{ $r->{warnings} };
 	say "  sno partitions in the final table: $r->{identities}";
+	say "  $r->{cron}" if $r->{cron};
+	$bad = 1 if $r->{cron_bad};
 	say "  reissued: " . join(', ', map { "$_ $r->{by_type}{$_}" } sort keys %{ $r->{by_type} }) if $r->{reissued};
 	push @line, sprintf('%s: %d failovers, %d ids, %d reissued', $sc, $r->{failovers}, $r->{ids}, $r->{reissued});
 	$bad = 1 if $r->{dup_key} || $r->{below} || $r->{other};

@@ -19,7 +19,10 @@
 #   async   hand-set identity, the same on every node, asynchronous
 #           replication: a crash that loses acknowledged WAL may make IDs
 #           again (doc/operations.md, "IDs from WAL that was lost"); counted
-#   sync    the same with Patroni's synchronous_mode: 0 reissued
+#   sync    the same with Patroni's synchronous_mode: 0 reissued; and
+#           pg_cron on every node, running doc/operations.md's partition
+#           maintenance recipe as the table's owner: after the events a run
+#           on a later leader succeeded and moved every row, none failed
 #   leased  identities leased from a coordinator (a fourth PostgreSQL on
 #           loopback, uid.pool_grace 600 s): 0 reissued
 #   coordinator  the coordinator is the Patroni cluster (synchronous_mode),
@@ -41,10 +44,10 @@
 # row, how long after its first row on the new leader each type's came, and
 # uid's refusals.  Prints a line per scenario and a final line
 #   integration patroni: seed N, async: 3 failovers, 1234 ids, 16 reissued; sync: ...
-# and exits 1 if sync, leased or coordinator reissued an ID, or any scenario
-# had a 23505, an ID at or below the replicated or another error; 2 if the
-# run did not go as planned (a state that did not come within UID_INT_WAIT
-# seconds).
+# and exits 1 if sync, leased or coordinator reissued an ID, the pg_cron
+# check failed, or any scenario had a 23505, an ID at or below the replicated
+# or another error; 2 if the run did not go as planned (a state that did not
+# come within UID_INT_WAIT seconds).
 #
 # Environment: UID_INT_SEED (default: drawn, printed) decides the events'
 # order, the candidates, the clock offsets and the partitions' lengths;
