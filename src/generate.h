@@ -9,6 +9,7 @@
 
 #include "access/xact.h"
 
+#include "clock.h"
 #include "guc.h"
 #include "identity.h"
 #include "lease.h"
@@ -33,12 +34,6 @@ uid_gen_slot(const UidClockSpec *spec, bool unique)
 	}
 	return uid_gen_prepare(spec, unique);
 }
-
-/* The system clock in microseconds since the Unix epoch. */
-#define uid_clock_unix_us() uid_plat_unix_us()
-
-/* The monotonic clock in microseconds, which no clock step moves. */
-#define uid_clock_mono_us() uid_plat_mono_us()
 
 UID_NORETURN extern void uid_clock_out_of_range(const UidClockSpec *spec, int64 now_us) UID_NORETURN_AFTER;
 

@@ -42,7 +42,6 @@
 
 #include "libpq-fe.h"
 
-#include "generate.h"
 #include "codec/bits.h"
 #include "codec/sno_codec.h"
 #include "codec/snowflake_si_codec.h"

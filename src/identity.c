@@ -89,7 +89,9 @@
 #include "utils/guc_tables.h"
 #include "utils/timestamp.h"
 
-#include "generate.h"
+#include "clock.h"
+#include "identity.h"
+#include "published.h"
 #include "core/window.h"
 #include "codec/revts8_codec.h"
 #include "codec/snowflake_si_codec.h"

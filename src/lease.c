@@ -45,7 +45,8 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-#include "generate.h"
+#include "clock.h"
+#include "lease.h"
 #include "type_support.h"
 #include "sql_api.h"
 

@@ -27,7 +27,8 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
-#include "generate.h"
+#include "clock.h"
+#include "compat.h"
 #include "remote.h"
 
 /* Milliseconds left before the deadline, or -1 when it has passed. */
