@@ -45,7 +45,6 @@
 #include "codec/bits.h"
 #include "codec/sno_codec.h"
 #include "codec/snowflake_si_codec.h"
-#include "type_support.h"
 #include "guc.h"
 #include "reload.h"
 

@@ -10,8 +10,9 @@
 #include "port/pg_bswap.h"
 #include "utils/builtins.h"
 
+#include "compat.h"
+#include "core/alloc.h"
 #include "type_support.h"
-#include "guc.h"
 
 
 void

@@ -16,8 +16,6 @@
 #include "utils/sortsupport.h"
 #include "utils/timestamp.h"
 
-#include "generate.h"
-#include "published.h"
 #include "codec/bits.h"
 #include "sql_api.h"
 
@@ -58,9 +56,10 @@ extern uint64 uid_check_range(const char *typname, int64 value, uint64 max,
  * the first tick at or after t (round_up true: times before the format's
  * range give tick 0).  Errors with 22008 when out of range.
  */
-extern uint64 uid_time_to_tick(const UidClockSpec *spec, TimestampTz t,
+struct UidClockSpec;				/* core/alloc.h */
+extern uint64 uid_time_to_tick(const struct UidClockSpec *spec, TimestampTz t,
 							   bool round_up);
-extern TimestampTz uid_tick_to_time(const UidClockSpec *spec, uint64 tick);
+extern TimestampTz uid_tick_to_time(const struct UidClockSpec *spec, uint64 tick);
 
 /* Fixed-length byte strings, compared as unsigned bytes. */
 static inline int
