@@ -26,8 +26,8 @@
 #include "utils/timestamp.h"
 
 #include "compat.h"
+#include "core/alloc.h"
 #include "core/platform.h"
-#include "guc.h"
 #include "reload.h"
 
 static volatile int64 signalled_mono = 0;	/* the last SIGHUP, monotonic us */
