@@ -10,7 +10,7 @@
 #include "access/xact.h"
 
 #include "clock.h"
-#include "guc.h"
+#include "compat.h"
 #include "identity.h"
 #include "lease.h"
 #include "published.h"
