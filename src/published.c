@@ -44,7 +44,7 @@
 #include "guc.h"
 #include "published.h"
 #include "reload.h"
-#include "sno.h"
+#include "sno_ranges.h"
 #include "state.h"
 
 UID_HIDDEN UidRecord uid_rec;
