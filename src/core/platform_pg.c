@@ -3,7 +3,7 @@
  *		The part of the generator core's platform in the server that is not
  *		inline (core/platform_pg.h): its sleep.
  */
-#include "core/platform.h"
+#include "core/platform_pg.h"
 
 #include <signal.h>
 
