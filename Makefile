@@ -132,14 +132,16 @@ simcheck: test/sim/sim
 
 .PHONY: unitcheck fuzzcheck simcheck
 
-# The modules of src/ form layers, with no import circle (test/layers.pl):
-# it reads the objects' symbols, the core's from the core compiled alone.
-# And src/sql_api.h declares every C function SQL calls (test/sql_api.pl).
+# The modules of src/ form layers, with no import circle and no include
+# circle (test/layers.pl): it reads the objects' symbols, the core's from the
+# core compiled alone, and the #include lines of src/'s sources.  And
+# src/sql_api.h declares every C function SQL calls (test/sql_api.pl).
 test/sim/alloc_alone.o: src/core/alloc.c src/core/*.h test/sim/*.h src/codec/*.h
 	$(CC) -std=gnu11 -c -DUID_SIM -I$(srcdir)/test/sim -I$(srcdir)/src -o $@ $<
 
+LAYER_SRCS = $(wildcard $(srcdir)/src/*.[ch] $(srcdir)/src/*/*.[ch])
 layercheck: test/sim/alloc_alone.o $(OBJS)
-	perl test/layers.pl test/sim/alloc_alone.o $(OBJS)
+	perl test/layers.pl test/sim/alloc_alone.o $(OBJS) -- $(LAYER_SRCS)
 	perl test/sql_api.pl src/sql_api.h $(OBJS)
 
 .PHONY: layercheck

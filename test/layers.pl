@@ -1,10 +1,21 @@
 #!/usr/bin/perl
-# test/layers.pl CORE.o OBJECT.o...: the modules of src/ form layers, with no
-# import circle.  A module is an object file; module A imports B when A uses
-# a symbol B defines (nm).  Prints each module's layer (0: imports no other
-# module; n: imports one of layer n-1 at most) and what it imports, and exits
-# 1, naming each circle and the symbols that close it, if the imports form a
-# circle.
+# test/layers.pl CORE.o OBJECT.o... -- SOURCE...: the modules of src/ form
+# layers, with no import circle and no include circle.
+#
+# Imports: a module is an object file; module A imports B when A uses a
+# symbol B defines (nm).  Prints each module's layer (0: imports no other
+# module; n: imports one of layer n-1 at most) and what it imports.
+#
+# Includes: a module is a source file of src/ (SOURCE), a .c and its .h one
+# module, as for the imports (src/guc.c and src/guc.h: guc); A includes B
+# when a file of A has #include "..." of a file of B, found as the compiler
+# finds it (beside the file, then in src/; one outside src/ is no module).
+# Every #include counts, under #if or not.  The imports do not see a header
+# that includes back what includes it: inline functions and macros make no
+# symbol.
+#
+# Exits 1, naming each circle and what closes it (the symbols, or the
+# #include lines), if the imports or the includes form one.
 #
 # CORE.o is the generator core (src/core/alloc.c) compiled alone: the
 # server compiles the core into generate.o (see generate.c), so a symbol
@@ -13,13 +24,26 @@
 use strict;
 use warnings;
 
-@ARGV >= 2 or die "usage: $0 CORE.o OBJECT.o...\n";
+my @sources;
+for my $i (0 .. $#ARGV) {
+	next unless $ARGV[$i] eq '--';
+	@sources = splice(@ARGV, $i + 1);
+	pop @ARGV;
+	last;
+}
+@ARGV >= 2 && @sources or die "usage: $0 CORE.o OBJECT.o... -- SOURCE...\n";
 my ($core, @objects) = @ARGV;
+
+# A path's name under src/ (src/core/alloc.c: core/alloc.c).
+sub under_src {
+	my ($path) = @_;
+	(my $r = $path) =~ s{^.*/src/|^src/}{};
+	return $r;
+}
 
 sub module_of {
 	my ($path) = @_;
-	(my $m = $path) =~ s{^.*/src/|^src/}{};
-	$m =~ s{\.o$}{};
+	(my $m = under_src($path)) =~ s{\.[och]$}{};
 	return $m;
 }
 
@@ -50,14 +74,33 @@ for my $m (keys %uses) {
 	}
 }
 
-# Tarjan's strongly connected components
-my ($index, @stack, %on, %idx, %low, @circles) = (0);
+# includes: module => { module => ["file:line includes ..."] }
+my %file = map { under_src($_) => $_ } @sources;
+my %includes;
+for my $f (sort keys %file) {
+	my $m = module_of($f);
+	(my $dir = $f) =~ s{[^/]*$}{};
+	$includes{$m} //= {};
+	open(my $in, '<', $file{$f}) or die "$file{$f}: $!\n";
+	while (<$in>) {
+		next unless /^\s*#\s*include\s+"([^"]+)"/;
+		my ($target) = grep { exists $file{$_} } ("$dir$1", $1);
+		next unless defined $target;
+		my $t = module_of($target);
+		push @{ $includes{$m}{$t} }, "src/$f:$. includes \"$1\"" if $t ne $m;
+	}
+	close($in);
+}
+
+# Tarjan's strongly connected components of a graph
+# { module => { module => ... } }, those of more than one module
+my ($graph, $index, @stack, %on, %idx, %low, @circles);
 sub visit {
 	my ($v) = @_;
 	$idx{$v} = $low{$v} = $index++;
 	push @stack, $v;
 	$on{$v} = 1;
-	for my $w (sort keys %{ $imports{$v} }) {
+	for my $w (sort keys %{ $graph->{$v} }) {
 		if (!exists $idx{$w}) {
 			visit($w);
 			$low{$v} = $low{$w} if $low{$w} < $low{$v};
@@ -77,19 +120,24 @@ sub visit {
 		push @circles, [ sort @c ] if @c > 1;
 	}
 }
-visit($_) for grep { !exists $idx{$_} } sort keys %imports;
 
-if (@circles) {
+# Prints each circle of a graph and what closes it (show: an edge's text);
+# returns how many there are.
+sub print_circles {
+	my ($what, $g, $show) = @_;
+	$graph = $g;
+	($index, @stack, %on, %idx, %low, @circles) = (0);
+	visit($_) for grep { !exists $idx{$_} } sort keys %$graph;
 	for my $c (@circles) {
 		my %in = map { $_ => 1 } @$c;
-		print "import circle: @$c\n";
+		print "$what circle: @$c\n";
 		for my $a (@$c) {
-			for my $b (sort grep { $in{$_} } keys %{ $imports{$a} }) {
-				print "  $a -> $b: ", join(' ', sort @{ $imports{$a}{$b} }), "\n";
+			for my $b (sort grep { $in{$_} } keys %{ $graph->{$a} }) {
+				print "  $a -> $b: ", $show->($graph->{$a}{$b}), "\n";
 			}
 		}
 	}
-	exit 1;
+	return scalar @circles;
 }
 
 my %layer;
@@ -103,9 +151,24 @@ sub layer_of {
 	}
 	return $layer{$m} = $l;
 }
-layer_of($_) for keys %imports;
-for my $m (sort { $layer{$a} <=> $layer{$b} || $a cmp $b } keys %imports) {
-	printf "%d %-22s %s\n", $layer{$m}, $m, join(' ', sort keys %{ $imports{$m} });
+
+my $status = 0;
+if (print_circles('import', \%imports, sub { join(' ', sort @{ $_[0] }) })) {
+	print "a module may use only symbols of modules below it: break each import circle\n";
+	$status = 1;
 }
-print "no import circle among ", scalar(keys %imports), " modules\n";
-exit 0;
+else {
+	layer_of($_) for keys %imports;
+	for my $m (sort { $layer{$a} <=> $layer{$b} || $a cmp $b } keys %imports) {
+		printf "%d %-22s %s\n", $layer{$m}, $m, join(' ', sort keys %{ $imports{$m} });
+	}
+	print "no import circle among ", scalar(keys %imports), " modules\n";
+}
+if (print_circles('include', \%includes, sub { join('; ', @{ $_[0] }) })) {
+	print "a module may include only files of modules below it: break each include circle\n";
+	$status = 1;
+}
+else {
+	print "no include circle among ", scalar(keys %includes), " modules (", scalar(keys %file), " files)\n";
+}
+exit $status;
