@@ -525,6 +525,7 @@ const UidSetting uid_settings[UID_NSETTINGS] = {
 		INT_VAR(&uid_generator), .boot_int = 0, .min = 0, .max = 511,
 		.int_assign = assign_generator,
 		.show = UID_SHOW_IDENTITY,
+		.identity = true,
 	},
 	[UID_SET_CLUSTER] = {
 		.name = "uid.cluster",
@@ -532,6 +533,7 @@ const UidSetting uid_settings[UID_NSETTINGS] = {
 		INT_VAR(&uid_cluster), .boot_int = 0, .min = 0, .max = 15,
 		.int_assign = assign_cluster,
 		.show = UID_SHOW_IDENTITY,
+		.identity = true,
 	},
 	[UID_SET_PARTITION] = {
 		.name = "uid.partition",
@@ -540,6 +542,7 @@ const UidSetting uid_settings[UID_NSETTINGS] = {
 		INT_VAR(&uid_partition), .boot_int = -1, .min = -1, .max = 65535,
 		.int_assign = assign_partition,
 		.show = UID_SHOW_IDENTITY,
+		.identity = true,
 	},
 	[UID_SET_MEDALLION] = {
 		.name = "uid.medallion",
@@ -548,6 +551,7 @@ const UidSetting uid_settings[UID_NSETTINGS] = {
 		.str_check = check_medallion,
 		.str_assign = assign_medallion,
 		.show = UID_SHOW_IDENTITY,
+		.identity = true,
 	},
 	[UID_SET_EPOCH] = {
 		.name = "uid.snowflake_si_epoch",
@@ -557,6 +561,7 @@ const UidSetting uid_settings[UID_NSETTINGS] = {
 		.str_check = check_epoch,
 		.str_assign = assign_epoch,
 		.show = UID_SHOW_EPOCH,
+		.identity = true,
 	},
 	[UID_SET_INDEX_BITS] = {
 		.name = "uid.snowflake_si_index_bits",
@@ -566,6 +571,7 @@ const UidSetting uid_settings[UID_NSETTINGS] = {
 		.min = SNOWFLAKE_SI_K_MIN, .max = SNOWFLAKE_SI_K_MAX,
 		.int_assign = assign_index_bits,
 		.show = UID_SHOW_RECORD,
+		.identity = true,
 	},
 	[UID_SET_COORDINATOR] = {
 		.name = "uid.coordinator",

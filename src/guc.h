@@ -108,9 +108,14 @@ typedef struct UidSetting
 	GucStringCheckHook str_check;
 	GucStringAssignHook str_assign;
 	UidShow		show;
+	bool		identity;		/* an ID embeds it or is laid out by it */
 } UidSetting;
 
-/* Indexed by UidSettingBit. */
+/*
+ * Indexed by UidSettingBit.  The settings whose identity field is set are
+ * those an ID embeds or is laid out by: IDs take them from the server's
+ * settings record (published.h), never from these variables.
+ */
 extern const UidSetting uid_settings[UID_NSETTINGS];
 
 /*
@@ -159,14 +164,6 @@ extern bool uid_settings_overridden;
 extern bool uid_setting_is_default(UidSettingBit bit);
 
 UID_NORETURN extern void uid_setting_refused(UidSettingBit bit) UID_NORETURN_AFTER;
-
-/*
- * The settings an ID embeds or is laid out by: IDs take them from the
- * server's settings record (published.h), never from these variables.
- */
-#define UID_SETTINGS_IDENTITY ((1u << UID_SET_GENERATOR) | (1u << UID_SET_CLUSTER) | \
-							   (1u << UID_SET_PARTITION) | (1u << UID_SET_MEDALLION) | \
-							   (1u << UID_SET_EPOCH) | (1u << UID_SET_INDEX_BITS))
 
 /* Errors if the server's value of a setting no ID embeds was refused. */
 static inline void

@@ -84,7 +84,7 @@ uid_rec_own(UidRecord *p, UidRecordSource source, int64 requested)
 	uint64		refused = 0;
 
 	for (int bit = 0; bit < UID_NSETTINGS; bit++)
-		if ((uid_settings_refused & (1u << bit)) && (UID_SETTINGS_IDENTITY & (1u << bit)))
+		if ((uid_settings_refused & (1u << bit)) && uid_settings[bit].identity)
 			refused |= UINT64CONST(1) << uid_rec_field_of(bit);
 	if (uid_settings_refused & ((1u << UID_SET_SNO_SEQUENCE_MIN) | (1u << UID_SET_SNO_SEQUENCE_MAX)))
 		refused |= UINT64CONST(1) << UID_REC_SNO_RANGES;
