@@ -26,7 +26,7 @@ DATA = $(wildcard src/upgrade/$(EXTENSION)--*.sql)
 # directory part.
 SCRIPTS_built = uid-inspect
 EXTRA_CLEAN = $(DATA_built) tmp_check test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log test/sim/sim test/sim/alloc_alone.o \
-	uid-inspect test/unit/inspect_test
+	uid-inspect test/unit/inspect_test test/unit/settings_test
 
 PG_CONFIG ?= pg_config
 # The server's major version: some tests need a newer one.
@@ -98,9 +98,18 @@ uid-inspect: src/inspect/uid_inspect.c $(INSPECT_SRCS) src/inspect/*.h src/codec
 test/unit/inspect_test: test/unit/inspect_test.c test/unit/*.h $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
 	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/inspect_test.c $(INSPECT_SRCS)
 
-unitcheck: test/unit/codec_test test/unit/inspect_test uid-inspect metacheck layercheck
+# The settings' C variables start at their boot values (test/unit/settings_test.c):
+# it reads guc.o's table and variables, linked with guc.o's server symbols
+# left unresolved (it calls nothing that needs them), into a program that is
+# not position-independent (the loader refuses such a PIE).
+test/unit/settings_test: test/unit/settings_test.c src/guc.o $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
+	$(CC) $(CPPFLAGS) -O2 -Wall -Wextra -Wno-unused-parameter -no-pie -o $@ \
+		test/unit/settings_test.c src/guc.o $(INSPECT_SRCS) -Wl,--unresolved-symbols=ignore-all
+
+unitcheck: test/unit/codec_test test/unit/inspect_test test/unit/settings_test uid-inspect metacheck layercheck
 	test/unit/codec_test
 	test/unit/inspect_test
+	test/unit/settings_test
 	sh test/unit/inspect_cli.sh uid-inspect
 
 # Fuzz targets for each decoder (clang, libFuzzer + AddressSanitizer).

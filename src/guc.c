@@ -670,6 +670,30 @@ const UidSetting uid_settings[UID_NSETTINGS] = {
 };
 
 /*
+ * The first setting whose C variable does not start at its row's boot value
+ * (a string's may start NULL), or NULL: what PostgreSQL's check_GUC_init
+ * asserts of core's settings.  Each default is written twice, as the
+ * initializer and as the boot value; DefineCustom*Variable() assigns the
+ * boot value, so the two differ unseen until something reads a variable
+ * before its setting is defined.  Checked by make unitcheck
+ * (test/unit/settings_test.c), and before the settings are defined in a
+ * server built with assertions (after, they hold the configuration's).
+ */
+const char *
+uid_settings_boot_mismatch(void)
+{
+	for (int i = 0; i < UID_NSETTINGS; i++)
+	{
+		const UidSetting *s = &uid_settings[i];
+
+		if (s->kind == UID_SETTING_INT ? *(int *) s->var != s->boot_int :
+			*(char **) s->var != NULL && strcmp(*(char **) s->var, s->boot_str) != 0)
+			return s->name;
+	}
+	return NULL;
+}
+
+/*
  * The placeholder of a setting, if this session made one before the library
  * was loaded.
  */
@@ -686,6 +710,16 @@ uid_guc_init(void)
 {
 	uint32		overridden = 0;
 	uint32		server_set = 0;
+
+#ifdef USE_ASSERT_CHECKING
+	{
+		const char *mismatch = uid_settings_boot_mismatch();
+
+		if (mismatch != NULL)
+			elog(LOG, "uid: the C variable of \"%s\" does not start at its boot value", mismatch);
+		Assert(mismatch == NULL);
+	}
+#endif
 
 	/*
 	 * Before the settings exist: which placeholders hold a value of this

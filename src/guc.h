@@ -118,6 +118,9 @@ typedef struct UidSetting
  */
 extern const UidSetting uid_settings[UID_NSETTINGS];
 
+/* The first setting whose C variable does not start at its boot value, or NULL. */
+extern const char *uid_settings_boot_mismatch(void);
+
 /*
  * uid.coordinator is set (or refused): IDs carry a leased identity.  Read
  * per ID, so hidden (compat.h).
