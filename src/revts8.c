@@ -69,50 +69,9 @@ revts8_checked_canonical(uint64 canonical, int sqlstate, const char *what)
 	return revts8_key(canonical);
 }
 
-PG_FUNCTION_INFO_V1(revts8_in);
-Datum
-revts8_in(PG_FUNCTION_ARGS)
-{
-	char	   *s = PG_GETARG_CSTRING(0);
-	uint64		canonical = 0;
-	size_t		bad_pos = 0;
-	uid_status	st = revts8_decode(s, strlen(s), &canonical, &bad_pos);
-
-	if (st != UID_OK)
-	{
-		uid_text_error(fcinfo->context, "revts8", s, st, bad_pos, REVTS8_EXPECTED);
-		PG_RETURN_NULL();
-	}
-	PG_RETURN_REVTS8_KEY(revts8_key(canonical));
-}
-
-PG_FUNCTION_INFO_V1(revts8_out);
-Datum
-revts8_out(PG_FUNCTION_ARGS)
-{
-	char	   *s = palloc(REVTS8_TEXT_LEN + 1);
-
-	revts8_encode(revts8_canonical(PG_GETARG_REVTS8_KEY(0)), s);
-	s[REVTS8_TEXT_LEN] = '\0';
-	PG_RETURN_CSTRING(s);
-}
-
-PG_FUNCTION_INFO_V1(revts8_recv);
-Datum
-revts8_recv(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_REVTS8_KEY(revts8_checked_canonical(uid_recv_uint64((StringInfo) PG_GETARG_POINTER(0),
-																  "revts8"),
-												  ERRCODE_INVALID_BINARY_REPRESENTATION,
-												  "binary value"));
-}
-
-PG_FUNCTION_INFO_V1(revts8_send);
-Datum
-revts8_send(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BYTEA_P(uid_send_uint64(revts8_canonical(PG_GETARG_REVTS8_KEY(0))));
-}
+/* Text and binary: the canonical value; the datum: its key. */
+UID_INT64_TYPE_IO(revts8, REVTS8_TEXT_LEN, REVTS8_EXPECTED,
+				  revts8_key, revts8_canonical, revts8_checked_canonical)
 
 UID_INT64_CMP_FUNC(revts8_bytes_lt, revts8_bytes, uint64, <)
 UID_INT64_CMP_FUNC(revts8_bytes_le, revts8_bytes, uint64, <=)

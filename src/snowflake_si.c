@@ -71,52 +71,16 @@ snowflake_si_check_bits(int32 k)
 	uid_check_field("snowflake_si", "index width", k, SNOWFLAKE_SI_K_MIN, SNOWFLAKE_SI_K_MAX);
 }
 
-PG_FUNCTION_INFO_V1(snowflake_si_in);
-Datum
-snowflake_si_in(PG_FUNCTION_ARGS)
+/* A value from outside (binary input, bigint), or an error with sqlstate. */
+static uint64
+snowflake_si_checked(uint64 v, int sqlstate, const char *what)
 {
-	char	   *s = PG_GETARG_CSTRING(0);
-	uint64		id = 0;
-	size_t		bad_pos = 0;
-	uid_status	st = snowflake_si_decode(s, strlen(s), &id, &bad_pos);
-
-	if (st != UID_OK)
-	{
-		uid_text_error(fcinfo->context, "snowflake_si", s, st, bad_pos,
-					   SNOWFLAKE_SI_EXPECTED);
-		PG_RETURN_NULL();
-	}
-	PG_RETURN_SNOWFLAKE_SI(id);
+	return uid_check_range("snowflake_si", (int64) v, SNOWFLAKE_SI_MAX, sqlstate, what);
 }
 
-PG_FUNCTION_INFO_V1(snowflake_si_out);
-Datum
-snowflake_si_out(PG_FUNCTION_ARGS)
-{
-	char	   *s = palloc(SNOWFLAKE_SI_TEXT_MAX + 1);
-
-	snowflake_si_encode(PG_GETARG_SNOWFLAKE_SI(0), s);
-	PG_RETURN_CSTRING(s);
-}
-
-PG_FUNCTION_INFO_V1(snowflake_si_recv);
-Datum
-snowflake_si_recv(PG_FUNCTION_ARGS)
-{
-	int64		v = (int64) uid_recv_uint64((StringInfo) PG_GETARG_POINTER(0),
-										"snowflake_si");
-
-	PG_RETURN_SNOWFLAKE_SI(uid_check_range("snowflake_si", v, SNOWFLAKE_SI_MAX,
-										   ERRCODE_INVALID_BINARY_REPRESENTATION,
-										   "binary value"));
-}
-
-PG_FUNCTION_INFO_V1(snowflake_si_send);
-Datum
-snowflake_si_send(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BYTEA_P(uid_send_uint64(PG_GETARG_SNOWFLAKE_SI(0)));
-}
+/* Binary: the value as a big-endian 64-bit integer, like bigint's. */
+UID_INT64_TYPE_IO(snowflake_si, SNOWFLAKE_SI_TEXT_MAX, SNOWFLAKE_SI_EXPECTED,
+				  UID_KEY_IS_VALUE, UID_KEY_IS_VALUE, snowflake_si_checked)
 
 /* Values are non-negative int64s, so signed order is their order. */
 UID_INT64_COMPARISONS(snowflake_si, int64, ssup_datum_signed_cmp)
@@ -132,8 +96,8 @@ PG_FUNCTION_INFO_V1(bigint_to_snowflake_si);
 Datum
 bigint_to_snowflake_si(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_SNOWFLAKE_SI(uid_check_range("snowflake_si", PG_GETARG_INT64(0), SNOWFLAKE_SI_MAX,
-										   ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "value"));
+	PG_RETURN_SNOWFLAKE_SI(snowflake_si_checked((uint64) PG_GETARG_INT64(0),
+												ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "value"));
 }
 
 static TimestampTz

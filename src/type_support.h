@@ -184,6 +184,75 @@ extern bytea *uid_bytes_to_bytea(const void *p, int len);
 extern void *uid_bytea_to_bytes(const bytea *b, int len, const char *typname);
 
 /*
+ * The text I/O both kinds of type share.  UID_DECODE_OR_RETURN decodes the
+ * argument text s into *out with T_decode, or reports the text error
+ * (expected describes the accepted form) and returns NULL: soft where
+ * escontext asks for it.  UID_TEXT_OUT defines T_out: T_encode of arg
+ * writes at most TEXT_LEN characters and terminates a shorter text itself.
+ */
+#define UID_DECODE_OR_RETURN(T, s, out, expected) \
+do { \
+	size_t		bad_pos = 0; \
+	uid_status	st = T##_decode(s, strlen(s), out, &bad_pos); \
+\
+	if (st != UID_OK) \
+	{ \
+		uid_text_error(fcinfo->context, #T, s, st, bad_pos, expected); \
+		PG_RETURN_NULL(); \
+	} \
+} while (0)
+
+#define UID_TEXT_OUT(T, TEXT_LEN, arg) \
+PG_FUNCTION_INFO_V1(T##_out); \
+Datum \
+T##_out(PG_FUNCTION_ARGS) \
+{ \
+	char	   *s = palloc(TEXT_LEN + 1); \
+\
+	T##_encode(arg, s); \
+	s[TEXT_LEN] = '\0'; \
+	PG_RETURN_CSTRING(s); \
+}
+
+/*
+ * The text and binary I/O of an 8-byte by-value type whose datum is a
+ * 64-bit key: defines T_in, T_out, T_recv and T_send.  Text (through
+ * T_decode and T_encode, as above) and binary (big-endian) both carry the
+ * codec's 64-bit value: key_of(v) is the datum of a valid codec value,
+ * value_of(k) the codec value of a datum (UID_KEY_IS_VALUE where the two
+ * are one), and checked(v, sqlstate, what) the datum of a codec value from
+ * outside, or an error with sqlstate (22P03 for binary input).
+ */
+#define UID_KEY_IS_VALUE(v)	(v)
+
+#define UID_INT64_TYPE_IO(T, TEXT_LEN, expected, key_of, value_of, checked) \
+PG_FUNCTION_INFO_V1(T##_in); \
+Datum \
+T##_in(PG_FUNCTION_ARGS) \
+{ \
+	char	   *s = PG_GETARG_CSTRING(0); \
+	uint64		v = 0; \
+\
+	UID_DECODE_OR_RETURN(T, s, &v, expected); \
+	PG_RETURN_INT64((int64) key_of(v)); \
+} \
+UID_TEXT_OUT(T, TEXT_LEN, value_of((uint64) PG_GETARG_INT64(0))) \
+PG_FUNCTION_INFO_V1(T##_recv); \
+Datum \
+T##_recv(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_INT64((int64) checked(uid_recv_uint64((StringInfo) PG_GETARG_POINTER(0), #T), \
+									ERRCODE_INVALID_BINARY_REPRESENTATION, \
+									"binary value")); \
+} \
+PG_FUNCTION_INFO_V1(T##_send); \
+Datum \
+T##_send(PG_FUNCTION_ARGS) \
+{ \
+	PG_RETURN_BYTEA_P(uid_send_uint64(value_of((uint64) PG_GETARG_INT64(0)))); \
+}
+
+/*
  * The functions of a fixed-length by-reference type that follow from its
  * length and its codec: text I/O through T_decode and T_encode (expected
  * describes the accepted text in errors), binary I/O, the six comparison
@@ -210,26 +279,11 @@ T##_in(PG_FUNCTION_ARGS) \
 { \
 	char	   *s = PG_GETARG_CSTRING(0); \
 	uint8	   *p = palloc(LEN); \
-	size_t		bad_pos = 0; \
-	uid_status	st = T##_decode(s, strlen(s), p, &bad_pos); \
 \
-	if (st != UID_OK) \
-	{ \
-		uid_text_error(fcinfo->context, #T, s, st, bad_pos, expected); \
-		PG_RETURN_NULL(); \
-	} \
+	UID_DECODE_OR_RETURN(T, s, p, expected); \
 	PG_RETURN_POINTER(p); \
 } \
-PG_FUNCTION_INFO_V1(T##_out); \
-Datum \
-T##_out(PG_FUNCTION_ARGS) \
-{ \
-	char	   *s = palloc(TEXT_LEN + 1); \
-\
-	T##_encode(UID_BYTES_ARG(0), s); \
-	s[TEXT_LEN] = '\0'; \
-	PG_RETURN_CSTRING(s); \
-} \
+UID_TEXT_OUT(T, TEXT_LEN, UID_BYTES_ARG(0)) \
 PG_FUNCTION_INFO_V1(T##_recv); \
 Datum \
 T##_recv(PG_FUNCTION_ARGS) \

@@ -49,51 +49,16 @@ uid60_now(const UidClockSpec *spec)
 	return uid_clock_tick(&uid60_clock);
 }
 
-PG_FUNCTION_INFO_V1(uid60_in);
-Datum
-uid60_in(PG_FUNCTION_ARGS)
+/* n from outside (binary input, bigint), or an error with sqlstate. */
+static uint64
+uid60_checked(uint64 v, int sqlstate, const char *what)
 {
-	char	   *s = PG_GETARG_CSTRING(0);
-	uint64		n = 0;
-	size_t		bad_pos = 0;
-	uid_status	st = uid60_decode(s, strlen(s), &n, &bad_pos);
-
-	if (st != UID_OK)
-	{
-		uid_text_error(fcinfo->context, "uid60", s, st, bad_pos, UID60_EXPECTED);
-		PG_RETURN_NULL();
-	}
-	PG_RETURN_UID60(n);
-}
-
-PG_FUNCTION_INFO_V1(uid60_out);
-Datum
-uid60_out(PG_FUNCTION_ARGS)
-{
-	char	   *s = palloc(UID60_TEXT_LEN + 1);
-
-	uid60_encode(PG_GETARG_UID60(0), s);
-	s[UID60_TEXT_LEN] = '\0';
-	PG_RETURN_CSTRING(s);
+	return uid_check_range("uid60", (int64) v, UID60_MAX, sqlstate, what);
 }
 
 /* Binary: n as a big-endian 64-bit integer, like bigint's. */
-PG_FUNCTION_INFO_V1(uid60_recv);
-Datum
-uid60_recv(PG_FUNCTION_ARGS)
-{
-	int64		v = (int64) uid_recv_uint64((StringInfo) PG_GETARG_POINTER(0), "uid60");
-
-	PG_RETURN_UID60(uid_check_range("uid60", v, UID60_MAX, ERRCODE_INVALID_BINARY_REPRESENTATION,
-								  "binary value"));
-}
-
-PG_FUNCTION_INFO_V1(uid60_send);
-Datum
-uid60_send(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_BYTEA_P(uid_send_uint64(PG_GETARG_UID60(0)));
-}
+UID_INT64_TYPE_IO(uid60, UID60_TEXT_LEN, UID60_EXPECTED,
+				  UID_KEY_IS_VALUE, UID_KEY_IS_VALUE, uid60_checked)
 
 /* Values are non-negative int64s, so signed order is their order: time order. */
 UID_INT64_COMPARISONS(uid60, int64, ssup_datum_signed_cmp)
@@ -109,7 +74,7 @@ PG_FUNCTION_INFO_V1(bigint_to_uid60);
 Datum
 bigint_to_uid60(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_UID60(uid_check_range("uid60", PG_GETARG_INT64(0), UID60_MAX, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+	PG_RETURN_UID60(uid60_checked((uint64) PG_GETARG_INT64(0), ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
 								  "value"));
 }
 
