@@ -120,11 +120,11 @@ fuzzcheck: $(patsubst %,test/fuzz/%_fuzz,$(TYPES)) test/fuzz/inspect_fuzz
 		tail -n 2 $$t.log; [ $$rc -eq 0 ] || exit 1; \
 	done
 
-test/fuzz/%_fuzz: test/fuzz/%_fuzz.c src/codec/%_codec.c src/codec/*.h test/unit/*.h
+test/fuzz/%_fuzz: test/fuzz/%_fuzz.c src/codec/%_codec.c src/codec/*.h test/unit/*.h test/fuzz/*.h
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$(srcdir)/src -o $@ $< src/codec/$*_codec.c
 
 # uid-inspect's core reads every type: its target links every codec.
-test/fuzz/inspect_fuzz: test/fuzz/inspect_fuzz.c $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h test/unit/*.h
+test/fuzz/inspect_fuzz: test/fuzz/inspect_fuzz.c $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h test/unit/*.h test/fuzz/*.h
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$(srcdir)/src -o $@ $< $(INSPECT_SRCS)
 
 # The generator core's deterministic simulator (test/sim/sim.c over

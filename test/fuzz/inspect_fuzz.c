@@ -32,8 +32,7 @@
 #include "codec/snowflake_si_codec.h"
 #include "codec/uid60_codec.h"
 #include "../unit/inspect_json.h"
-
-int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz.h"
 
 static int
 is_space(unsigned char c)

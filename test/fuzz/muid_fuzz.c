@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "codec/muid_codec.h"
+#include "fuzz.h"
 
 static int
 is_hex(unsigned char c)
@@ -30,8 +31,6 @@ upper(unsigned char c)
 {
 	return (char) (c >= 'a' && c <= 'f' ? c - 'a' + 'A' : c);
 }
-
-int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -27,6 +27,7 @@
 
 #include "codec/revts8_codec.h"
 #include "../unit/revts8_ref.h"
+#include "fuzz.h"
 
 #define RESERVED UINT64_C(0xFC00)	/* bits 15..10, from the spec */
 
@@ -39,28 +40,29 @@ lower(unsigned char c)
 
 
 
-/* Every property of one valid canonical value; returns its fields. */
+/* Every property of one valid canonical value. */
 static void
-check_value(uint64_t l, revts8_fields *f)
+check_value(uint64_t l)
 {
+	revts8_fields f;
 	revts8_fields g;
 	char		text[REVTS8_TEXT_LEN];
 	char		upper[REVTS8_TEXT_LEN];
 	uint64_t	back;
 	uint64_t	k;
 
-	rts8_ref_unpack(l, f);
+	rts8_ref_unpack(l, &f);
 	k = revts8_key(l);
-	if (k != (f->ts << 22 | (uint64_t) f->seq << 16 |
-			  (uint64_t) f->generator << 4 | f->cluster))
+	if (k != (f.ts << 22 | (uint64_t) f.seq << 16 |
+			  (uint64_t) f.generator << 4 | f.cluster))
 		abort();
 	if (revts8_canonical(k) != l)
 		abort();
 
 	memset(&g, 0x5A, sizeof g);
 	revts8_unpack(l, &g);
-	if (g.ts != f->ts || g.seq != f->seq || g.generator != f->generator ||
-		g.cluster != f->cluster)
+	if (g.ts != f.ts || g.seq != f.seq || g.generator != f.generator ||
+		g.cluster != f.cluster)
 		abort();
 	if (revts8_pack(&g) != l)
 		abort();
@@ -84,7 +86,8 @@ check_value(uint64_t l, revts8_fields *f)
 		abort();
 }
 
-int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+FUZZ_VALUE_CHECKS(revts8, ~RESERVED, revts8_key, rts8_ref_unpack, rts8_fields_cmp,
+				  REVTS8_TS_MAX, 63, 63, 15)
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -127,14 +130,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						abort();
 			}
 			break;
-		case UID_BAD_LENGTH:
-			if (size == REVTS8_TEXT_LEN || bad != (size_t) -1)
-				abort();
-			break;
-		case UID_BAD_CHAR:
-			if (size != REVTS8_TEXT_LEN || bad != first_bad || first_bad == size)
-				abort();
-			break;
 		case UID_BAD_RESERVED:
 			if (size != REVTS8_TEXT_LEN || first_bad != size || !(v & RESERVED))
 				abort();
@@ -142,57 +137,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			break;
 		default:
-			abort();
+			fuzz_check_refusal(st, size, REVTS8_TEXT_LEN, bad, first_bad);
 	}
 
-	if (size >= 8)
-	{
-		revts8_fields fa;
-		uint64_t	a = uid_load_be(data, 8) & ~RESERVED;
-
-		check_value(a, &fa);
-		if (st == UID_OK)
-		{
-			revts8_fields fo;
-
-			check_value(out, &fo);
-		}
-
-		if (size >= 16)
-		{
-			revts8_fields fb;
-			revts8_fields big;
-			revts8_fields masked;
-			uint64_t	b = uid_load_be(data + 8, 8) & ~RESERVED;
-			uint64_t	ka;
-			uint64_t	kb;
-			uint64_t	l;
-
-			check_value(b, &fb);
-			ka = revts8_key(a);
-			kb = revts8_key(b);
-			if ((ka > kb) - (ka < kb) != rts8_fields_cmp(&fa, &fb))
-				abort();
-
-			big.ts = uid_load_be(data, 8);
-			big.seq = (unsigned) uid_load_be(data + 8, 4);
-			big.generator = (unsigned) uid_load_be(data + 12, 2);
-			big.cluster = (unsigned) uid_load_be(data + 14, 2);
-			masked.ts = big.ts & REVTS8_TS_MAX;
-			masked.seq = big.seq & 63;
-			masked.generator = big.generator & 63;
-			masked.cluster = big.cluster & 15;
-			l = revts8_pack(&big);
-			if (l != revts8_pack(&masked) || (l & RESERVED))
-				abort();
-			{
-				revts8_fields g;
-
-				rts8_ref_unpack(l, &g);
-				if (rts8_fields_cmp(&g, &masked) != 0)
-					abort();
-			}
-		}
-	}
+	check_values(data, size, st == UID_OK ? &out : NULL);
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "codec/sno_codec.h"
+#include "fuzz.h"
 
 static int
 sno_char_ok(unsigned char c)
@@ -29,8 +30,6 @@ lower(unsigned char c)
 {
 	return (char) (c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
 }
-
-int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

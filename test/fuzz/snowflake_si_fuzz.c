@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "codec/snowflake_si_codec.h"
+#include "fuzz.h"
 
 #define MAX_TEXT "9007199254740991"
 
@@ -60,8 +61,6 @@ check_pack(uint64_t id, int k)
 	if (snowflake_si_pack(&f, k) != id)
 		abort();
 }
-
-int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

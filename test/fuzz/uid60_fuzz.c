@@ -26,20 +26,22 @@
 
 #include "codec/uid60_codec.h"
 #include "../unit/uid60_ref.h"
+#include "fuzz.h"
 
-/* Every property of one value n <= UID60_MAX; returns its fields. */
+/* Every property of one value n <= UID60_MAX. */
 static void
-check_value(uint64_t n, uid60_fields *f)
+check_value(uint64_t n)
 {
+	uid60_fields f;
 	uid60_fields g;
 	char		text[UID60_TEXT_LEN];
 	char		ref[UID60_TEXT_LEN + 1];
 	uint64_t	back = ~n;
 
-	u60_ref_unpack(n, f);
+	u60_ref_unpack(n, &f);
 	memset(&g, 0x5A, sizeof g);
 	uid60_unpack(n, &g);
-	if (u60_fields_cmp(&g, f) != 0 || uid60_pack(&g) != n)
+	if (u60_fields_cmp(&g, &f) != 0 || uid60_pack(&g) != n)
 		abort();
 	if (uid60_display(uid60_display(n)) != n || uid60_display(n) != u60_ref_display(n))
 		abort();
@@ -55,7 +57,8 @@ check_value(uint64_t n, uid60_fields *f)
 		abort();
 }
 
-int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+FUZZ_VALUE_CHECKS(uid60, UID60_MAX, FUZZ_SAME_KEY, u60_ref_unpack, u60_fields_cmp,
+				  UID60_TS_MAX, UID60_WORKER_MAX, UID60_SEQ_MAX, UID60_RAND_MAX)
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -92,59 +95,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					abort();
 			}
 			break;
-		case UID_BAD_LENGTH:
-			if (size == UID60_TEXT_LEN || bad != (size_t) -1)
-				abort();
-			break;
-		case UID_BAD_CHAR:
-			if (size != UID60_TEXT_LEN || bad != first_bad || first_bad == size)
-				abort();
-			break;
 		default:
-			abort();
+			fuzz_check_refusal(st, size, UID60_TEXT_LEN, bad, first_bad);
 	}
 
-	if (size >= 8)
-	{
-		uid60_fields fa;
-		uint64_t	a = uid_load_be(data, 8) & UID60_MAX;
-
-		check_value(a, &fa);
-		if (st == UID_OK)
-		{
-			uid60_fields fo;
-
-			check_value(out, &fo);
-		}
-
-		if (size >= 16)
-		{
-			uid60_fields fb;
-			uid60_fields big;
-			uid60_fields masked;
-			uid60_fields g;
-			uint64_t	b = uid_load_be(data + 8, 8) & UID60_MAX;
-			uint64_t	n;
-
-			check_value(b, &fb);
-			if ((a > b) - (a < b) != u60_fields_cmp(&fa, &fb))
-				abort();
-
-			big.ts = uid_load_be(data, 8);
-			big.worker = (unsigned) uid_load_be(data + 8, 4);
-			big.seq = (unsigned) uid_load_be(data + 12, 2);
-			big.rand = (unsigned) uid_load_be(data + 14, 2);
-			masked.ts = big.ts & UID60_TS_MAX;
-			masked.worker = big.worker & UID60_WORKER_MAX;
-			masked.seq = big.seq & UID60_SEQ_MAX;
-			masked.rand = big.rand & UID60_RAND_MAX;
-			n = uid60_pack(&big);
-			if (n != uid60_pack(&masked) || n > UID60_MAX)
-				abort();
-			u60_ref_unpack(n, &g);
-			if (u60_fields_cmp(&g, &masked) != 0)
-				abort();
-		}
-	}
+	check_values(data, size, st == UID_OK ? &out : NULL);
 	return 0;
 }
