@@ -163,7 +163,8 @@ tapcheck:
 .PHONY: tapcheck
 
 # META.json against the PGXN Meta Spec 1.0.0, its versions against
-# uid.control's (where the version lives), the files it names against the tree.
+# uid.control's (where the version lives), the files it names against the tree,
+# its tested majors against test/lib.sh's UID_MATRIX (what check.sh tests).
 metacheck:
 	@perl test/meta-validate.pl META.json
 

@@ -27,7 +27,9 @@
 # version of its default_version, and so does the distribution when it
 # provides an extension of its own name; a zip has exactly one top directory,
 # name-version, whose META.json this is, and is itself called
-# name-version.zip.
+# name-version.zip.  And x_tested_postgresql_majors are the majors
+# test/check.sh tests (test/lib.sh's default UID_MATRIX), when the
+# distribution has test/lib.sh.
 #
 # Prints each problem with its place in the document (/provides/uid/file)
 # and exits 1 if there is any; prints "<file>: valid PGXN META.json" otherwise.
@@ -397,6 +399,27 @@ if (jtype($meta) eq 'object' && jtype($meta->{provides}) eq 'object') {
 			if defined $e->{version} && $e->{version} ne $cv;
 		err('/version', "\"$meta->{version}\" is not $ext.control's default_version $cv (the distribution is named after it)")
 			if defined $meta->{name} && $ext eq $meta->{name} && defined $meta->{version} && $meta->{version} ne $cv;
+	}
+}
+
+# The majors it says are tested are those test/check.sh tests (test/lib.sh's
+# default UID_MATRIX), in that order, and none is also built but not tested.
+sub matrix {
+	my ($text) = @_;
+	return [split ' ', $1] if defined $text && $text =~ /^UID_MATRIX=\$\{UID_MATRIX:-([0-9 ]+)\}/m;
+	return undef;
+}
+if (jtype($meta) eq 'object' && exists $meta->{x_tested_postgresql_majors} && $has->('test/lib.sh')) {
+	my ($p, $t) = ('/x_tested_postgresql_majors', $meta->{x_tested_postgresql_majors});
+	my $m = matrix($read->('test/lib.sh'));
+	if (!defined $m) { err($p, 'test/lib.sh sets no default UID_MATRIX') }
+	elsif (want($p, $t, 'array') && join(' ', map { $_ // '' } @$t) ne "@$m") {
+		err($p, '"' . join(' ', map { $_ // '' } @$t) . "\" is not the majors test/check.sh tests (test/lib.sh's UID_MATRIX): \"@$m\"");
+	}
+	my $b = $meta->{x_built_not_tested_postgresql_majors};
+	if (jtype($b) eq 'array' && jtype($t) eq 'array') {
+		my %tested = map { ($_ // '') => 1 } @$t;
+		err('/x_built_not_tested_postgresql_majors', "\"$_\" is also tested") for grep { $tested{$_ // ''} } @$b;
 	}
 }
 
