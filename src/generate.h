@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "compat.h"
+#include "ident_lease.h"
 #include "identity.h"
 #include "lease.h"
 #include "published.h"
@@ -76,7 +77,7 @@ uid_next_tick(const UidClockSpec *spec)
  */
 extern uint64 uid_unique_tick(const UidClockSpec *spec, int32 *ident);
 
-/* The identity to embed in a tick's IDs: -1 for the identity settings (identity.h). */
+/* The identity to embed in a tick's IDs: -1 for the identity settings (ident_lease.h). */
 
 static inline int32
 uid_ident_cover(UidSlot *slot, const UidClockSpec *spec, bool unique, uint64 tick)

@@ -20,8 +20,10 @@ extern Datum uid_stats(PG_FUNCTION_ARGS);
 /* lease.c: the lease and the fence */
 extern Datum uid_lease(PG_FUNCTION_ARGS);
 
-/* identity.c: a leased identity */
+/* identity.c: what each type embeds */
 extern Datum uid_identity(PG_FUNCTION_ARGS);
+
+/* ident_lease.c: the identity leased from a coordinator */
 extern Datum uid_identity_renew(PG_FUNCTION_ARGS);
 
 /* cluster.c: what the nodes of a Citus cluster share */
