@@ -1,7 +1,7 @@
 /*
  * generate.c
  *		Generating in the server: the generator core (core/alloc.c) on the
- *		state file's slots, under a leased identity (identity.c) and the
+ *		state file's slots, under a leased identity (ident_lease.c) and the
  *		lease in WAL (lease.c); waits on the process latch; per-type
  *		counters and uid_stats().
  */

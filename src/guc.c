@@ -84,7 +84,7 @@ static char *epoch_string = NULL;
  */
 UID_HIDDEN bool uid_ident_leased = false;
 
-/* Counts the assignments of the settings a lease is bound to (identity.c). */
+/* Counts the assignments of the settings a lease is bound to (ident_lease.c). */
 UID_HIDDEN uint64 uid_ident_settings_changes = 0;
 
 /* This session set a uid setting of its own before uid was loaded. */

@@ -19,7 +19,7 @@ extern int	uid_snowflake_si_index_bits;
 extern int64 uid_medallion_value;	/* -1: drawn when the server starts */
 extern int64 uid_snowflake_si_epoch_ms; /* Unix milliseconds */
 
-/* Identity leased from a coordinator (lease pool, see identity.c) */
+/* Identity leased from a coordinator (lease pool, see ident_lease.c) */
 extern char *uid_coordinator;	/* conninfo; empty: hand settings */
 extern char *uid_pool;
 extern int	uid_pool_size;
@@ -129,7 +129,7 @@ extern UID_HIDDEN bool uid_ident_leased;
 
 /*
  * Counts the assignments of the settings a lease is bound to (the
- * coordinator, the pool and its size): identity.c works out the lease's
+ * coordinator, the pool and its size): ident_lease.c works out the lease's
  * key again when it moved.
  */
 extern UID_HIDDEN uint64 uid_ident_settings_changes;

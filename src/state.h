@@ -47,7 +47,7 @@ typedef enum UidSlotId
 StaticAssertDecl(UID_NTYPES <= UID_NSLOTS, "every type has a slot in the state file");
 
 /*
- * The server's identity leased from a coordinator (identity.c).  gen is a
+ * The server's identity leased from a coordinator (ident_store.c, ident_lease.c).  gen is a
  * sequence lock: odd while a backend rewrites the lease, so that a reader
  * never pairs one lease's id with another's key or floor.
  */
@@ -73,7 +73,7 @@ typedef struct UidIdentState
 
 	/*
 	 * This server's clock against the coordinator's, measured with the
-	 * lease's last claim or renewal (identity.c, uid_ident_measure): its
+	 * lease's last claim or renewal (coordinator.c, uid_ident_measure): its
 	 * clock minus the coordinator's lies in offset_lo_us .. offset_hi_us
 	 * (int64).  Appended in 0.6.0: zeros (a file of an older library, or a
 	 * lease it claimed) read as not measured.

@@ -4,7 +4,7 @@
  *		the system's clocks, the process latch.
  *
  * Why PostgreSQL's atomics and not C11's: the state file's words are read
- * and written by the rest of the extension (identity.c, sno.c) through
+ * and written by the rest of the extension (ident_store.c, sno.c) through
  * pg_atomic_uint64, and one word must not be used through two atomics
  * APIs; PostgreSQL's also carry its barriers' semantics, which the core's
  * comments are written against.  The simulator does not need C11's either:

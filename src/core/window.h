@@ -1,11 +1,11 @@
 /*
  * core/window.h
- *		The window a leased identity allows: the rules of identity.c's lease
+ *		The window a leased identity allows: the rules of ident_lease.c's lease
  *		that decide which IDs a holder may issue, as plain functions, so
  *		that the server and the simulator (test/sim) apply the same ones.
  *
  * Two holders of one id never issue the same ID because their IDs' times
- * are disjoint (identity.c says why, at length): a holder's IDs end at or
+ * are disjoint (ident_lease.c says why, at length): a holder's IDs end at or
  * before its expiry, t0 + TTL by its own clock, t0 read before it asked the
  * coordinator; the next holder gets the id only after the coordinator's
  * expiry plus the grace G, and its IDs begin at or after its floor, t1, its
