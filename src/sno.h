@@ -10,6 +10,7 @@
 #include "codec/sno_codec.h"
 #include "guc.h"
 #include "published.h"
+#include "sno_policy.h"
 #include "sno_ranges.h"
 #include "state.h"
 
@@ -23,33 +24,23 @@ typedef struct sno_t
 #define PG_GETARG_SNO_P(n)	DatumGetSnoP(PG_GETARG_DATUM(n))
 #define PG_RETURN_SNO_P(x)	return SnoPGetDatum(x)
 
-/*
- * The ranges the server issues from now: those of the server's settings
- * record (published.c), never a session's own settings.
- */
-extern void uid_sno_ranges(UidSnoRanges *r);
+/* sno's clock, for sno_new() and, named so in errors, sno_new_at() */
+extern UID_HIDDEN const UidClockSpec sno_clock;
+extern UID_HIDDEN const UidClockSpec sno_backfill_clock;
 
 /*
- * What is wrong with the live range (uid.sno_sequence_min..max) or the
- * back-fill range (uid.sno_backfill_min..max, which must also keep clear of
- * the live range), or NULL: a phrase for messages.
+ * The live sequences sno_new() has issued, as the state file records them
+ * (core/backfill.h, UID_USED_*); an older file's record is taken over first.
  */
-extern const char *uid_sno_live_problem(const UidSnoRanges *r);
-extern const char *uid_sno_backfill_problem(const UidSnoRanges *r);
+extern UID_HIDDEN uint64 sno_used_read(void);
 
-/* Errors, naming the settings, with what uid_sno_live_problem() found. */
-UID_NORETURN extern void uid_sno_live_refused(const UidSnoRanges *r) UID_NORETURN_AFTER;
-
-/*
- * Errors unless the live range is a usable one: its settings were accepted
- * and give at least UID_SNO_RANGE_MIN sequences.
- */
-static inline void
-uid_sno_check_live(const UidSnoRanges *r)
+static inline sno_t *
+sno_make(const sno_fields *f)
 {
-	if (unlikely((uid_rec_refused() & (UINT64CONST(1) << UID_REC_SNO_RANGES)) ||
-				 r->live_max - r->live_min + 1 < UID_SNO_RANGE_MIN))
-		uid_sno_live_refused(r);
+	sno_t	   *id = palloc(sizeof(sno_t));
+
+	sno_pack(f, id->data);
+	return id;
 }
 
 #endif							/* UID_SNO_H */

@@ -59,7 +59,6 @@ extern Datum sno_lt(PG_FUNCTION_ARGS);
 extern Datum sno_meta(PG_FUNCTION_ARGS);
 extern Datum sno_ne(PG_FUNCTION_ARGS);
 extern Datum sno_new(PG_FUNCTION_ARGS);
-extern Datum sno_new_at(PG_FUNCTION_ARGS);
 extern Datum sno_out(PG_FUNCTION_ARGS);
 extern Datum sno_partition(PG_FUNCTION_ARGS);
 extern Datum sno_range(PG_FUNCTION_ARGS);
@@ -67,11 +66,16 @@ extern Datum sno_recv(PG_FUNCTION_ARGS);
 extern Datum sno_send(PG_FUNCTION_ARGS);
 extern Datum sno_sequence(PG_FUNCTION_ARGS);
 extern Datum sno_smaller(PG_FUNCTION_ARGS);
-extern Datum sno_snapshot(PG_FUNCTION_ARGS);
 extern Datum sno_sortsupport(PG_FUNCTION_ARGS);
 extern Datum sno_tick(PG_FUNCTION_ARGS);
 extern Datum sno_timestamp(PG_FUNCTION_ARGS);
 extern Datum sno_to_bytea(PG_FUNCTION_ARGS);
+
+/* sno_backfill.c: sno's back-fill */
+extern Datum sno_new_at(PG_FUNCTION_ARGS);
+
+/* sno_snapshot.c: the sno generator's state */
+extern Datum sno_snapshot(PG_FUNCTION_ARGS);
 
 /* muid.c: the muid type */
 extern Datum bytea_to_muid(PG_FUNCTION_ARGS);
