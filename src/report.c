@@ -4,7 +4,7 @@
  *
  * It sits above every other module: what a setting means on this server
  * (the identity a lease gives, the sno ranges in force, a refusal) comes
- * from identity.c, sno.c and guc.c, and nothing calls back into it.  Each
+ * from identity.c, sno_policy.c and guc.c, and nothing calls back into it.  Each
  * row comes from the table of settings (uid_settings, guc.c); its show
  * kind says how to put the effective value into words.
  */

@@ -89,8 +89,9 @@ typedef struct UidIdentState
 #define UID_IDENT_ID_BITS 17
 
 /*
- * sno's sequence ranges as the server issues from them (sno.c), and which
- * sequences sno_new() has issued.  Zeros in a file of uid 0.5.0 or older.
+ * sno's sequence ranges as the server issues from them (sno_policy.c), and
+ * which sequences sno_new() has issued.  Zeros in a file of uid 0.5.0 or
+ * older.
  *
  * The ranges in force are the settings record's (rec, published.c).
  * ranges, pm_key, lock and stamp were 0.6.0's publication of them, no longer

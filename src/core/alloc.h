@@ -51,7 +51,7 @@
  *          borrow again (uid_pace_claim).
  *   tt     tick-tock (sno): a state word per timeline; flips, whose low bit
  *          selects the current timeline; seen, the highest clock tick read.
- *          type[] is the type's own (sno.c: back-fill lanes and ranges,
+ *          type[] is the type's own (sno_overflow.h: back-fill lanes and ranges,
  *          overflow notifications).
  *   uniq   strictly increasing ticks (muid): last, the last tick issued;
  *          seen, the highest clock tick read.
@@ -86,7 +86,7 @@ typedef struct UidSlot
 	UidWord		tick_flips;
 	UidWord		fenced;			/* incarnation that fenced the slot's marks */
 	UidWord		sharers;		/* backends sharing a tick, see uid_share_count */
-	UidWord		spare[1];		/* sno: see sno.c (overflow notifications) */
+	UidWord		spare[1];		/* sno: see sno_overflow.h (overflow notifications) */
 } UidSlot;
 
 UID_STATIC_ASSERT(sizeof(UidWord) == 8, "a shared word is 8 bytes");

@@ -5,9 +5,9 @@
  *		sequences, as decisions on shared words (core/backfill.c).
  *
  * Like core/alloc.c it is plain C over core/platform.h, so that the server
- * (sno.c) and the simulator (test/sim) run the same code; sno.c puts its
- * answers into errors.  The protocol, and why no back-filled ID equals a
- * live one, is in sno.c above sno_new_at() and in doc/design.md
+ * (sno.c, sno_backfill.c) and the simulator (test/sim) run the same code;
+ * sno_backfill.c puts its answers into errors.  The protocol, and why no
+ * back-filled ID equals a live one, is in sno_backfill.c and in doc/design.md
  * (invariants 9 and 10).
  */
 #ifndef UID_CORE_BACKFILL_H

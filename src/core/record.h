@@ -66,7 +66,7 @@ typedef enum UidRecordField
 	UID_REC_MEDALLION,			/* uid.medallion, -1: drawn at the server's start */
 	UID_REC_EPOCH_MS,			/* uid.snowflake_si_epoch, Unix ms */
 	UID_REC_INDEX_BITS,			/* uid.snowflake_si_index_bits */
-	UID_REC_SNO_RANGES,			/* sno's live and back-fill ranges, one word (sno.c) */
+	UID_REC_SNO_RANGES,			/* sno's live and back-fill ranges, one word (sno_policy.c) */
 	UID_REC_LEASED,				/* uid.coordinator is set (or refused): 1 */
 	UID_REC_LEASE_KEY,			/* a hash of the coordinator, pool and pool size */
 	UID_REC_REFUSED,			/* the fields whose server value the checks refused:
