@@ -2282,8 +2282,9 @@ again:
 }
 
 /*
- * sno.c's sno_new_at(): an ID dated at a past tick, from the back-fill
- * range, committed (the file synced first) before it counts as handed out.
+ * sno_backfill.c's sno_new_at(): an ID dated at a past tick, from the
+ * back-fill range, committed (the file synced first) before it counts as
+ * handed out.
  */
 static void
 backfill(Backend *b)
