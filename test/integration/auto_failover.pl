@@ -305,7 +305,7 @@ sub scenario
 			WHERE a.id <= (SELECT max(b.id) FROM t_$type b WHERE b.tl < a.tl)});
 		$r{below} += $below;
 		my %kept = map { $_ => 1 } @{ $dbh2->selectcol_arrayref("SELECT id::text FROM t_$type") };
-		$r{lost} += grep { !$kept{ (split / /, "@$_")[1] } } read_lines("$dir/acks-$type");
+		$r{lost} += grep { !$kept{ $_->[1] } } acks($dir, $type);
 	}
 	$dbh2->disconnect;
 	my $e = error_counts($dir);

@@ -628,8 +628,7 @@ sub held_ids
 	my %held;
 	for my $type (@types)
 	{
-		push @{ $held{$type} }, map { my @f = split / /, "@$_"; [ $f[0], $f[1], "port $f[3]" ] }
-		  read_lines("$dir/acks-$type");
+		push @{ $held{$type} }, map { [ $_->[0], $_->[1], "port $_->[3]" ] } acks($dir, $type);
 	}
 	for my $file (glob "$dir/probes-*")
 	{

@@ -114,7 +114,7 @@ sub wait_port_writing
 	for my $type (@writers)
 	{
 		wait_for("$type to be acknowledged $min times on port $port ($what)",
-			sub { (grep { (split / /, "@$_")[3] == $port } read_lines("$dir/acks-$type")) >= $min });
+			sub { (grep { $_->[3] == $port } acks($dir, $type)) >= $min });
 	}
 }
 
@@ -141,37 +141,22 @@ sub archived_text
 		  sort { $a <=> $b } keys %$arch);
 }
 
-# The first acknowledged ID of each type at or after $from on $port: the
-# longest any type waited, from $from.
-sub first_ack_wait
-{
-	my ($dir, $port, $from) = @_;
-	my $worst = 0;
-	for my $type (@types)
-	{
-		my ($first) = grep { $_->[3] == $port && $_->[0] >= $from } map { [ split / /, "@$_" ] } read_lines("$dir/acks-$type");
-		return undef unless $first;
-		$worst = $first->[0] - $from if $first->[0] - $from > $worst;
-	}
-	return $worst;
-}
-
 # The longest time a type went without an acknowledged ID on $port between
 # $from and $to.
 sub longest_gap
 {
 	my ($dir, $port, $from, $to) = @_;
-	my $worst = 0;
-	for my $type (@types)
-	{
-		my @t = map { (split / /, "@$_")[0] } grep { (split / /, "@$_")[3] == $port } read_lines("$dir/acks-$type");
-		my $last = $from;
-		for my $t (grep { $_ >= $from && $_ <= $to } @t, $to)
-		{
-			$worst = $t - $last if $t - $last > $worst;
-			$last = $t;
-		}
-	}
+	my ($worst) = sort { $b <=> $a } map { no_row_for($dir, $_, $from, $to, sub { $_[0][3] == $port }) } @types;
+	return $worst;
+}
+
+# The longest any type waited for its first acknowledged ID in $av
+# (copy_availability()), or undef if one got none.
+sub first_ack_wait
+{
+	my ($av) = @_;
+	return undef if grep { !defined $av->{out}{$_} } @types;
+	my ($worst) = sort { $b <=> $a } @{ $av->{out} }{@types};
 	return $worst;
 }
 
@@ -303,7 +288,7 @@ sub scenario
 	wait_for("A's clock to pass the original's last ID", sub { time() + clock_offset($pa) > $t_end + 1 }, $WAIT, 0.5);
 	$r{avail}{A} = copy_availability($dir, $pa, $resume, time());
 	$r{A_refused} = first_probe_wait($dir, 'A', $resume);
-	$r{A_refused_ack} = first_ack_wait($dir, $pa, $resume);
+	$r{A_refused_ack} = first_ack_wait($r{avail}{A});
 	sql1($pa, 'SELECT pg_switch_wal()');
 	# a finding, not a condition: whether it archives at all
 	eval {
@@ -348,7 +333,7 @@ sub scenario
 		$r{"${name}_start"} = $up - $t_start;
 		$r{avail}{$name} = copy_availability($dir, $p, $up, time());
 		$r{"${name}_refused"} = first_probe_wait($dir, $name, $up);
-		$r{"${name}_refused_ack"} = first_ack_wait($dir, $p, $up);
+		$r{"${name}_refused_ack"} = first_ack_wait($r{avail}{$name});
 		stop_writers();
 		stop_probes();
 		$r{below} += below_restored($p);
@@ -387,7 +372,7 @@ sub scenario
 	my %orig_after;
 	for my $type (@types)
 	{
-		my @acks = map { [ split / /, "@$_" ] } read_lines("$dir/acks-$type");
+		my @acks = acks($dir, $type);
 		$r{ids} += @acks;
 		$orig_after{$type}{ $_->[1] } = 1 for grep { $_->[3] == $ORIG_PORT && $_->[0] >= $t1 } @acks;
 		$r{again_after_target} += grep { $_->[3] != $ORIG_PORT && $orig_after{$type}{ $_->[1] } } @acks;
