@@ -19,18 +19,15 @@
 static uint64 muid_now(const UidClockSpec *spec);
 
 /*
- * Microseconds since 1970, 52 bits (until 2112-09-17).  The all-ones
- * timestamp is Gink's "global object" sentinel: never generated, and not a
- * time that muid_from_parts or muid_boundary accept.
+ * Microseconds since 1970, 52 bits (until 2112-09-17; codec/muid_codec.h).
+ * The all-ones timestamp is Gink's "global object" sentinel: never
+ * generated, and not a time that muid_from_parts or muid_boundary accept.
  */
 static const UidClockSpec muid_clock = {
 	.type_name = "muid",
 	.func = "muid_new()",
 	.slot = UID_SLOT_MUID,
-	.epoch_us = 0,
-	.tick_us = 1,
-	.tick_max = MUID_TS_MAX - 1,
-	.seq_max = 0,
+	UID_CLOCK_FIELDS(MUID_CLOCK),
 	.now = muid_now,
 };
 

@@ -24,10 +24,7 @@ static const UidClockSpec revts8_clock = {
 	.type_name = "revts8",
 	.func = "revts8_new()",
 	.slot = UID_SLOT_REVTS8,
-	.epoch_us = 0,
-	.tick_us = 1000,
-	.tick_max = REVTS8_TS_MAX,
-	.seq_max = REVTS8_SEQ_MAX,
+	UID_CLOCK_FIELDS(REVTS8_CLOCK),
 	.now = revts8_now,
 };
 

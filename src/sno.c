@@ -30,19 +30,15 @@
 static uint64 sno_now(const UidClockSpec *spec);
 
 /* sno's clock; generators differ only in the name their errors give */
-#define SNO_CLOCK(funcname) \
+#define SNO_SPEC(funcname) \
 	.type_name = "sno", \
 	.func = funcname, \
 	.slot = UID_SLOT_SNO, \
-	.ticktock = true, \
-	.epoch_us = SNO_EPOCH_UNIX_MS * 1000, \
-	.tick_us = SNO_UNIT_MS * 1000, \
-	.tick_max = SNO_UNITS_MAX, \
-	.seq_max = SNO_SEQ_MAX, \
+	UID_CLOCK_FIELDS(SNO_CLOCK), \
 	.now = sno_now
 
 const UidClockSpec sno_clock = {
-	SNO_CLOCK("sno_new()"),
+	SNO_SPEC("sno_new()"),
 	.on_wait = sno_on_wait,
 };
 
@@ -51,7 +47,7 @@ const UidClockSpec sno_clock = {
  * may be the first to apply moves both timelines, as for sno_new().
  */
 const UidClockSpec sno_backfill_clock = {
-	SNO_CLOCK("sno_new_at()"),
+	SNO_SPEC("sno_new_at()"),
 };
 
 static uint64

@@ -29,12 +29,12 @@ static const UidClockSpec unix_ms_clock = {
 	.type_name = "snowflake_si",
 	.func = "snowflake_si_new()",
 	.slot = UID_SLOT_SNOWFLAKE_SI,
-	.epoch_us = 0,
-	.tick_us = 1000,
-	.tick_max = UID_TICK_MAX,
-	.seq_max = 0,
+	UID_CLOCK_FIELDS(SNOWFLAKE_SI_CLOCK),
 	.now = snowflake_si_now,
 };
+
+StaticAssertDecl(SNOWFLAKE_SI_UNIX_MS_MAX == UID_TICK_MAX,
+				 "snowflake_si's clock runs as far as the generator's state holds");
 
 static uint64
 snowflake_si_now(const UidClockSpec *spec)

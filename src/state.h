@@ -36,7 +36,7 @@
  * Slot numbers are part of the file layout: never renumber, only append
  * (codec/registry.h).
  */
-#define UID_SLOT_ENUM(ID, name, slot, nbytes, text) UID_SLOT_##ID = (slot),
+#define UID_SLOT_ENUM(ID, name, slot, ...) UID_SLOT_##ID = (slot),
 typedef enum UidSlotId
 {
 	UID_TYPES(UID_SLOT_ENUM)

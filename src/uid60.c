@@ -29,11 +29,7 @@ static const UidClockSpec uid60_clock = {
 	.type_name = "uid60",
 	.func = "uid60_new()",
 	.slot = UID_SLOT_UID60,
-	.epoch_us = UID60_EPOCH_UNIX_S * 1000000,
-	.tick_us = 1000000,
-	.tick_max = UID60_TS_MAX,
-	.seq_max = UID60_SEQ_MAX,
-	.seq_runs_on = true,
+	UID_CLOCK_FIELDS(UID60_CLOCK),
 	.now = uid60_now,
 };
 

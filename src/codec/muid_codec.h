@@ -28,6 +28,14 @@
 #define MUID_MEDALLION_MAX	((UINT64_C(1) << 44) - 1)	/* all ones: global */
 #define MUID_OFFSET_MAX		INT32_MAX	/* the last offset muid_new() issues */
 
+/*
+ * The generator's clock (codec/registry.h): microseconds since 1970, each
+ * issued once per server (the offset counts within a transaction, not a
+ * tick); the all-ones timestamp is Gink's "global object" sentinel, never
+ * generated.
+ */
+#define MUID_CLOCK (0, 1, MUID_TS_MAX - 1, 0, 0, 0)
+
 typedef struct muid_fields
 {
 	uint64_t	timestamp;		/* 0 .. MUID_TS_MAX */

@@ -33,6 +33,9 @@
 #define REVTS8_LOW_MASK		((UINT64_C(1) << REVTS8_LOW_BITS) - 1)
 #define REVTS8_RESERVED_MASK UINT64_C(0xFC00)	/* bits 15..10 */
 
+/* The generator's clock (codec/registry.h): Unix milliseconds, 64 IDs each. */
+#define REVTS8_CLOCK (0, 1000, REVTS8_TS_MAX, REVTS8_SEQ_MAX, 0, 0)
+
 typedef struct revts8_fields
 {
 	uint64_t	ts;				/* 0 .. REVTS8_TS_MAX */

@@ -25,6 +25,13 @@
 #define SNO_UNITS_MAX	((UINT64_C(1) << 39) - 1)
 #define SNO_SEQ_MAX		0xFFFF
 
+/*
+ * The generator's clock (codec/registry.h): 4 ms units from 2010, 65,536
+ * IDs each, on two timelines (the tick bit: a clock that went back takes
+ * the other one).
+ */
+#define SNO_CLOCK (SNO_EPOCH_UNIX_MS * 1000, SNO_UNIT_MS * 1000, SNO_UNITS_MAX, SNO_SEQ_MAX, 0, 1)
+
 typedef struct sno_fields
 {
 	uint64_t	units;			/* 0 .. SNO_UNITS_MAX */

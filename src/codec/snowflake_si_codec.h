@@ -27,6 +27,15 @@
  */
 #define SNOWFLAKE_SI_DEFAULT_EPOCH_MS INT64_C(1704067200000)
 #define SNOWFLAKE_SI_DEFAULT_K	8
+
+/*
+ * The generator's clock (codec/registry.h): Unix milliseconds, as far as
+ * the generator's state holds them (core/alloc.h's UID_TICK_MAX, checked in
+ * snowflake_si.c).  The format's own range and sequence width follow the
+ * base clock and the index width, which the generator sets on each call.
+ */
+#define SNOWFLAKE_SI_UNIX_MS_MAX ((UINT64_C(1) << 44) - 1)
+#define SNOWFLAKE_SI_CLOCK (0, 1000, SNOWFLAKE_SI_UNIX_MS_MAX, 0, 0, 0)
 /* digits of SNOWFLAKE_SI_MAX */
 #define SNOWFLAKE_SI_TEXT_MAX	16
 

@@ -35,6 +35,12 @@
 #define UID60_LOW_BITS		28	/* below the timestamp */
 #define UID60_LOW_MASK		((UINT64_C(1) << UID60_LOW_BITS) - 1)
 
+/*
+ * The generator's clock (codec/registry.h): seconds since 2018-03-01, 1024
+ * IDs each, the sequence not reset each second (the original's rule).
+ */
+#define UID60_CLOCK (UID60_EPOCH_UNIX_S * 1000000, 1000000, UID60_TS_MAX, UID60_SEQ_MAX, 1, 0)
+
 typedef struct uid60_fields
 {
 	uint64_t	ts;				/* 0 .. UID60_TS_MAX */

@@ -170,6 +170,17 @@ struct UidClockSpec
 };
 
 /*
+ * A type's clock as its codec header states it (codec/registry.h's clock
+ * column, e.g. SNO_CLOCK) as the spec's fields: the generators and the
+ * simulator write { UID_CLOCK_FIELDS(SNO_CLOCK), ... } and so cannot
+ * disagree about a type's clock.
+ */
+#define UID_CLOCK_FIELDS(clock) UID_CLOCK_FIELDS_ clock
+#define UID_CLOCK_FIELDS_(epoch, tick, last_tick, last_seq, runs_on, timelines) \
+	.epoch_us = (epoch), .tick_us = (tick), .tick_max = (last_tick), \
+	.seq_max = (last_seq), .seq_runs_on = (runs_on), .ticktock = (timelines)
+
+/*
  * What one backend keeps per slot between calls: its share of the current
  * tick (see uid_share_count), and where the slot's run-on sequence starts
  * (a value drawn with the state file; the same in every backend).

@@ -25,7 +25,7 @@ static const struct
 	int			nbytes;			/* the binary form */
 	const char *text;			/* the text form */
 }			types[UID_INSPECT_NTYPES] = {
-#define UID_INSPECT_TYPE(ID, name, slot, nbytes, text) [UID_INSPECT_##ID] = {name, nbytes, text},
+#define UID_INSPECT_TYPE(ID, name, slot, nbytes, text, ...) [UID_INSPECT_##ID] = {name, nbytes, text},
 	UID_TYPES(UID_INSPECT_TYPE)
 #undef UID_INSPECT_TYPE
 };

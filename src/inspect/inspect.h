@@ -27,7 +27,7 @@
 #include "codec/snowflake_si_codec.h"
 
 /* The types, in codec/registry.h's order. */
-#define UID_INSPECT_ENUM(ID, name, slot, nbytes, text) UID_INSPECT_##ID,
+#define UID_INSPECT_ENUM(ID, ...) UID_INSPECT_##ID,
 typedef enum uid_inspect_type
 {
 	UID_TYPES(UID_INSPECT_ENUM)

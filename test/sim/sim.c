@@ -218,36 +218,26 @@ rng_below(Rng *r, uint64 n)
 /* ---------------------------------------------------------------- types */
 
 /* The types, by their slots (codec/registry.h). */
-#define SIM_TYPE_ENUM(ID, name, slot, nbytes, text) T_##ID = (slot),
+#define SIM_TYPE_ENUM(ID, name, slot, ...) T_##ID = (slot),
 enum
 {
 	UID_TYPES(SIM_TYPE_ENUM)
 	NTYPES = UID_NTYPES
 };
 
-#define SIM_TYPE_NAME(ID, name, slot, nbytes, text) [T_##ID] = name,
+#define SIM_TYPE_NAME(ID, name, ...) [T_##ID] = name,
 static const char *type_names[NTYPES] = {UID_TYPES(SIM_TYPE_NAME)};
 
 static uint64 sim_now(const UidClockSpec *spec);
 
 /*
- * The five types' clocks as the server has them; snowflake_si with a 2-bit
- * sequence (its sequence width is a setting), so that its ticks fill.
+ * The types' clocks as the server has them (codec/registry.h); snowflake_si
+ * with a 2-bit sequence (the server's is the index width, a setting), set
+ * in main, so that its ticks fill.
  */
-static const UidClockSpec specs[NTYPES] = {
-	[T_SNO] = {.type_name = "sno", .slot = T_SNO, .ticktock = true,
-		.epoch_us = SNO_EPOCH_UNIX_MS * 1000, .tick_us = SNO_UNIT_MS * 1000,
-	.tick_max = SNO_UNITS_MAX, .seq_max = SNO_SEQ_MAX, .now = sim_now},
-	[T_MUID] = {.type_name = "muid", .slot = T_MUID, .epoch_us = 0, .tick_us = 1,
-	.tick_max = MUID_TS_MAX - 1, .seq_max = 0, .now = sim_now},
-	[T_SNOWFLAKE_SI] = {.type_name = "snowflake_si", .slot = T_SNOWFLAKE_SI, .epoch_us = 0,
-	.tick_us = 1000, .tick_max = UID_TICK_MAX, .seq_max = 3, .now = sim_now},
-	[T_REVTS8] = {.type_name = "revts8", .slot = T_REVTS8, .epoch_us = 0, .tick_us = 1000,
-	.tick_max = REVTS8_TS_MAX, .seq_max = REVTS8_SEQ_MAX, .now = sim_now},
-	[T_UID60] = {.type_name = "uid60", .slot = T_UID60, .seq_runs_on = true,
-		.epoch_us = UID60_EPOCH_UNIX_S * 1000000, .tick_us = 1000000,
-	.tick_max = UID60_TS_MAX, .seq_max = UID60_SEQ_MAX, .now = sim_now},
-};
+#define SIM_SPEC(ID, tname, tslot, nbytes, text, clock, ...) \
+	[T_##ID] = {.type_name = tname, .slot = tslot, UID_CLOCK_FIELDS(clock), .now = sim_now},
+static UidClockSpec specs[NTYPES] = {UID_TYPES(SIM_SPEC)};
 
 /*
  * What each type embeds of an identity (Citus runs), as source.c works it
@@ -3271,12 +3261,18 @@ main(int argc, char **argv)
 	if (steps == 0)
 		usage();
 	/* snowflake_si's machine id: the bits its index (the sim's sequence) leaves */
-	if (specs[T_SNOWFLAKE_SI].seq_max != snowflake_si_uin_max(SI_INDEX_BITS))
-		abort();
+	specs[T_SNOWFLAKE_SI].seq_max = snowflake_si_uin_max(SI_INDEX_BITS);
 	type_idents[T_SNOWFLAKE_SI] = (TypeIdent) {UID_REC_GENERATOR,
 		snowflake_si_mid_max(SI_INDEX_BITS), snowflake_si_mid_max(SI_INDEX_BITS),
 		snowflake_si_mid_max(SI_INDEX_BITS) + 1, snowflake_si_mid_max(SI_INDEX_BITS), 0, 0
 	};
+	/* every type of codec/registry.h has its identity's fields here */
+	for (int t = 0; t < NTYPES; t++)
+		if (type_idents[t].max == 0)
+		{
+			fprintf(stderr, "sim: type_idents has no identity of %s\n", type_names[t]);
+			return 2;
+		}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint64 seed = first;; seed++)
