@@ -4,8 +4,23 @@ EXTENSION = uid
 # The version lives in uid.control alone.
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
 
-# The types, in the order their SQL is joined into the install script.
-TYPES = sno muid snowflake_si revts8 uid60
+# The types, read from their one list (src/codec/registry.h), in its order:
+# the order their SQL is joined into the install script.  Each has its
+# src/TYPE.[ch], src/TYPE.sql, src/codec/TYPE_codec.[ch], its fuzz target and
+# its regression tests sql/TYPE_io, _ops and _gen; a type without one of them
+# does not build or fails the tests.
+TYPES := $(shell sed -n 's/^[[:space:]]*X.[A-Z0-9_]*, "\([a-z0-9_]*\)".*/\1/p' src/codec/registry.h)
+ifeq ($(TYPES),)
+$(error no types read from src/codec/registry.h)
+endif
+# partition.sql's list of the key types: 'sno', 'muid', ... in SQL, and
+# "sno, muid, ... and uid60" in its hint.
+comma := ,
+empty :=
+space := $(empty) $(empty)
+TYPES_SQL = $(subst $(space),$(comma)$(space),$(patsubst %,'%',$(TYPES)))
+TYPES_WORDS = $(subst $(space),$(comma)$(space),$(filter-out $(lastword $(TYPES)),$(TYPES))) and $(lastword $(TYPES))
+PARTITION_SQL = sed -e "s/@TYPES_SQL@/$(TYPES_SQL)/" -e "s/@TYPES_WORDS@/$(TYPES_WORDS)/"
 
 MODULE_big = uid
 OBJS = src/uid.o src/state.o src/generate.o src/core/platform_pg.o src/core/backfill.o src/core/record.o src/published.o src/source.o src/citus.o src/cluster.o src/internal.o src/lease.o src/identity.o src/ident_lease.o src/ident_store.o src/coordinator.o src/remote.o src/reload.o src/guc.o src/report.o src/type_support.o \
@@ -33,7 +48,7 @@ PG_CONFIG ?= pg_config
 # The server's major version: some tests need a newer one.
 SERVER_MAJOR := $(shell $(PG_CONFIG) --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
 
-REGRESS = setup config identity sno_vectors sno_io sno_ops sno_func sno_gen sno_shard muid_io muid_ops muid_gen snowflake_si_io snowflake_si_ops snowflake_si_gen revts8_io revts8_ops revts8_gen uid60_io uid60_ops uid60_gen read_only aggregates pool partition partition_owner upgrade soft_errors copy_on_error pg19
+REGRESS = setup config identity sno_vectors $(foreach t,$(TYPES),$(t)_io $(t)_ops $(t)_gen) sno_func sno_shard read_only aggregates pool partition partition_owner upgrade soft_errors copy_on_error pg19
 # Files that need a newer server: pg_input_is_valid() (16+), COPY ... ON_ERROR
 # (17+), the casts between bytea and uuid and ON_ERROR set_null (19+).
 TOO_NEW := $(if $(shell test $(SERVER_MAJOR) -ge 16 && echo y),,soft_errors) \
@@ -64,26 +79,36 @@ $(OBJS): $(wildcard $(srcdir)/src/*.h $(srcdir)/src/codec/*.h $(srcdir)/src/core
 # generate.c compiles the generator core into itself (see there).
 src/generate.o: $(srcdir)/src/core/alloc.c
 
-# Each type's SQL, with its copy of the shared comparisons at "-- @comparisons@".
-$(EXTENSION)--$(EXTVERSION).sql: src/internal.sql src/uid.sql src/pool.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql src/citus.sql
-	( cat src/internal.sql src/uid.sql src/pool.sql src/pool_functions.sql; \
-	  for t in $(TYPES); do \
+# type_sql TYPE...: each type's SQL, with its copy of the shared comparisons
+# at "-- @comparisons@".
+type_sql = for t in $(1); do \
 		awk -v t=$$t 'FNR == NR { if (!/^--/) tmpl = tmpl $$0 "\n"; next } \
 			/^-- @comparisons@$$/ { x = tmpl; gsub(/@T@/, t, x); printf "%s", x; next } { print }' \
 			src/comparisons.sql.in src/$$t.sql; \
-	  done; \
-	  cat src/partition.sql src/citus.sql ) > $@
+	done
+
+$(EXTENSION)--$(EXTVERSION).sql: src/internal.sql src/uid.sql src/pool.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql src/citus.sql
+	( cat src/internal.sql src/uid.sql src/pool.sql src/pool_functions.sql; \
+	  $(call type_sql,$(TYPES)); \
+	  $(PARTITION_SQL) src/partition.sql; cat src/citus.sql ) > $@
+
+# Types the last release did not have (none in its frozen install script):
+# the update creates them as a fresh install does.
+NEW_TYPES = $(foreach t,$(TYPES),$(if $(shell grep -qs '^CREATE TYPE $(t);' src/upgrade/$(EXTENSION)--$(UPGRADE_FROM).sql || echo new),$(t)))
 
 # The update from the last release, made from the same sources until this
 # version is released (then frozen into src/upgrade/): the domain of
-# internal calls (new in 0.7.0), update.sql's drops, then the pool's and
-# partition.sql's functions replaced (0.6.0 had uid_create_partitions()
-# only) and citus.sql's added.
-$(EXTENSION)--$(UPGRADE_FROM)--$(EXTVERSION).sql: src/internal.sql src/update.sql src/pool_functions.sql src/partition.sql src/citus.sql
+# internal calls (new in 0.7.0), update.sql's drops, then the pool's
+# functions replaced, the new types (if any) created, partition.sql's
+# functions replaced (0.6.0 had uid_create_partitions() only) and
+# citus.sql's added.
+$(EXTENSION)--$(UPGRADE_FROM)--$(EXTVERSION).sql: src/internal.sql src/update.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(NEW_TYPES)) src/partition.sql src/citus.sql
 	( printf '%s\n' '-- uid $(UPGRADE_FROM) -> $(EXTVERSION)' '' \
 		'\echo Use "ALTER EXTENSION uid UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit' ''; \
 	  cat src/internal.sql src/update.sql; \
-	  sed 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/' src/pool_functions.sql src/partition.sql; \
+	  sed 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/' src/pool_functions.sql; \
+	  $(call type_sql,$(NEW_TYPES)); \
+	  $(PARTITION_SQL) -e 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/' src/partition.sql; \
 	  cat src/citus.sql ) > $@
 
 # Codec unit tests: plain C, no server.

@@ -113,12 +113,12 @@ BEGIN
     SELECT t.typname INTO key_type
     FROM pg_type t
     WHERE t.oid = key_typid AND t.typnamespace = nsp_oid
-      AND t.typname IN ('sno', 'muid', 'snowflake_si', 'revts8', 'uid60');
+      AND t.typname IN (@TYPES_SQL@);
     IF key_type IS NULL THEN
         RAISE EXCEPTION 'the partition key "%" of "%" is of type %, not an ID type of uid', key_column, parent,
                 format_type(key_typid, NULL)
             USING ERRCODE = 'datatype_mismatch',
-                  HINT = 'The ID types are sno, muid, snowflake_si, revts8 and uid60.';
+                  HINT = 'The ID types are @TYPES_WORDS@.';
     END IF;
     SELECT o.opcdefault INTO STRICT opclass_default FROM pg_opclass o WHERE o.oid = key_class;
     IF NOT opclass_default THEN
