@@ -116,8 +116,9 @@ CODEC_SRCS = $(patsubst %,src/codec/%_codec.c,$(TYPES))
 test/unit/codec_test: $(CODEC_SRCS) src/codec/*.h test/unit/*.c test/unit/*.h
 	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/codec_test.c $(CODEC_SRCS)
 
-# uid-inspect and the unit test of its core (src/inspect/inspect.c).
-INSPECT_SRCS = src/inspect/inspect.c $(CODEC_SRCS)
+# uid-inspect and the unit test of its core (src/inspect/inspect.h: the
+# types' table, detection and fields, formatting, and the options).
+INSPECT_SRCS = $(patsubst %,src/inspect/%.c,types detect format options) $(CODEC_SRCS)
 uid-inspect: src/inspect/uid_inspect.c $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
 	$(CC) -std=c11 $(CFLAGS) -I$(srcdir)/src -DUID_VERSION='"$(EXTVERSION)"' -o $@ src/inspect/uid_inspect.c $(INSPECT_SRCS) $(LDFLAGS)
 

@@ -1,11 +1,15 @@
 /*
  * inspect.h
- *		The core of uid-inspect: which of the five ID types a string can be,
+ *		The core of uid-inspect: which of the ID types a string can be,
  *		and each reading's fields, formatted for people or as JSON.
  *
  * Plain C over the codec layer (src/codec), with no I/O, no allocation and
  * no exit, so that the unit test and the fuzzer call it directly;
- * src/inspect/uid_inspect.c is the command-line program around it.
+ * src/inspect/uid_inspect.c is the command-line program around it.  The
+ * core is four files: types.c (the table of the types, from the registry),
+ * detect.c (what an input can be, and each reading's fields), format.c
+ * (the text for people, JSON and the reasons for a refusal) and options.c
+ * (the options' defaults and parsing).
  *
  * An input is read, after its surrounding white space is removed, as every
  * type's text form and as hex bytes of the types' binary forms (what
@@ -37,6 +41,16 @@ typedef enum uid_inspect_type
 
 #define UID_INSPECT_ALL_TYPES ((1u << UID_INSPECT_NTYPES) - 1)
 
+/* A type as uid-inspect reads it: a row of the registry (types.c). */
+typedef struct uid_inspect_type_info
+{
+	const char *name;			/* its SQL name */
+	int			nbytes;			/* its binary form's length */
+	const char *text;			/* its text form, in its input function's words */
+} uid_inspect_type_info;
+
+extern const uid_inspect_type_info uid_inspect_types[UID_INSPECT_NTYPES];
+
 typedef enum uid_inspect_form
 {
 	UID_INSPECT_FORM_TEXT,		/* the type's text form */
@@ -62,7 +76,10 @@ typedef struct uid_inspect_options
 	int			json;			/* format as JSON, not for people */
 } uid_inspect_options;
 
-/* All types, the extension's default base clock and width, text output. */
+/*
+ * All types, the extension's default base clock and width, text output
+ * (options.c).
+ */
 extern void uid_inspect_default_options(uid_inspect_options *o);
 
 typedef struct uid_inspect_match
@@ -94,13 +111,15 @@ typedef struct uid_inspect_result
 	size_t		text_bad_pos[UID_INSPECT_NTYPES];
 	uid_inspect_hex hex;
 	int			hex_prefixed;	/* "\x" or "0x" in front */
+	int			hex_uuid;		/* the hex digits are uuid text */
 	size_t		hex_nbytes;
 	uid_status	bytes_status[UID_INSPECT_NTYPES];
 } uid_inspect_result;
 
 /*
  * Reads in[0 .. len-1] (any bytes, NULs included) as every type of
- * o->types; fills *r, which points into in.  Returns r->nmatches.
+ * o->types; fills *r, which points into in.  Returns r->nmatches
+ * (detect.c).
  */
 extern int	uid_inspect_detect(const char *in, size_t len,
 							   const uid_inspect_options *o,
@@ -122,13 +141,13 @@ typedef struct uid_inspect_field
 
 #define UID_INSPECT_MAX_FIELDS 12
 
-/* The fields of one match, in output order; returns their number. */
+/* The fields of one match, in output order; returns their number (detect.c). */
 extern int	uid_inspect_fields(const uid_inspect_match *m,
 							   const uid_inspect_options *o,
 							   uid_inspect_field f[UID_INSPECT_MAX_FIELDS]);
 
 /*
- * Formatting, snprintf-style: writes at most size - 1 bytes and a
+ * Formatting (format.c), snprintf-style: writes at most size - 1 bytes and a
  * terminator (nothing if size is 0, when buf may be NULL) and returns the
  * length of the whole text, so that a result >= size means it was cut.
  *
@@ -150,9 +169,14 @@ extern size_t uid_inspect(const char *in, size_t len,
 						  const uid_inspect_options *o,
 						  char *buf, size_t size, int *nmatches);
 
-/* Names and the parsing of options; each returns 1 on success. */
+/* Names (types.c). */
 extern const char *uid_inspect_type_name(uid_inspect_type t);
 extern const char *uid_inspect_form_name(uid_inspect_form f);
+
+/*
+ * The parsing of options (options.c); each returns 1 on success, or 0 with
+ * the reason in why.
+ */
 
 /* A comma-separated list of type names; adds their bits to *types. */
 extern int	uid_inspect_parse_types(const char *s, unsigned *types,
@@ -170,7 +194,7 @@ extern int	uid_inspect_parse_epoch(const char *s, int64_t *epoch_ms,
 extern int	uid_inspect_parse_index_bits(const char *s, int *bits,
 										 char *why, size_t whysize);
 
-/* Unix microseconds as ISO 8601 UTC with 0, 3 or 6 decimals and "Z". */
+/* Unix microseconds as ISO 8601 UTC with 0, 3 or 6 decimals and "Z" (detect.c). */
 extern void uid_inspect_iso8601(int64_t unix_us, int decimals, char out[40]);
 
 #endif							/* UID_INSPECT_H */

@@ -1,6 +1,6 @@
 /*
  * inspect_test.c
- *		Unit tests of uid-inspect's core (src/inspect/inspect.c), plain C,
+ *		Unit tests of uid-inspect's core (src/inspect/inspect.h), plain C,
  *		no server (make unitcheck; the built program itself is run by
  *		test/unit/inspect_cli.sh).
  *

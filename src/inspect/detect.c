@@ -1,0 +1,472 @@
+/*
+ * detect.c
+ *		Recognising and decoding IDs: which types an input can be, and the
+ *		fields and time of each reading.
+ *
+ * uid_inspect_detect() strips the input, reads it as every type's text form
+ * by that type's decoder and as hex of the binary forms, and records each
+ * reading a decoder accepts (and, for each type that refused, why);
+ * uid_inspect_fields() turns one reading into named fields, its time
+ * included.  format.c calls both to write the results; the unit test and
+ * the fuzzer call them directly.  Nothing here writes text for people:
+ * that is format.c's.
+ *
+ * Everything here reads only the len bytes it is given: it runs on
+ * whatever a log holds, and the fuzzer (test/fuzz/inspect_fuzz.c) calls it
+ * on arbitrary bytes.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "inspect.h"
+#include "codec/muid_codec.h"
+#include "codec/revts8_codec.h"
+#include "codec/sno_codec.h"
+#include "codec/snowflake_si_codec.h"
+#include "codec/uid60_codec.h"
+
+#define US_PER_MS	INT64_C(1000)
+#define US_PER_S	INT64_C(1000000)
+#define US_PER_DAY	INT64_C(86400000000)
+
+/* The white space the codecs and PostgreSQL's bigint input skip. */
+static int
+is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* ---- detection ---- */
+
+static void
+add_match(uid_inspect_result *r, uid_inspect_type t, uid_inspect_form f,
+		  const uint8_t *bytes, int n)
+{
+	uid_inspect_match *m;
+
+	/* at most five readings exist (inspect_test checks the worst cases) */
+	if (r->nmatches >= UID_INSPECT_MAX_MATCHES)
+		return;
+	m = &r->matches[r->nmatches++];
+	m->type = t;
+	m->form = f;
+	memset(m->bytes, 0, sizeof m->bytes);
+	memcpy(m->bytes, bytes, (size_t) n);
+}
+
+/* An 8-byte type's value as its binary form, a big-endian integer. */
+static void
+add_match_u64(uid_inspect_result *r, uid_inspect_type t, uid_inspect_form f,
+			  uint64_t v)
+{
+	uint8_t		b[8];
+
+	uid_store_be(b, 8, v);
+	add_match(r, t, f, b, 8);
+}
+
+/* uuid text: 8-4-4-4-12 hex digits. */
+static int
+is_uuid_text(const char *s, size_t n)
+{
+	if (n != 36)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+	{
+		if (i == 8 || i == 13 || i == 18 || i == 23)
+		{
+			if (s[i] != '-')
+				return 0;
+		}
+		else if (uid_hexval((unsigned char) s[i]) < 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The input as hex bytes: with a prefix "\x" (psql's bytea output) or
+ * "0x", plain, or as uuid text.  Sets r->hex, hex_prefixed and hex_nbytes;
+ * the first 16 bytes go to out (used only when there are no more).
+ * Returns whether it was uuid text.
+ */
+static int
+read_hex(uid_inspect_result *r, uint8_t out[16])
+{
+	const char *s = r->input;
+	size_t		n = r->len;
+	size_t		ndigits = 0;
+	int			uuid = 0;
+
+	r->hex = UID_INSPECT_HEX_NONE;
+	r->hex_prefixed = 0;
+	r->hex_nbytes = 0;
+	if (n >= 2 && (s[0] == '\\' || s[0] == '0') && (s[1] == 'x' || s[1] == 'X'))
+	{
+		r->hex_prefixed = 1;
+		s += 2;
+		n -= 2;
+	}
+	else if (is_uuid_text(s, n))
+		uuid = 1;
+	else if (n == 0)
+		return 0;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		int			d = uid_hexval((unsigned char) s[i]);
+
+		if (uuid && s[i] == '-')
+			continue;
+		if (d < 0)
+			return 0;
+		if (ndigits < 32)
+			out[ndigits / 2] = (uint8_t) (ndigits % 2 ? out[ndigits / 2] << 4 | d : d);
+		ndigits++;
+	}
+	if (ndigits % 2)
+	{
+		/* plain digits of an odd number are no bytes at all */
+		if (r->hex_prefixed)
+			r->hex = UID_INSPECT_HEX_ODD;
+		return 0;
+	}
+	r->hex = UID_INSPECT_HEX_OK;
+	r->hex_nbytes = ndigits / 2;
+	return uuid;
+}
+
+int
+uid_inspect_detect(const char *in, size_t len, const uid_inspect_options *o,
+				   uid_inspect_result *r)
+{
+	size_t		b = 0;
+	size_t		e = len;
+	unsigned	want = o->types;
+	uint8_t		hb[16];
+
+	memset(r, 0, sizeof *r);
+	while (b < e && is_space((unsigned char) in[b]))
+		b++;
+	while (e > b && is_space((unsigned char) in[e - 1]))
+		e--;
+	r->input = in + b;
+	r->len = e - b;
+	for (int t = 0; t < UID_INSPECT_NTYPES; t++)
+	{
+		r->text_status[t] = UID_BAD_LENGTH;
+		r->bytes_status[t] = UID_BAD_LENGTH;
+	}
+
+	/* the text forms, each by its own decoder */
+	if (want & (1u << UID_INSPECT_SNO))
+	{
+		uint8_t		v[SNO_LEN];
+		uid_status *st = &r->text_status[UID_INSPECT_SNO];
+
+		*st = sno_decode(r->input, r->len, v, &r->text_bad_pos[UID_INSPECT_SNO]);
+		if (*st == UID_OK)
+			add_match(r, UID_INSPECT_SNO, UID_INSPECT_FORM_TEXT, v, SNO_LEN);
+	}
+	if (want & (1u << UID_INSPECT_MUID))
+	{
+		uint8_t		v[MUID_LEN];
+		uid_status *st = &r->text_status[UID_INSPECT_MUID];
+
+		*st = muid_decode(r->input, r->len, v, &r->text_bad_pos[UID_INSPECT_MUID]);
+		if (*st == UID_OK)
+			add_match(r, UID_INSPECT_MUID, UID_INSPECT_FORM_TEXT, v, MUID_LEN);
+	}
+	if (want & (1u << UID_INSPECT_SNOWFLAKE_SI))
+	{
+		uint64_t	v;
+		uid_status *st = &r->text_status[UID_INSPECT_SNOWFLAKE_SI];
+
+		/* (the input has no surrounding white space left for it to skip) */
+		*st = snowflake_si_decode(r->input, r->len, &v,
+								  &r->text_bad_pos[UID_INSPECT_SNOWFLAKE_SI]);
+		if (*st == UID_OK)
+			add_match_u64(r, UID_INSPECT_SNOWFLAKE_SI, UID_INSPECT_FORM_TEXT, v);
+	}
+	if (want & (1u << UID_INSPECT_REVTS8))
+	{
+		uint64_t	v;
+		uid_status *st = &r->text_status[UID_INSPECT_REVTS8];
+
+		*st = revts8_decode(r->input, r->len, &v, &r->text_bad_pos[UID_INSPECT_REVTS8]);
+		if (*st == UID_OK)
+			add_match_u64(r, UID_INSPECT_REVTS8, UID_INSPECT_FORM_TEXT, v);
+	}
+	if (want & (1u << UID_INSPECT_UID60))
+	{
+		uint64_t	v;
+		uid_status *st = &r->text_status[UID_INSPECT_UID60];
+
+		*st = uid60_decode(r->input, r->len, &v, &r->text_bad_pos[UID_INSPECT_UID60]);
+		if (*st == UID_OK)
+			add_match_u64(r, UID_INSPECT_UID60, UID_INSPECT_FORM_TEXT, v);
+	}
+
+	/* the binary forms, as the recv functions and bytea casts take them */
+	r->hex_uuid = read_hex(r, hb);
+	if (r->hex != UID_INSPECT_HEX_OK)
+		return r->nmatches;
+	for (int t = 0; t < UID_INSPECT_NTYPES; t++)
+	{
+		uid_status *st = &r->bytes_status[t];
+		uint64_t	v;
+
+		if (!(want & (1u << t)) || r->hex_nbytes != (size_t) uid_inspect_types[t].nbytes)
+			continue;
+		/* uuid text is muid's alone: the 16 bytes of muid::uuid */
+		if (r->hex_uuid && t != UID_INSPECT_MUID)
+			continue;
+		v = uid_inspect_types[t].nbytes == 8 ? uid_load_be(hb, 8) : 0;
+		switch ((uid_inspect_type) t)
+		{
+			case UID_INSPECT_SNO:
+			case UID_INSPECT_MUID:
+				*st = UID_OK;
+				break;
+			case UID_INSPECT_SNOWFLAKE_SI:
+				*st = v > SNOWFLAKE_SI_MAX ? UID_OUT_OF_RANGE : UID_OK;
+				break;
+			case UID_INSPECT_REVTS8:
+
+				/*
+				 * Plain, its 8 bytes are its text: the text reading above
+				 * stands for both.
+				 */
+				if (!r->hex_prefixed)
+				{
+					*st = r->text_status[t];
+					continue;
+				}
+				*st = v & REVTS8_RESERVED_MASK ? UID_BAD_RESERVED : UID_OK;
+				break;
+			case UID_INSPECT_UID60:
+				*st = v > UID60_MAX ? UID_OUT_OF_RANGE : UID_OK;
+				break;
+			case UID_INSPECT_NTYPES:
+				continue;
+		}
+		if (*st == UID_OK)
+			add_match(r, (uid_inspect_type) t,
+					  r->hex_uuid ? UID_INSPECT_FORM_UUID : UID_INSPECT_FORM_BYTES,
+					  hb, uid_inspect_types[t].nbytes);
+	}
+	return r->nmatches;
+}
+
+/* ---- times ---- */
+
+/*
+ * The proleptic Gregorian date of a day since 1970-01-01 (Hinnant's method;
+ * options.c's days_from_civil() is the way back).
+ */
+static void
+civil_from_days(int64_t z, int64_t *y, int *m, int *d)
+{
+	int64_t		era;
+	int64_t		doe;
+	int64_t		yoe;
+	int64_t		doy;
+	int64_t		mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = (int) (doy - (153 * mp + 2) / 5 + 1);
+	*m = (int) (mp < 10 ? mp + 3 : mp - 9);
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+void
+uid_inspect_iso8601(int64_t unix_us, int decimals, char out[40])
+{
+	int64_t		days = unix_us / US_PER_DAY;
+	int64_t		rem = unix_us % US_PER_DAY;
+	int64_t		y;
+	int			m;
+	int			d;
+	int64_t		secs;
+	int			n;
+
+	if (rem < 0)
+	{
+		rem += US_PER_DAY;
+		days--;
+	}
+	civil_from_days(days, &y, &m, &d);
+	secs = rem / US_PER_S;
+	n = snprintf(out, 40, "%04" PRId64 "-%02d-%02dT%02d:%02d:%02d", y, m, d,
+				 (int) (secs / 3600), (int) (secs / 60 % 60), (int) (secs % 60));
+	if (decimals == 3)
+		n += snprintf(out + n, 40 - (size_t) n, ".%03d", (int) (rem % US_PER_S / 1000));
+	else if (decimals == 6)
+		n += snprintf(out + n, 40 - (size_t) n, ".%06d", (int) (rem % US_PER_S));
+	snprintf(out + n, 40 - (size_t) n, "Z");
+}
+
+/* ---- fields ---- */
+
+static uid_inspect_field *
+field_str(uid_inspect_field *f, int *n, const char *key)
+{
+	uid_inspect_field *x = &f[(*n)++];
+
+	x->key = key;
+	x->is_int = 0;
+	x->json_only = 0;
+	x->num = 0;
+	x->str[0] = '\0';
+	return x;
+}
+
+static void
+field_int(uid_inspect_field *f, int *n, const char *key, int64_t v)
+{
+	uid_inspect_field *x = field_str(f, n, key);
+
+	x->is_int = 1;
+	x->num = v;
+}
+
+/* The time, and the same as Unix microseconds for programs. */
+static void
+field_time(uid_inspect_field *f, int *n, int64_t unix_us, int decimals)
+{
+	uid_inspect_iso8601(unix_us, decimals, field_str(f, n, "timestamp")->str);
+	field_int(f, n, "unix_us", unix_us);
+	f[*n - 1].json_only = 1;
+}
+
+int
+uid_inspect_fields(const uid_inspect_match *m, const uid_inspect_options *o,
+				   uid_inspect_field f[UID_INSPECT_MAX_FIELDS])
+{
+	static const char hex[] = "0123456789abcdef";
+	int			n = 0;
+	int			nbytes = uid_inspect_types[m->type].nbytes;
+	uint64_t	v = uid_load_be(m->bytes, 8);
+	char	   *s;
+
+	/* text first, then the bytes as psql prints a bytea */
+	s = field_str(f, &n, "text")->str;
+	switch (m->type)
+	{
+		case UID_INSPECT_SNO:
+			sno_encode(m->bytes, s);
+			s[SNO_TEXT_LEN] = '\0';
+			break;
+		case UID_INSPECT_MUID:
+			muid_encode(m->bytes, s);
+			s[MUID_TEXT_LEN] = '\0';
+			break;
+		case UID_INSPECT_SNOWFLAKE_SI:
+			snowflake_si_encode(v, s);
+			break;
+		case UID_INSPECT_REVTS8:
+			revts8_encode(v, s);
+			s[REVTS8_TEXT_LEN] = '\0';
+			break;
+		case UID_INSPECT_UID60:
+			uid60_encode(v, s);
+			s[UID60_TEXT_LEN] = '\0';
+			break;
+		case UID_INSPECT_NTYPES:
+			break;
+	}
+	s = field_str(f, &n, "bytes")->str;
+	*s++ = '\\';
+	*s++ = 'x';
+	for (int i = 0; i < nbytes; i++)
+	{
+		*s++ = hex[m->bytes[i] >> 4];
+		*s++ = hex[m->bytes[i] & 15];
+	}
+	*s = '\0';
+
+	switch (m->type)
+	{
+		case UID_INSPECT_SNO:
+			{
+				sno_fields x;
+
+				sno_unpack(m->bytes, &x);
+				field_time(f, &n, (SNO_EPOCH_UNIX_MS + (int64_t) x.units * SNO_UNIT_MS) * US_PER_MS, 3);
+				field_int(f, &n, "meta", x.meta);
+				field_int(f, &n, "partition", x.partition);
+				field_int(f, &n, "sequence", x.sequence);
+				field_int(f, &n, "tick", x.tick);
+				break;
+			}
+		case UID_INSPECT_MUID:
+			{
+				muid_fields x;
+				char	   *u;
+				int			j = 0;
+
+				/* muid::uuid is the same 16 bytes */
+				u = field_str(f, &n, "uuid")->str;
+				for (int i = 0; i < MUID_LEN; i++)
+				{
+					if (i == 4 || i == 6 || i == 8 || i == 10)
+						u[j++] = '-';
+					u[j++] = hex[m->bytes[i] >> 4];
+					u[j++] = hex[m->bytes[i] & 15];
+				}
+				u[j] = '\0';
+				muid_unpack(m->bytes, &x);
+				field_time(f, &n, (int64_t) x.timestamp, 6);
+				field_int(f, &n, "medallion", (int64_t) x.medallion);
+				field_int(f, &n, "offset", x.offset);
+				break;
+			}
+		case UID_INSPECT_SNOWFLAKE_SI:
+			{
+				snowflake_si_fields x;
+
+				snowflake_si_unpack(v, o->index_bits, &x);
+				field_int(f, &n, "bigint", (int64_t) v);
+				field_time(f, &n, (o->epoch_ms + (int64_t) x.mab) * US_PER_MS, 3);
+				field_int(f, &n, "machine", x.mid);
+				field_int(f, &n, "index", x.uin);
+				uid_inspect_iso8601(o->epoch_ms * US_PER_MS, 3, field_str(f, &n, "epoch")->str);
+				field_int(f, &n, "index_bits", o->index_bits);
+				break;
+			}
+		case UID_INSPECT_REVTS8:
+			{
+				revts8_fields x;
+
+				revts8_unpack(v, &x);
+				/* revts8::bigint: the bytes as a signed integer */
+				field_int(f, &n, "bigint", (int64_t) v);
+				field_time(f, &n, (int64_t) x.ts * US_PER_MS, 3);
+				field_int(f, &n, "sequence", x.seq);
+				field_int(f, &n, "generator", x.generator);
+				field_int(f, &n, "cluster", x.cluster);
+				break;
+			}
+		case UID_INSPECT_UID60:
+			{
+				uid60_fields x;
+
+				uid60_unpack(v, &x);
+				field_int(f, &n, "bigint", (int64_t) v);
+				field_time(f, &n, (UID60_EPOCH_UNIX_S + (int64_t) x.ts) * US_PER_S, 0);
+				field_int(f, &n, "worker", x.worker);
+				field_int(f, &n, "sequence", x.seq);
+				field_int(f, &n, "random", x.rand);
+				break;
+			}
+		case UID_INSPECT_NTYPES:
+			break;
+	}
+	return n;
+}
