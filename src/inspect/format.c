@@ -347,8 +347,10 @@ explain_into(outbuf *ob, const uid_inspect_result *r, const uid_inspect_options 
 		out_str(ob, uid_inspect_types[t].name);
 		out_str(ob, ": expected ");
 		out_str(ob, uid_inspect_types[t].text);
-		out_str(ob, t == UID_INSPECT_MUID ? ", or 16 bytes as hex or uuid text; " :
-				t == UID_INSPECT_SNO ? ", or 10 bytes as hex; " : ", or 8 bytes as hex; ");
+		out_str(ob, ", or ");
+		out_int(ob, uid_inspect_types[t].nbytes);
+		/* uuid text is muid's alone (detect.c) */
+		out_str(ob, t == UID_INSPECT_MUID ? " bytes as hex or uuid text; " : " bytes as hex; ");
 		explain_text(ob, r, t);
 		out_str(ob, ", and ");
 		explain_bytes(ob, r, t);

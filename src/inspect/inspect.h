@@ -51,6 +51,14 @@ typedef struct uid_inspect_type_info
 
 extern const uid_inspect_type_info uid_inspect_types[UID_INSPECT_NTYPES];
 
+/*
+ * The names of the types, in the registry's order, of the bits set in
+ * types: sep between them and last before the last ("sno, muid and uid60"
+ * with ", " and " and ").  snprintf-style, as the formatting below.
+ */
+extern size_t uid_inspect_type_list(unsigned types, const char *sep,
+									 const char *last, char *buf, size_t size);
+
 typedef enum uid_inspect_form
 {
 	UID_INSPECT_FORM_TEXT,		/* the type's text form */

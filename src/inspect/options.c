@@ -75,9 +75,14 @@ uid_inspect_parse_types(const char *s, unsigned *mask, char *why, size_t whysize
 		}
 		if (found < 0)
 		{
+			/* the registry's names: a type added there is named here */
+			char		names[256];
+
+			uid_inspect_type_list(UID_INSPECT_ALL_TYPES, ", ", " and ",
+								  names, sizeof names);
 			if (why && whysize > 0)
-				snprintf(why, whysize, "unknown type \"%.*s\" (the types are sno, muid, snowflake_si, revts8 and uid60)",
-						 n > 40 ? 40 : (int) n, p);
+				snprintf(why, whysize, "unknown type \"%.*s\" (the types are %s)",
+						 n > 40 ? 40 : (int) n, p, names);
 			return 0;
 		}
 		*mask |= 1u << found;

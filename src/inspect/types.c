@@ -1,16 +1,19 @@
 /*
  * types.c
  *		The ID types as uid-inspect knows them: one row per type of
- *		codec/registry.h's UID_TYPES, and the names of types and forms.
+ *		codec/registry.h's UID_TYPES, the names of types and forms, and
+ *		lists of type names for messages.
  *
  * detect.c, format.c and options.c read the table (a type's name, binary
- * length and text form); uid_inspect.c and the unit test read it through
- * inspect.h.  Nothing here lists a type by hand: a type added to the
+ * length and text form), and options.c the lists; the unit test checks
+ * them.  Nothing here lists the types by hand: a type added to the
  * registry gets its row from UID_TYPES.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "inspect.h"
 
-/* What each type's input takes, in the words of its SQL input function. */
 const uid_inspect_type_info uid_inspect_types[UID_INSPECT_NTYPES] = {
 #define UID_INSPECT_TYPE(ID, name, slot, nbytes, text, ...) [UID_INSPECT_##ID] = {name, nbytes, text},
 	UID_TYPES(UID_INSPECT_TYPE)
@@ -36,4 +39,35 @@ uid_inspect_form_name(uid_inspect_form f)
 			return "uuid";
 	}
 	return "?";
+}
+
+/* Writes s at buf[len], snprintf-style; returns its length. */
+static size_t
+append(char *buf, size_t size, size_t len, const char *s)
+{
+	if (len < size)
+		snprintf(buf + len, size - len, "%s", s);
+	return strlen(s);
+}
+
+size_t
+uid_inspect_type_list(unsigned types, const char *sep, const char *last,
+					  char *buf, size_t size)
+{
+	size_t		len = 0;
+	int			left = 0;
+
+	if (size > 0)
+		buf[0] = '\0';
+	for (int t = 0; t < UID_INSPECT_NTYPES; t++)
+		left += (types >> t) & 1;
+	for (int t = 0; t < UID_INSPECT_NTYPES; t++)
+	{
+		if (!(types & (1u << t)))
+			continue;
+		len += append(buf, size, len, uid_inspect_types[t].name);
+		if (--left > 0)
+			len += append(buf, size, len, left == 1 ? last : sep);
+	}
+	return len;
 }

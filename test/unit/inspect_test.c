@@ -12,7 +12,8 @@
  *	- JSON: exact output for a vector, escaping, and every object checked
  *	  by an independent strict parser (inspect_json.h);
  *	- the snprintf contract of the formatting (every buffer size);
- *	- the options: type lists, base clocks, index widths; and the dates.
+ *	- the options: type lists, base clocks, index widths; and the dates;
+ *	- the lists of type names that messages use.
  *
  * The last line printed is "N passed, M failed"; the exit status is
  * nonzero if any check failed.
@@ -881,6 +882,34 @@ test_dates(void)
 	harness_ctx = NULL;
 }
 
+/* The lists of type names the messages use (types.c). */
+static void
+test_types(void)
+{
+	/* the five types of 0.7.0, named: the lists hold for a sixth type too */
+	const unsigned five = 1u << UID_INSPECT_SNO | 1u << UID_INSPECT_MUID |
+		1u << UID_INSPECT_SNOWFLAKE_SI | 1u << UID_INSPECT_REVTS8 | 1u << UID_INSPECT_UID60;
+	char		list[256];
+	size_t		n;
+
+	harness_ctx = "type lists";
+	harness_iter = 0;
+	n = uid_inspect_type_list(five, ", ", " and ", list, sizeof list);
+	CHECK(n == strlen(list) && strcmp(list, "sno, muid, snowflake_si, revts8 and uid60") == 0);
+	n = uid_inspect_type_list(1u << UID_INSPECT_REVTS8 | 1u << UID_INSPECT_SNO, ", ", " or ",
+							  list, sizeof list);
+	CHECK(n == strlen(list) && strcmp(list, "sno or revts8") == 0);
+	CHECK(uid_inspect_type_list(1u << UID_INSPECT_MUID, ", ", " or ", list, sizeof list) == 4 &&
+		  strcmp(list, "muid") == 0);
+	CHECK(uid_inspect_type_list(0, ", ", " or ", list, sizeof list) == 0 && list[0] == '\0');
+	/* snprintf's contract: cut and terminated, the whole length returned */
+	CHECK(uid_inspect_type_list(five, ", ", ", ", list, 6) ==
+		  strlen("sno, muid, snowflake_si, revts8, uid60") && strcmp(list, "sno, ") == 0);
+	CHECK(uid_inspect_type_list(five, ", ", ", ", NULL, 0) ==
+		  strlen("sno, muid, snowflake_si, revts8, uid60"));
+	harness_ctx = NULL;
+}
+
 int
 main(void)
 {
@@ -893,6 +922,7 @@ main(void)
 	test_buffer_sizes();
 	test_options();
 	test_dates();
+	test_types();
 	printf("inspect: %llu passed, %llu failed\n", harness_passed, harness_failed);
 	return harness_failed ? 1 : 0;
 }
