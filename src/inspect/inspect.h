@@ -41,12 +41,17 @@ typedef enum uid_inspect_type
 
 #define UID_INSPECT_ALL_TYPES ((1u << UID_INSPECT_NTYPES) - 1)
 
-/* A type as uid-inspect reads it: a row of the registry (types.c). */
+/*
+ * A type as uid-inspect reads it and shows it (types.c): a row of the
+ * registry, and what the usage says of it.
+ */
 typedef struct uid_inspect_type_info
 {
 	const char *name;			/* its SQL name */
 	int			nbytes;			/* its binary form's length */
 	const char *text;			/* its text form, in its input function's words */
+	const char *brief;			/* its text form in a few words, for the usage */
+	const char *example;		/* an ID of the type in its text form */
 } uid_inspect_type_info;
 
 extern const uid_inspect_type_info uid_inspect_types[UID_INSPECT_NTYPES];

@@ -24,26 +24,126 @@
 
 static const char *progname = "uid-inspect";
 
+/*
+ * A paragraph of the usage, put together before it is broken into lines:
+ * the lists of types in it come from the registry, so their length, and
+ * where its lines break, are not known when this is written.
+ */
+typedef struct paragraph
+{
+	char		text[1024];
+	size_t		len;
+} paragraph;
+
+/* The width the usage's other lines keep to. */
+#define USAGE_WIDTH 76
+
+static void
+para_add(paragraph *p, const char *s)
+{
+	size_t		room = sizeof p->text - 1 - p->len;
+	size_t		n = strlen(s);
+
+	n = n < room ? n : room;
+	memcpy(p->text + p->len, s, n);
+	p->len += n;
+	p->text[p->len] = '\0';
+}
+
+/* The names of the types in the mask, as uid_inspect_type_list() joins them. */
+static void
+para_types(paragraph *p, unsigned types, const char *sep, const char *last)
+{
+	char		names[256];
+
+	uid_inspect_type_list(types, sep, last, names, sizeof names);
+	para_add(p, names);
+}
+
+/*
+ * Writes the paragraph broken at spaces into lines of at most USAGE_WIDTH
+ * columns (a longer word stands alone); the spaces inside a line, such as
+ * two after a full stop, are kept.
+ */
+static void
+put_paragraph(FILE *f, const paragraph *p)
+{
+	const char *s = p->text;
+	size_t		col = 0;
+
+	while (*s)
+	{
+		size_t		gap = strspn(s, " ");
+		size_t		word = strcspn(s + gap, " ");
+
+		if (col > 0 && col + gap + word > USAGE_WIDTH)
+		{
+			fputc('\n', f);
+			col = 0;
+		}
+		if (col == 0)
+		{
+			s += gap;
+			gap = 0;
+		}
+		fwrite(s, 1, gap + word, f);
+		col += gap + word;
+		s += gap + word;
+	}
+	fputc('\n', f);
+}
+
 static void
 usage(FILE *f)
 {
+	paragraph	p = {"", 0};
+	unsigned	done = 0;
+
+	fprintf(f, "Usage: %s [OPTION]... [ID]...\n", progname);
+	para_add(&p, "Decodes IDs of the uid extension (");
+	para_types(&p, UID_INSPECT_ALL_TYPES, ", ", ", ");
+	para_add(&p, ") without a server: every type an ID can be, with its canonical text, "
+			 "its fields (named as the SQL accessors) and its time in UTC.  With no ID "
+			 "arguments, reads one ID per line from standard input (blank lines are "
+			 "skipped).  White space around an ID is ignored.");
+	put_paragraph(f, &p);
+
+	fprintf(f, "\nAn ID is read as each type's text form:\n");
+	for (int t = 0; t < UID_INSPECT_NTYPES; t++)
+		fprintf(f, "  %-13s %-35s %s\n", uid_inspect_types[t].name,
+				uid_inspect_types[t].brief, uid_inspect_types[t].example);
+
+	/*
+	 * The types by the length of their binary form, each length once, in
+	 * the registry's order: "10 bytes are a sno, 16 a muid (uuid text too),
+	 * 8 a snowflake_si, revts8 or uid60".
+	 */
+	p.len = 0;
+	para_add(&p, "and as hex of a binary form (send/recv, the bytea casts): \\x... as "
+			 "psql prints bytea, 0x..., or plain hex digits; ");
+	for (int t = 0; t < UID_INSPECT_NTYPES; t++)
+	{
+		unsigned	same = 0;
+		char		num[16];
+
+		if (done & (1u << t))
+			continue;
+		for (int u = t; u < UID_INSPECT_NTYPES; u++)
+			if (uid_inspect_types[u].nbytes == uid_inspect_types[t].nbytes)
+				same |= 1u << u;
+		snprintf(num, sizeof num, "%s%d", done ? ", " : "", uid_inspect_types[t].nbytes);
+		para_add(&p, num);
+		para_add(&p, done ? " a " : " bytes are a ");
+		para_types(&p, same, ", ", " or ");
+		/* uuid text is muid's alone (detect.c) */
+		if (same & (1u << UID_INSPECT_MUID))
+			para_add(&p, " (uuid text too)");
+		done |= same;
+	}
+	para_add(&p, ".");
+	put_paragraph(f, &p);
+
 	fprintf(f,
-			"Usage: %s [OPTION]... [ID]...\n"
-			"Decodes IDs of the uid extension (sno, muid, snowflake_si, revts8, uid60)\n"
-			"without a server: every type an ID can be, with its canonical text, its\n"
-			"fields (named as the SQL accessors) and its time in UTC.  With no ID\n"
-			"arguments, reads one ID per line from standard input (blank lines are\n"
-			"skipped).  White space around an ID is ignored.\n"
-			"\n"
-			"An ID is read as each type's text form:\n"
-			"  sno           16 characters of 2-9 and a-x        brpk4q72xwf2m63l\n"
-			"  muid          13-11-8 hex digits joined by dashes 5D5EAC793E61F-1BFC71B112D-0000000B\n"
-			"  snowflake_si  a decimal integer up to 2^53 - 1    5170397184000256\n"
-			"  revts8        16 hex digits                       cb54ecf284000000\n"
-			"  uid60         10 characters of A-Z a-z 0-9 - _    AH1fUJZhJ7\n"
-			"and as hex of a binary form (send/recv, the bytea casts): \\x... as psql\n"
-			"prints bytea, 0x..., or plain hex digits; 10 bytes are a sno, 16 a muid\n"
-			"(uuid text too), 8 a snowflake_si, revts8 or uid60.\n"
 			"\n"
 			"Options:\n"
 			"  --json             one JSON object per ID and line: {\"input\", \"matches\":\n"
@@ -60,8 +160,7 @@ usage(FILE *f)
 			"  --                 the arguments after it are IDs (a uid60 can begin with -)\n"
 			"\n"
 			"Exit status: 0 if every ID was decoded as at least one type, 1 if any\n"
-			"was not (the reasons go to standard error), 2 for a usage error.\n",
-			progname);
+			"was not (the reasons go to standard error), 2 for a usage error.\n");
 }
 
 static void

@@ -13,7 +13,8 @@
  *	  by an independent strict parser (inspect_json.h);
  *	- the snprintf contract of the formatting (every buffer size);
  *	- the options: type lists, base clocks, index widths; and the dates;
- *	- the lists of type names that messages use.
+ *	- the table of the types: every type of the registry has its row, and
+ *	  the usage's example of each decodes as that type.
  *
  * The last line printed is "N passed, M failed"; the exit status is
  * nonzero if any check failed.
@@ -882,7 +883,12 @@ test_dates(void)
 	harness_ctx = NULL;
 }
 
-/* The lists of type names the messages use (types.c). */
+/*
+ * The table the usage is made from (types.c): a row per type of the
+ * registry, each with its words for the usage and an example that reads as
+ * that type's text form, and nothing else; and the lists of names the
+ * messages use.
+ */
 static void
 test_types(void)
 {
@@ -891,6 +897,31 @@ test_types(void)
 		1u << UID_INSPECT_SNOWFLAKE_SI | 1u << UID_INSPECT_REVTS8 | 1u << UID_INSPECT_UID60;
 	char		list[256];
 	size_t		n;
+
+	harness_ctx = "type table";
+	CHECK(UID_INSPECT_NTYPES == UID_NTYPES);
+	for (int t = 0; t < UID_INSPECT_NTYPES; t++)
+	{
+		const uid_inspect_type_info *ti = &uid_inspect_types[t];
+		uid_inspect_options o = opts(1u << t, 0, 0, 0);
+		uid_inspect_result r;
+		uid_inspect_field f[UID_INSPECT_MAX_FIELDS];
+
+		harness_iter = (unsigned long long) t;
+		CHECK(ti->name && strcmp(ti->name, uid_inspect_type_name((uid_inspect_type) t)) == 0);
+		CHECK(ti->nbytes >= 1 && ti->nbytes <= 16);
+		CHECK(ti->text && ti->text[0] != '\0');
+		CHECK(ti->brief && ti->brief[0] != '\0');
+		CHECK(ti->example && ti->example[0] != '\0');
+		if (!ti->example)
+			continue;
+		/* the example is its type's canonical text */
+		CHECK(uid_inspect_detect(ti->example, strlen(ti->example), &o, &r) >= 1 &&
+			  r.matches[0].type == (uid_inspect_type) t &&
+			  r.matches[0].form == UID_INSPECT_FORM_TEXT);
+		CHECK(r.nmatches >= 1 && uid_inspect_fields(&r.matches[0], &o, f) > 0 &&
+			  strcmp(f[0].key, "text") == 0 && strcmp(f[0].str, ti->example) == 0);
+	}
 
 	harness_ctx = "type lists";
 	harness_iter = 0;
