@@ -8,6 +8,9 @@ SET TimeZone = 'UTC';
 SELECT type, field, source, value IS NOT NULL AS has_value, pool, lease_id, expires_at,
        several_servers_safe, regexp_replace(note, '[0-9]{3,}', 'N', 'g') AS note
 FROM uid_identity();
+-- every type has its identity's row (uid_stats() lists codec/registry.h's types)
+SELECT s.type AS type_without_identity FROM uid_stats() s
+WHERE NOT EXISTS (SELECT FROM uid_identity() i WHERE i.type = s.type);
 
 -- set by hand: safe if every server has its own
 ALTER SYSTEM SET uid.generator = 100;
