@@ -9,7 +9,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 # src/TYPE.[ch], src/TYPE.sql, src/codec/TYPE_codec.[ch], its fuzz target and
 # its regression tests sql/TYPE_io, _ops and _gen; a type without one of them
 # does not build or fails the tests.
-TYPES := $(shell sed -n 's/^[[:space:]]*X.[A-Z0-9_]*, "\([a-z0-9_]*\)".*/\1/p' src/codec/registry.h)
+TYPES := $(shell sed -n 's/^[[:space:]]*X.[A-Z0-9_]*, \([a-z0-9_]*\),.*/\1/p' src/codec/registry.h)
 ifeq ($(TYPES),)
 $(error no types read from src/codec/registry.h)
 endif
@@ -113,8 +113,10 @@ $(EXTENSION)--$(UPGRADE_FROM)--$(EXTVERSION).sql: src/internal.sql src/update.sq
 
 # Codec unit tests: plain C, no server.
 CODEC_SRCS = $(patsubst %,src/codec/%_codec.c,$(TYPES))
-test/unit/codec_test: $(CODEC_SRCS) src/codec/*.h test/unit/*.c test/unit/*.h
-	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/codec_test.c $(CODEC_SRCS)
+# Each type's tests are test/unit/TYPE_test.c, compiled on their own.
+CODEC_TESTS = test/unit/bits_test.c $(patsubst %,test/unit/%_test.c,$(TYPES))
+test/unit/codec_test: $(CODEC_SRCS) $(CODEC_TESTS) src/codec/*.h test/unit/codec_test.c test/unit/*.h
+	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/codec_test.c $(CODEC_TESTS) $(CODEC_SRCS)
 
 # uid-inspect and the unit test of its core (src/inspect/inspect.h: the
 # types' table, detection and fields, formatting, and the options).

@@ -126,7 +126,7 @@ static const struct
 	const char *name;
 }			uid_stat_types[] =
 {
-#define UID_STAT_TYPE(ID, name, ...) {UID_SLOT_##ID, name},
+#define UID_STAT_TYPE(ID, name, ...) {UID_SLOT_##ID, #name},
 	UID_TYPES(UID_STAT_TYPE)
 #undef UID_STAT_TYPE
 };

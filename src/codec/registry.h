@@ -6,8 +6,9 @@
  * in slot order:
  *   ID      the type in upper case: UID_SLOT_ID (state.h) and
  *           UID_INSPECT_ID (inspect.h) are made from it
- *   name    its SQL name, and the name uid_stats(), uid_identity() and
- *           uid-inspect print
+ *   name    its SQL name as a word, not a string (#name is the string): the
+ *           name uid_stats(), uid_identity() and uid-inspect print, and
+ *           the stem of its C names (name##_in, test_##name)
  *   slot    its slot in the state file: part of the file's layout, never
  *           renumbered; a new type takes the next one (the file has 8)
  *   nbytes  its binary form's length (send/recv, the bytea casts)
@@ -40,16 +41,16 @@
 #include "codec/uid60_codec.h"
 
 #define UID_TYPES(X) \
-	X(SNO, "sno", 0, SNO_LEN, \
+	X(SNO, sno, 0, SNO_LEN, \
 	  "16 characters of 2-9 and a-x (either case)", SNO_CLOCK) \
-	X(MUID, "muid", 1, MUID_LEN, \
+	X(MUID, muid, 1, MUID_LEN, \
 	  "hex digits in groups of 13, 11 and 8 joined by dashes, or the first one or two groups", \
 	  MUID_CLOCK) \
-	X(SNOWFLAKE_SI, "snowflake_si", 2, 8, \
+	X(SNOWFLAKE_SI, snowflake_si, 2, 8, \
 	  "a decimal integer from 0 to 9007199254740991", SNOWFLAKE_SI_CLOCK) \
-	X(REVTS8, "revts8", 3, 8, \
+	X(REVTS8, revts8, 3, 8, \
 	  "16 hexadecimal digits with bits 15 to 10 clear", REVTS8_CLOCK) \
-	X(UID60, "uid60", 4, 8, \
+	X(UID60, uid60, 4, 8, \
 	  "10 characters of A-Z, a-z, 0-9, - and _", UID60_CLOCK)
 
 /* How many there are. */

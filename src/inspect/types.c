@@ -39,7 +39,7 @@
 /* The registry's row of each type, and its words for the usage. */
 const uid_inspect_type_info uid_inspect_types[UID_INSPECT_NTYPES] = {
 #define UID_INSPECT_TYPE(ID, name, slot, nbytes, text, ...) \
-	[UID_INSPECT_##ID] = {name, nbytes, text, UID_INSPECT_USAGE_##ID},
+	[UID_INSPECT_##ID] = {#name, nbytes, text, UID_INSPECT_USAGE_##ID},
 	UID_TYPES(UID_INSPECT_TYPE)
 #undef UID_INSPECT_TYPE
 };

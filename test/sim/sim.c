@@ -225,7 +225,7 @@ enum
 	NTYPES = UID_NTYPES
 };
 
-#define SIM_TYPE_NAME(ID, name, ...) [T_##ID] = name,
+#define SIM_TYPE_NAME(ID, name, ...) [T_##ID] = #name,
 static const char *type_names[NTYPES] = {UID_TYPES(SIM_TYPE_NAME)};
 
 static uint64 sim_now(const UidClockSpec *spec);
@@ -236,7 +236,7 @@ static uint64 sim_now(const UidClockSpec *spec);
  * in main, so that its ticks fill.
  */
 #define SIM_SPEC(ID, tname, tslot, nbytes, text, clock, ...) \
-	[T_##ID] = {.type_name = tname, .slot = tslot, UID_CLOCK_FIELDS(clock), .now = sim_now},
+	[T_##ID] = {.type_name = #tname, .slot = tslot, UID_CLOCK_FIELDS(clock), .now = sim_now},
 static UidClockSpec specs[NTYPES] = {UID_TYPES(SIM_SPEC)};
 
 /*

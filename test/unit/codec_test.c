@@ -5,11 +5,10 @@
  * Each format's tests live in test/unit/<format>_test.c and expose
  * "void test_<format>(void)"; the harness is test/unit/harness.h.
  *
- * The test files are #included below rather than compiled separately
- * because the Makefile rule builds this binary from codec_test.c and the
- * codec sources only: one translation unit keeps the Makefile simple and
- * needs no list of test files there.  A new format adds one #include and
- * one line in the table.
+ * The Makefile compiles bits_test.c and one TYPE_test.c per type of
+ * codec/registry.h beside this file, and the table below is made from the
+ * registry too: a new format adds its test file and nothing here (without
+ * the file, or without its test_TYPE(), the binary does not build).
  *
  * Usage: codec_test [name ...]	  run only the named groups (default: all)
  * UID_TEST_SEED=<n> changes the seed of the random tests.
@@ -28,12 +27,11 @@ uint64_t	harness_seed = UINT64_C(0x75696420636f6465);	/* "uid code" */
 const char *harness_ctx;
 unsigned long long harness_iter;
 
-#include "bits_test.c"
-#include "sno_test.c"
-#include "muid_test.c"
-#include "snowflake_si_test.c"
-#include "revts8_test.c"
-#include "uid60_test.c"
+#include "codec/registry.h"
+
+extern void test_bits(void);
+#define TEST_DECLARE(ID, name, ...) extern void test_##name(void);
+UID_TYPES(TEST_DECLARE)
 
 static const struct
 {
@@ -41,11 +39,8 @@ static const struct
 	void		(*fn) (void);
 } groups[] = {
 	{"bits", test_bits},
-	{"sno", test_sno},
-	{"muid", test_muid},
-	{"snowflake_si", test_snowflake_si},
-	{"revts8", test_revts8},
-	{"uid60", test_uid60},
+#define TEST_GROUP(ID, name, ...) {#name, test_##name},
+	UID_TYPES(TEST_GROUP)
 };
 
 static double

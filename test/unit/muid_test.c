@@ -510,7 +510,9 @@ muid_test_abbrev(void)
 	}
 }
 
-static void
+void		test_muid(void);
+
+void
 test_muid(void)
 {
 	muid_test_vectors();
