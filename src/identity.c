@@ -3,16 +3,14 @@
  *		The identity each type embeds, where it comes from, and what IDs
  *		carry now: uid_identity() and uid_config()'s effective values.
  *
- * Across servers, IDs stay apart by the identity each embeds: sno's
- * partition, snowflake_si's machine id, revts8's generator and cluster,
- * uid60's worker, muid's medallion.  Set by hand (uid.partition and the
- * rest), nothing notices two servers given the same.  With uid.coordinator
- * set, the server instead leases one id of a pool from a coordinator, a
- * database with this extension (uid_pool_claim() in pool.sql), and every
- * type's fields come from that id:
- *
- *	sno partition = id, snowflake_si machine id = id, uid60 worker = id,
- *	revts8 generator = id % 64 and cluster = id / 64, muid medallion = id.
+ * Across servers, IDs stay apart by the identity each embeds (one or two
+ * fields of each type: uid_ident_table below).  Set by hand (uid.partition
+ * and the rest), nothing notices two servers given the same.  With
+ * uid.coordinator set, the server instead leases one id of a pool from a
+ * coordinator, a database with this extension (uid_pool_claim() in
+ * pool.sql), and every type's fields come from that id: the id itself, or
+ * for a type of two fields (revts8's generator and cluster) its low bits
+ * and the rest.
  *
  * The lease's life is ident_lease.c's, the conversation with the
  * coordinator coordinator.c's.  A hand setting, Citus's node group or a
@@ -57,8 +55,9 @@ uid_ident_value(int32 ident, const char *typname, const char *field, uint32 max)
 }
 
 /*
- * What each type embeds of a lease id, as the table at the top of this file
- * says, beside the hand setting it replaces.
+ * What each type embeds of a lease id, beside the hand setting it replaces:
+ * one row per field.  Every type of codec/registry.h has one or more
+ * (sql/identity.sql and test/types.pl check).
  */
 typedef struct UidIdentRow
 {
@@ -69,24 +68,35 @@ typedef struct UidIdentRow
 	int			shift;			/* of the lease id: revts8's cluster */
 	uint32		mask;			/* of the lease id: revts8's generator */
 	const char *collide;		/* drawn at start: how likely two servers collide */
+	uint64		(*max_now) (void);	/* if set, max follows the server's record */
 } UidIdentRow;
 
-#define UID_IDENT_NROWS 6
+/* snowflake_si's machine id: the bits the record's index width leaves */
+static uint64
+uid_ident_snowflake_si_max(void)
+{
+	return snowflake_si_mid_max((int) uid_rec_value(UID_REC_INDEX_BITS));
+}
 
-/* The rows, snowflake_si's for the record's index width: after uid_rec_sync(). */
+static const UidIdentRow uid_ident_table[] = {
+	{"sno", "partition", UID_SET_PARTITION, 65535, 0, 0xFFFF, "1/65536"},
+	{"muid", "medallion", UID_SET_MEDALLION, (UINT64CONST(1) << 44) - 2, 0, PG_UINT32_MAX, "1/2^40"},
+	{"snowflake_si", "machine id", UID_SET_GENERATOR, 0, 0, 0xFFFF, .max_now = uid_ident_snowflake_si_max},
+	{"revts8", "generator", UID_SET_GENERATOR, REVTS8_GENERATOR_MAX, 0, REVTS8_GENERATOR_MAX},
+	{"revts8", "cluster", UID_SET_CLUSTER, REVTS8_CLUSTER_MAX, 6 /* log2(generators) */ , 0xFFFF},
+	{"uid60", "worker", UID_SET_GENERATOR, UID60_WORKER_MAX, 0, 0xFFFF},
+};
+
+#define UID_IDENT_NROWS lengthof(uid_ident_table)
+
+/* The rows as the server's record has them now: after uid_rec_sync(). */
 static void
 uid_ident_rows(UidIdentRow *rows)
 {
-	const UidIdentRow all[UID_IDENT_NROWS] = {
-		{"sno", "partition", UID_SET_PARTITION, 65535, 0, 0xFFFF, "1/65536"},
-		{"muid", "medallion", UID_SET_MEDALLION, (UINT64CONST(1) << 44) - 2, 0, PG_UINT32_MAX, "1/2^40"},
-		{"snowflake_si", "machine id", UID_SET_GENERATOR, snowflake_si_mid_max((int) uid_rec_value(UID_REC_INDEX_BITS)), 0, 0xFFFF},
-		{"revts8", "generator", UID_SET_GENERATOR, REVTS8_GENERATOR_MAX, 0, REVTS8_GENERATOR_MAX},
-		{"revts8", "cluster", UID_SET_CLUSTER, REVTS8_CLUSTER_MAX, 6 /* log2(generators) */ , 0xFFFF},
-		{"uid60", "worker", UID_SET_GENERATOR, UID60_WORKER_MAX, 0, 0xFFFF},
-	};
-
-	memcpy(rows, all, sizeof(all));
+	memcpy(rows, uid_ident_table, sizeof(uid_ident_table));
+	for (size_t i = 0; i < UID_IDENT_NROWS; i++)
+		if (rows[i].max_now != NULL)
+			rows[i].max = rows[i].max_now();
 }
 
 /* The largest id (a lease id or a node group) that gives the row's type a value. */
@@ -167,7 +177,7 @@ uid_ident_id_words(UidSettingBit setting, int32 id, const char *whence, bool gro
 
 	uid_ident_rows(rows);
 	initStringInfo(&buf);
-	for (int i = 0; i < UID_IDENT_NROWS; i++)
+	for (size_t i = 0; i < UID_IDENT_NROWS; i++)
 	{
 		const UidIdentRow *r = &rows[i];
 		int64		v = group ? uid_ident_group_value(r, id) : uid_ident_row_value(r, id);
@@ -266,7 +276,7 @@ uid_identity(PG_FUNCTION_ARGS)
 	if (leased)
 		uid_ident_now(&n);
 
-	for (int i = 0; i < UID_IDENT_NROWS; i++)
+	for (size_t i = 0; i < UID_IDENT_NROWS; i++)
 	{
 		const UidIdentRow *r = &rows[i];
 		Datum		values[9];
