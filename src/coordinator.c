@@ -170,18 +170,22 @@ uid_secs_text(int64 us)
 	return psprintf(UINT64_FORMAT ".%03d", ms / 1000, (int) (ms % 1000));
 }
 
-/* The measured offset (the midpoint), its uncertainty and the bound, as text. */
+/*
+ * The measured offset (the midpoint), its uncertainty and the bound, as
+ * text.  Which side the clock is on and whether a claim or a renewal
+ * measured it are flags, not words: each combination is a message of its
+ * own, whole for translators.
+ */
 typedef struct UidSkewText
 {
 	char	   *offset;			/* seconds, unsigned */
-	const char *side;			/* "ahead of" or "behind" */
+	bool		behind;			/* this clock behind the coordinator's */
 	char	   *within;			/* half the interval */
 	char	   *least;			/* the smallest |offset| it allows, cut to
 								 * the millisecond (never shown above the
 								 * bound when within it) */
 	char	   *bound;
-	char	   *grace;
-	const char *how;			/* "claiming" or "renewing" */
+	bool		claimed;		/* measured by a claim, not a renewal */
 } UidSkewText;
 
 static void
@@ -190,16 +194,36 @@ uid_skew_text(const UidIdentSnap *s, UidSkewText *t)
 	int64		mid = s->offset_lo_us + (s->offset_hi_us - s->offset_lo_us) / 2;
 
 	t->offset = uid_secs_text(mid);
-	t->side = mid < 0 ? "behind" : "ahead of";
+	t->behind = mid < 0;
 	t->within = uid_secs_text((s->offset_hi_us - s->offset_lo_us + 1) / 2);
 	t->least = uid_secs_text(uid_ident_skew_us(s) / 1000 * 1000);
 	t->bound = uid_secs_text((int64) s->bound_us);
-	t->grace = uid_secs_text((int64) s->bound_us * 2);
-	t->how = s->measured_by == UID_MEASURED_BY_CLAIM ? "claiming" : "renewing";
+	t->claimed = s->measured_by == UID_MEASURED_BY_CLAIM;
 }
 
 static const char *const uid_skew_hint =
-"Set this server's clock right, or the coordinator's if it is the one that is wrong; see doc/several-servers.md.";
+"Set this server's clock right, or the coordinator's if it is the one that is wrong; see \"Why two holders of one id never make the same ID\" in doc/several-servers.md.";
+
+/*
+ * The detail of a skewed measurement: how it was measured, and either the
+ * bound (refused) or what happens past it (warned).  Why the bound is half
+ * the grace is the manual's, which the hint names.
+ */
+static int
+uid_skew_detail(const UidIdentSnap *s, const UidSkewText *t, bool refused)
+{
+	if (refused && t->claimed)
+		return errdetail("Measured when claiming id %d of pool \"%s\", to within %s s (at least %s s); the bound is %s s, half the coordinator's \"uid.pool_grace\".",
+						 SNAP_ID(s), uid_pool, t->within, t->least, t->bound);
+	if (refused)
+		return errdetail("Measured when renewing id %d of pool \"%s\", to within %s s (at least %s s); the bound is %s s, half the coordinator's \"uid.pool_grace\".",
+						 SNAP_ID(s), uid_pool, t->within, t->least, t->bound);
+	if (t->claimed)
+		return errdetail("Measured when claiming id %d of pool \"%s\", to within %s s (at least %s s).  Surely further off than the bound, the server stops generating under its lease.",
+						 SNAP_ID(s), uid_pool, t->within, t->least);
+	return errdetail("Measured when renewing id %d of pool \"%s\", to within %s s (at least %s s).  Surely further off than the bound, the server stops generating under its lease.",
+					 SNAP_ID(s), uid_pool, t->within, t->least);
+}
 
 /*
  * Raises the refusal of a lease measured further off than the bound; who
@@ -213,11 +237,10 @@ uid_ident_refuse_skew(const char *who, const UidIdentSnap *s)
 	uid_skew_text(s, &t);
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("this server's clock is %s s %s the coordinator's", t.offset, t.side),
-			 errdetail("Measured when %s id %d of pool \"%s\", to within %s s (at least %s s). "
-					   "Two holders of one id stay apart only while each server's clock is within %s s of the coordinator's (half its \"uid.pool_grace\" of %s s). "
-					   "The server measures again, at most once a second, when IDs are asked for, and generates once its clock is within the bound.",
-					   t.how, SNAP_ID(s), uid_pool, t.within, t.least, t.bound, t.grace),
+			 t.behind ?
+			 errmsg("this server's clock is %s s behind the coordinator's", t.offset) :
+			 errmsg("this server's clock is %s s ahead of the coordinator's", t.offset),
+			 uid_skew_detail(s, &t, true),
 			 errhint("%s", uid_skew_hint),
 			 errcontext("%s", who)));
 }
@@ -233,11 +256,12 @@ uid_ident_warn_skew(const UidIdentSnap *s)
 		return;
 	uid_skew_text(s, &t);
 	ereport(WARNING,
-			(errmsg("this server's clock is %s s %s the coordinator's, past half the bound of %s s",
-					t.offset, t.side, t.bound),
-			 errdetail("Measured when %s id %d of pool \"%s\", to within %s s (at least %s s). "
-					   "Surely further off than the bound (half the coordinator's \"uid.pool_grace\" of %s s), the server stops generating under its lease.",
-					   t.how, SNAP_ID(s), uid_pool, t.within, t.least, t.grace),
+			(t.behind ?
+			 errmsg("this server's clock is %s s behind the coordinator's, past half the bound of %s s",
+					t.offset, t.bound) :
+			 errmsg("this server's clock is %s s ahead of the coordinator's, past half the bound of %s s",
+					t.offset, t.bound),
+			 uid_skew_detail(s, &t, false),
 			 errhint("%s", uid_skew_hint)));
 }
 
