@@ -150,12 +150,11 @@ uid_citus_group(void)
 }
 
 void
-uid_citus_beyond(const char *typname, const char *field, int32 group, uint32 max,
-				 const char *settings)
+uid_citus_beyond(const char *typname, int32 group, uint32 max, const char *settings)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("Citus node group %d does not fit the %s %s (0..%u)", group, typname, field, max),
+			 errmsg("Citus node group %d does not fit type %s (0..%u)", group, typname, max),
 			 errdetail("With no identity set by hand, uid gives each node of a Citus cluster its node group id, and Citus gives each node it adds a new one."),
 			 errhint("Lease identities from a pool (\"uid.coordinator\"), which hands the ids of nodes gone to new ones, or set %s on each node by hand.",
 					 settings)));

@@ -25,11 +25,11 @@ extern UID_HIDDEN uint64 uid_citus_invals;
 extern int32 uid_citus_group(void);
 
 /*
- * Errors: node group group is beyond max, the largest id typname's field
- * holds; settings names the hand settings that would replace it.
+ * Errors: node group group is beyond max, the largest identity typname
+ * embeds; settings names the hand settings that would replace it.
  */
-UID_NORETURN extern void uid_citus_beyond(const char *typname, const char *field,
-										  int32 group, uint32 max,
+UID_NORETURN extern void uid_citus_beyond(const char *typname, int32 group,
+										  uint32 max,
 										  const char *settings) UID_NORETURN_AFTER;
 
 /*

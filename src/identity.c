@@ -42,13 +42,13 @@
 #include "sql_api.h"
 
 uint32
-uid_ident_value(int32 ident, const char *typname, const char *field, uint32 max)
+uid_ident_value(int32 ident, const char *typname, uint32 max)
 {
 	if ((uint32) ident > max)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("lease id %d of pool \"%s\" does not fit the %s %s (0..%u)",
-						ident, uid_pool, typname, field, max),
+				 errmsg("lease id %d of pool \"%s\" does not fit type %s (0..%u)",
+						ident, uid_pool, typname, max),
 				 errhint("Servers that make %s IDs need a pool of at most %u ids (\"uid.pool_size\").",
 						 typname, max + 1)));
 	return (uint32) ident;

@@ -16,8 +16,7 @@
 extern char *uid_ident_effective(UidSettingBit setting);
 
 /* The value a type embeds for a lease id; errors if it does not fit 0..max. */
-extern uint32 uid_ident_value(int32 ident, const char *typname, const char *field,
-							  uint32 max);
+extern uint32 uid_ident_value(int32 ident, const char *typname, uint32 max);
 
 
 #endif							/* UID_IDENTITY_H */

@@ -55,12 +55,16 @@ revts8_bytes_cmp_internal(uint64 a, uint64 b)
 }
 
 static uint64
-revts8_checked_canonical(uint64 canonical, int sqlstate, const char *what)
+revts8_checked_canonical(uint64 canonical, int sqlstate, UidValueFrom from)
 {
 	if (canonical & REVTS8_RESERVED_MASK)
 		ereport(ERROR,
 				(errcode(sqlstate),
-				 errmsg("invalid %s for type revts8: reserved bits are set", what),
+				 from == UID_FROM_BINARY ?
+				 errmsg("invalid binary value for type revts8: reserved bits are set") :
+				 from == UID_FROM_BYTEA ?
+				 errmsg("invalid bytea value for type revts8: reserved bits are set") :
+				 errmsg("invalid bigint value for type revts8: reserved bits are set"),
 				 errdetail("Bits 15 to 10 of a revts8 must be zero; the value is %016llx.",
 						   (unsigned long long) canonical)));
 	return revts8_key(canonical);
@@ -136,7 +140,7 @@ bytea_to_revts8(PG_FUNCTION_ARGS)
 
 	PG_RETURN_REVTS8_KEY(revts8_checked_canonical(uid_load_be(b, 8),
 												  ERRCODE_INVALID_BINARY_REPRESENTATION,
-												  "bytea value"));
+												  UID_FROM_BYTEA));
 }
 
 PG_FUNCTION_INFO_V1(revts8_to_bigint);
@@ -152,7 +156,7 @@ bigint_to_revts8(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_REVTS8_KEY(revts8_checked_canonical((uint64) PG_GETARG_INT64(0),
 												  ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-												  "bigint value"));
+												  UID_FROM_BIGINT));
 }
 
 PG_FUNCTION_INFO_V1(revts8_timestamp);
@@ -221,7 +225,7 @@ revts8_new(PG_FUNCTION_ARGS)
 		if (ts.ident >= 0)
 		{
 			/* a lease id is 64 generators by 16 clusters */
-			uint32		id = uid_ident_value(ts.ident, "revts8", "generator and cluster",
+			uint32		id = uid_ident_value(ts.ident, "revts8",
 											 (REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1);
 
 			f.generator = id % (REVTS8_GENERATOR_MAX + 1);

@@ -130,7 +130,7 @@ sno_from_parts(PG_FUNCTION_ARGS)
 {
 	sno_fields	f;
 
-	f.meta = (unsigned) uid_check_field("sno", "metabyte", PG_GETARG_INT32(1), 0, 255);
+	f.meta = (unsigned) uid_check_field("sno", "meta", PG_GETARG_INT32(1), 0, 255);
 	f.partition = (unsigned) uid_check_field("sno", "partition", PG_GETARG_INT32(2), 0, 65535);
 	f.sequence = (unsigned) uid_check_field("sno", "sequence", PG_GETARG_INT32(3), 0, SNO_SEQ_MAX);
 	f.tick = (unsigned) uid_check_field("sno", "tick", PG_GETARG_INT32(4), 0, 1);
@@ -276,7 +276,7 @@ sno_new(PG_FUNCTION_ARGS)
 	sno_fields	f;
 
 	if (unlikely(meta < 0 || meta > 255))
-		uid_check_field("sno", "metabyte", meta, 0, 255);
+		uid_check_field("sno", "meta", meta, 0, 255);
 	slot = uid_gen_slot(&sno_clock, false);
 	for (;;)
 	{
@@ -304,7 +304,7 @@ sno_new(PG_FUNCTION_ARGS)
 	f.units = ts.tick;
 	f.tick = (unsigned) ts.timeline;
 	f.meta = (unsigned) meta;
-	f.partition = ts.ident >= 0 ? uid_ident_value(ts.ident, "sno", "partition", 0xFFFF) :
+	f.partition = ts.ident >= 0 ? uid_ident_value(ts.ident, "sno", 0xFFFF) :
 		(unsigned) uid_per_record(&partition, sno_partition_work_out);
 	f.sequence = ts.seq;
 	uid_count_issued(UID_SLOT_SNO);

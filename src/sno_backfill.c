@@ -218,7 +218,7 @@ sno_new_at(PG_FUNCTION_ARGS)
 	sno_fields	f;
 	uint64		rec;
 
-	f.meta = (unsigned) uid_check_field("sno", "metabyte", meta, 0, 255);
+	f.meta = (unsigned) uid_check_field("sno", "meta", meta, 0, 255);
 	f.units = uid_time_to_tick(&sno_backfill_clock, PG_GETARG_TIMESTAMPTZ(1), false);
 
 	/*

@@ -68,14 +68,14 @@ snowflake_si_check_epoch(TimestampTz epoch, int64 *epoch_ms)
 static void
 snowflake_si_check_bits(int32 k)
 {
-	uid_check_field("snowflake_si", "index width", k, SNOWFLAKE_SI_K_MIN, SNOWFLAKE_SI_K_MAX);
+	uid_check_field("snowflake_si", "index_bits", k, SNOWFLAKE_SI_K_MIN, SNOWFLAKE_SI_K_MAX);
 }
 
 /* A value from outside (binary input, bigint), or an error with sqlstate. */
 static uint64
-snowflake_si_checked(uint64 v, int sqlstate, const char *what)
+snowflake_si_checked(uint64 v, int sqlstate, UidValueFrom from)
 {
-	return uid_check_range("snowflake_si", (int64) v, SNOWFLAKE_SI_MAX, sqlstate, what);
+	return uid_check_range("snowflake_si", (int64) v, SNOWFLAKE_SI_MAX, sqlstate, from);
 }
 
 /* Binary: the value as a big-endian 64-bit integer, like bigint's. */
@@ -97,7 +97,7 @@ Datum
 bigint_to_snowflake_si(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_SNOWFLAKE_SI(snowflake_si_checked((uint64) PG_GETARG_INT64(0),
-												ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "value"));
+												ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, UID_FROM_BIGINT));
 }
 
 static TimestampTz
@@ -170,7 +170,7 @@ snowflake_si_from_parts(PG_FUNCTION_ARGS)
 	}
 	spec = snowflake_si_clock(epoch_ms);
 
-	f.mid = (unsigned) uid_check_field("snowflake_si", "machine id", PG_GETARG_INT32(1), 0,
+	f.mid = (unsigned) uid_check_field("snowflake_si", "machine", PG_GETARG_INT32(1), 0,
 									   snowflake_si_mid_max(k));
 	f.uin = (unsigned) uid_check_field("snowflake_si", "index", PG_GETARG_INT32(2), 0,
 									   snowflake_si_uin_max(k));
@@ -202,8 +202,8 @@ static int64
 snowflake_si_mid_work_out(void)
 {
 	uid_rec_check(UID_SET_INDEX_BITS);
-	return uid_unleased_generator("snowflake_si", "machine id",
-							 (int) snowflake_si_mid_max((int) uid_rec_value(UID_REC_INDEX_BITS)));
+	return uid_unleased_generator("snowflake_si",
+								  (int) snowflake_si_mid_max((int) uid_rec_value(UID_REC_INDEX_BITS)));
 }
 
 PG_FUNCTION_INFO_V1(snowflake_si_new);
@@ -248,7 +248,7 @@ snowflake_si_new(PG_FUNCTION_ARGS)
 							timestamptz_to_str((epoch_ms - PG_EPOCH_UNIX_MS) * 1000))));
 		/* the machine id has the 13 - k bits that the index leaves */
 		f.mid = ts.ident >= 0 ?
-			uid_ident_value(ts.ident, "snowflake_si", "machine id", (uint32) snowflake_si_mid_max(k)) :
+			uid_ident_value(ts.ident, "snowflake_si", (uint32) snowflake_si_mid_max(k)) :
 			(unsigned) uid_per_record(&mid, snowflake_si_mid_work_out);
 		if (uid_rec_still(rec))
 			break;

@@ -81,8 +81,8 @@ uid_unleased_source(int bit, int32 *group)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("this Citus worker has no metadata: its node group reads 0, the coordinator's"),
-				 errdetail("A task of another node runs here, and this node's pg_dist_node is empty (its metadata is not synced: citus.enable_metadata_sync was off when it was added, or stop_metadata_sync_to_node()); uid cannot tell its node group, and IDs with the coordinator's would repeat the coordinator's."),
-				 errhint("Run SELECT start_metadata_sync_to_node(host, port) on the coordinator, or set this node's identity by hand or lease it.")));
+				 errdetail("A task of another node runs here, and this node's pg_dist_node is empty.  IDs made with the coordinator's node group would repeat the coordinator's."),
+				 errhint("Run SELECT start_metadata_sync_to_node(host, port) on the coordinator, or set this node's identity by hand or lease it; see \"Node events\" in doc/citus.md.")));
 	if (source == UID_ID_REFUSED)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -105,7 +105,7 @@ uid_effective_partition(void)
 			return (int) v;
 		case UID_ID_CITUS:
 			if (group > 65535)
-				uid_citus_beyond("sno", "partition", group, 65535, "\"uid.partition\"");
+				uid_citus_beyond("sno", group, 65535, "\"uid.partition\"");
 			return (int) group;
 		default:
 			return (int) uid_drawn(UID_SET_PARTITION);
@@ -132,7 +132,7 @@ uid_effective_medallion(void)
 }
 
 int
-uid_unleased_generator(const char *typname, const char *field, int max)
+uid_unleased_generator(const char *typname, int max)
 {
 	int64		g = uid_rec_value(UID_REC_GENERATOR);
 	int32		group;
@@ -147,11 +147,11 @@ uid_unleased_generator(const char *typname, const char *field, int max)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("the value %d of \"uid.generator\" is out of range for type %s", (int) g, typname),
-						 errdetail("The %s %s is between 0 and %d.", typname, field, max)));
+						 errdetail("Type %s takes \"uid.generator\" from 0 to %d.", typname, max)));
 			return (int) g;
 		case UID_ID_CITUS:
 			if (!uid_id_split((uint32) group, (uint32) max + 1, (uint32) max, &id, &high))
-				uid_citus_beyond(typname, field, group, (uint32) max, "\"uid.generator\"");
+				uid_citus_beyond(typname, group, (uint32) max, "\"uid.generator\"");
 			return (int) id;
 		default:
 			return 0;
@@ -178,7 +178,7 @@ uid_unleased_revts8(void)
 	{
 		if (!uid_id_split_cluster((uint32) group, REVTS8_GENERATOR_MAX + 1, (uint32) c,
 								  &generator, &cluster))
-			uid_citus_beyond("revts8", "generator", group, REVTS8_GENERATOR_MAX,
+			uid_citus_beyond("revts8", group, REVTS8_GENERATOR_MAX,
 							 "\"uid.generator\"");
 		return (int) (generator | cluster << 8);
 	}
@@ -191,11 +191,11 @@ uid_unleased_revts8(void)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("the value %d of \"uid.generator\" is out of range for type %s", (int) g, "revts8"),
-						 errdetail("The %s %s is between 0 and %d.", "revts8", "generator id", REVTS8_GENERATOR_MAX)));
+						 errdetail("Type %s takes \"uid.generator\" from 0 to %d.", "revts8", REVTS8_GENERATOR_MAX)));
 			return (int) (g | Max(c, 0) << 8);
 		case UID_ID_CITUS:
 			if (!uid_id_split((uint32) group, REVTS8_GENERATOR_MAX + 1, max, &generator, &cluster))
-				uid_citus_beyond("revts8", "generator and cluster", group, max,
+				uid_citus_beyond("revts8", group, max,
 								 "\"uid.generator\" and \"uid.cluster\"");
 			return (int) (generator | cluster << 8);
 		default:

@@ -20,7 +20,7 @@ extern int64 uid_effective_medallion(void);
  * worker, of at most max): uid.generator, the node group, or 0.  Errors if
  * the value does not fit.
  */
-extern int	uid_unleased_generator(const char *typname, const char *field, int max);
+extern int	uid_unleased_generator(const char *typname, int max);
 
 /* revts8's generator | cluster << 8: uid.generator and uid.cluster, the node group, or 0. */
 extern int	uid_unleased_revts8(void);

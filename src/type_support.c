@@ -60,27 +60,29 @@ uid_text_error(Node *escontext, const char *typname, const char *input,
 }
 
 int64
-uid_check_field(const char *typname, const char *field, int64 value,
+uid_check_field(const char *typname, const char *arg, int64 value,
 				int64 min, int64 max)
 {
 	if (value < min || value > max)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("%s %s " INT64_FORMAT " is out of range",
-						typname, field, value),
-				 errdetail("The %s must be between " INT64_FORMAT " and " INT64_FORMAT ".",
-						   field, min, max)));
+				 errmsg("value " INT64_FORMAT " is out of range for argument \"%s\"",
+						value, arg),
+				 errdetail("Type %s takes \"%s\" from " INT64_FORMAT " to " INT64_FORMAT ".",
+						   typname, arg, min, max)));
 	return value;
 }
 
 uint64
 uid_check_range(const char *typname, int64 value, uint64 max, int sqlstate,
-				const char *what)
+				UidValueFrom from)
 {
 	if (value < 0 || (uint64) value > max)
 		ereport(ERROR,
 				(errcode(sqlstate),
-				 errmsg("%s " INT64_FORMAT " is out of range for type %s", what, value, typname),
+				 from == UID_FROM_BINARY ?
+				 errmsg("binary value " INT64_FORMAT " is out of range for type %s", value, typname) :
+				 errmsg("value " INT64_FORMAT " is out of range for type %s", value, typname),
 				 errdetail("A %s is between 0 and " UINT64_FORMAT ".", typname, max)));
 	return (uint64) value;
 }

@@ -38,17 +38,31 @@ extern void uid_text_error(Node *escontext, const char *typname,
 						   const char *input, uid_status status,
 						   size_t bad_pos, const char *expected);
 
-/* Errors with 22003 unless min <= value <= max; returns value. */
-extern int64 uid_check_field(const char *typname, const char *field,
+/*
+ * Errors with 22003 unless min <= value <= max; returns value.  arg is the
+ * SQL function's argument that gave the value ("meta", "index_bits"): a
+ * name the message quotes, never a word of its sentence.
+ */
+extern int64 uid_check_field(const char *typname, const char *arg,
 							 int64 value, int64 min, int64 max);
+
+/*
+ * Where a 64-bit value from outside came from.  Each source has messages
+ * of its own, written whole, rather than a word spliced into one.
+ */
+typedef enum UidValueFrom
+{
+	UID_FROM_BINARY,			/* binary input (T_recv) */
+	UID_FROM_BYTEA,				/* a cast from bytea */
+	UID_FROM_BIGINT				/* a cast from bigint */
+} UidValueFrom;
 
 /*
  * A 64-bit value of a type whose values are 0 .. max (snowflake_si, uid60),
  * or an error with sqlstate: 22003 for a cast, 22P03 for binary input.
- * what names the value in the message ("value", "binary value").
  */
 extern uint64 uid_check_range(const char *typname, int64 value, uint64 max,
-							  int sqlstate, const char *what);
+							  int sqlstate, UidValueFrom from);
 
 
 /*
@@ -220,8 +234,9 @@ T##_out(PG_FUNCTION_ARGS) \
  * T_decode and T_encode, as above) and binary (big-endian) both carry the
  * codec's 64-bit value: key_of(v) is the datum of a valid codec value,
  * value_of(k) the codec value of a datum (UID_KEY_IS_VALUE where the two
- * are one), and checked(v, sqlstate, what) the datum of a codec value from
- * outside, or an error with sqlstate (22P03 for binary input).
+ * are one), and checked(v, sqlstate, from) the datum of a codec value from
+ * outside (from: a UidValueFrom), or an error with sqlstate (22P03 for
+ * binary input).
  */
 #define UID_KEY_IS_VALUE(v)	(v)
 
@@ -243,7 +258,7 @@ T##_recv(PG_FUNCTION_ARGS) \
 { \
 	PG_RETURN_INT64((int64) checked(uid_recv_uint64((StringInfo) PG_GETARG_POINTER(0), #T), \
 									ERRCODE_INVALID_BINARY_REPRESENTATION, \
-									"binary value")); \
+									UID_FROM_BINARY)); \
 } \
 PG_FUNCTION_INFO_V1(T##_send); \
 Datum \

@@ -47,9 +47,9 @@ uid60_now(const UidClockSpec *spec)
 
 /* n from outside (binary input, bigint), or an error with sqlstate. */
 static uint64
-uid60_checked(uint64 v, int sqlstate, const char *what)
+uid60_checked(uint64 v, int sqlstate, UidValueFrom from)
 {
-	return uid_check_range("uid60", (int64) v, UID60_MAX, sqlstate, what);
+	return uid_check_range("uid60", (int64) v, UID60_MAX, sqlstate, from);
 }
 
 /* Binary: n as a big-endian 64-bit integer, like bigint's. */
@@ -71,7 +71,7 @@ Datum
 bigint_to_uid60(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_UID60(uid60_checked((uint64) PG_GETARG_INT64(0), ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-								  "value"));
+								  UID_FROM_BIGINT));
 }
 
 PG_FUNCTION_INFO_V1(uid60_timestamp);
@@ -126,7 +126,7 @@ uid60_boundary(PG_FUNCTION_ARGS)
 static int64
 uid60_worker_work_out(void)
 {
-	return uid_unleased_generator("uid60", "worker id", UID60_WORKER_MAX);
+	return uid_unleased_generator("uid60", UID60_WORKER_MAX);
 }
 
 PG_FUNCTION_INFO_V1(uid60_new);
@@ -142,7 +142,7 @@ uid60_new(PG_FUNCTION_ARGS)
 	{
 		rec = uid_rec_sync();
 		ts = uid_next_tick(&uid60_clock);
-		f.worker = ts.ident >= 0 ? uid_ident_value(ts.ident, "uid60", "worker id", UID60_WORKER_MAX) :
+		f.worker = ts.ident >= 0 ? uid_ident_value(ts.ident, "uid60", UID60_WORKER_MAX) :
 			(unsigned) uid_per_record(&worker, uid60_worker_work_out);
 	} while (unlikely(!uid_rec_still(rec)));
 	f.ts = ts.tick;

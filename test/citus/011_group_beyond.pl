@@ -79,7 +79,7 @@ sub at_group
 		}
 		my $r = attempt($node, "SELECT " . generator_of($type));
 		is( ($r->{sqlstate} // '') . '|' . ($r->{msg} // $r->{err}),
-			"22023|Citus node group $g does not fit the $type $field (0..$max)",
+			"22023|Citus node group $g does not fit type $type (0..$max)",
 			"group $g: $type refuses (0..$max)");
 		like($r->{err}, qr/HINT:  Lease identities from a pool \("uid\.coordinator"\)/,
 			"group $g: the refusal's hint names a lease pool");
