@@ -118,10 +118,13 @@ uid_state_put(const char *path, UidStateFile *image, bool replace)
 
 		unlink(tmp);
 		errno = save_errno;
+		if (replace)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not rename file \"%s\" to \"%s\": %m", tmp, path)));
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not %s file \"%s\" to \"%s\": %m",
-						replace ? "rename" : "link", tmp, path)));
+				 errmsg("could not link file \"%s\" to \"%s\": %m", tmp, path)));
 	}
 	if (!replace)
 		unlink(tmp);
@@ -390,6 +393,19 @@ uid_live_is_current(void)
 #define UID_WRITE_STALE (-1)
 
 /*
+ * The step of uid_state_write() that failed: each has a message of its
+ * own (uid_state_write_failed), not a verb spliced into one.
+ */
+typedef enum UidWriteStep
+{
+	UID_WRITE_OPEN,
+	UID_WRITE_LOCK,
+	UID_WRITE_WRITE,
+	UID_WRITE_SYNC,
+	UID_WRITE_SYNC_DIR
+} UidWriteStep;
+
+/*
  * Writes the shared state to the data directory's file, in place (made
  * again if it was removed), and with durable fsyncs it.  Under the file's
  * flock, which the builder of a shared state holds too while it reads the
@@ -398,10 +414,10 @@ uid_live_is_current(void)
  * process whose shared state is no longer the one at its name (removed
  * under the server, a new one built from the file) writes nothing from the
  * moment the new one is built.  Returns 0, UID_WRITE_STALE, or an errno,
- * what failing.
+ * step the one that failed.
  */
 static int
-uid_state_write(bool durable, const char **what)
+uid_state_write(bool durable, UidWriteStep *step)
 {
 	static char buf[UID_STATE_SIZE] pg_attribute_aligned(8);
 	const char *path = uid_state_path();
@@ -409,7 +425,7 @@ uid_state_write(bool durable, const char **what)
 	int			fd;
 	int			rc = 0;
 
-	*what = "open";
+	*step = UID_WRITE_OPEN;
 	fd = open(path, O_RDWR | PG_BINARY, 0);
 	if (fd < 0 && errno == ENOENT)
 	{
@@ -420,7 +436,7 @@ uid_state_write(bool durable, const char **what)
 	}
 	if (fd < 0)
 		return errno;
-	*what = "lock";
+	*step = UID_WRITE_LOCK;
 	while (flock(fd, LOCK_EX) != 0)
 	{
 		if (errno != EINTR)
@@ -436,20 +452,20 @@ uid_state_write(bool durable, const char **what)
 		return UID_WRITE_STALE;
 	}
 	memcpy(buf, uid_state, UID_STATE_SIZE);
-	*what = "write";
+	*step = UID_WRITE_WRITE;
 	errno = 0;
 	if (pg_pwrite(fd, buf, UID_STATE_SIZE, 0) != UID_STATE_SIZE)
 		rc = errno ? errno : ENOSPC;
 	else if (durable)
 	{
-		*what = "sync";
+		*step = UID_WRITE_SYNC;
 		if (pg_fsync(fd) != 0)
 			rc = errno;
 	}
 	close(fd);
 	if (rc == 0 && created && durable)
 	{
-		*what = "sync the directory of";
+		*step = UID_WRITE_SYNC_DIR;
 		fd = open(DataDir, O_RDONLY | PG_BINARY, 0);
 		if (fd < 0 || pg_fsync(fd) != 0)
 			rc = errno;
@@ -459,21 +475,55 @@ uid_state_write(bool durable, const char **what)
 	return rc;
 }
 
+/* Reports uid_state_write()'s failure at step, errno rc, at elevel. */
+static void
+uid_state_write_failed(int elevel, UidWriteStep step, int rc)
+{
+	const char *path = uid_state_path();
+
+	errno = rc;
+	switch (step)
+	{
+		case UID_WRITE_OPEN:
+			ereport(elevel,
+					(errcode_for_file_access(),
+					 errmsg("could not open file \"%s\": %m", path)));
+			break;
+		case UID_WRITE_LOCK:
+			ereport(elevel,
+					(errcode_for_file_access(),
+					 errmsg("could not lock file \"%s\": %m", path)));
+			break;
+		case UID_WRITE_WRITE:
+			ereport(elevel,
+					(errcode_for_file_access(),
+					 errmsg("could not write to file \"%s\": %m", path)));
+			break;
+		case UID_WRITE_SYNC:
+			ereport(elevel,
+					(errcode_for_file_access(),
+					 errmsg("could not fsync file \"%s\": %m", path)));
+			break;
+		case UID_WRITE_SYNC_DIR:
+			ereport(elevel,
+					(errcode_for_file_access(),
+					 errmsg("could not fsync directory \"%s\": %m", DataDir)));
+			break;
+	}
+}
+
 /* A process that mapped the state writes it to the file as it exits. */
 static void
 uid_state_exit(int code, Datum arg)
 {
-	const char *what;
+	UidWriteStep step;
 	int			rc;
 
 	if (uid_state == NULL || uid_live_fd < 0)
 		return;
-	rc = uid_state_write(false, &what);
+	rc = uid_state_write(false, &step);
 	if (rc != 0 && rc != UID_WRITE_STALE)
-	{
-		errno = rc;
-		elog(LOG, "could not %s file \"%s\": %m", what, uid_state_path());
-	}
+		uid_state_write_failed(LOG, step, rc);
 }
 
 void
@@ -578,18 +628,13 @@ uid_state_check_same(void)
 void
 uid_state_sync(void)
 {
-	const char *what;
-	int			rc = uid_state_write(true, &what);
+	UidWriteStep step;
+	int			rc = uid_state_write(true, &step);
 
 	if (rc == UID_WRITE_STALE)
 		uid_state_stale_error();
 	if (rc != 0)
-	{
-		errno = rc;
-		ereport(ERROR,
-				(errcode_for_file_access(),
-				 errmsg("could not %s file \"%s\": %m", what, uid_state_path())));
-	}
+		uid_state_write_failed(ERROR, step, rc);
 }
 
 uint64
