@@ -396,17 +396,19 @@ uid_rec_sync_slow(void)
 	 * may have given this server another identity, which another server
 	 * may hold now), and this session's own values may be a startup
 	 * option's, a role's or database's, an edit no reload delivered, or a
-	 * leader's: either could repeat another server's IDs.
+	 * leader's: either could repeat another server's IDs.  Each reason is
+	 * a detail of its own; how the settings worker publishes is the
+	 * manual's, which the hint names.
 	 */
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("uid could not read the server's settings since it started"),
-			 errdetail("IDs embed the settings of the server's last reload, which a settings worker (a background worker) publishes, and none could start or publish in time.  The settings published are %s; this session's own cannot stand in: %s.",
-					   in_force.gen == 0 ? "none" : "of an earlier start of the server",
-					   need.parallel ? "a parallel worker has its leader's" :
-					   need.overridden ? "it set uid settings of its own (a startup option, a role's or a database's setting)" :
-					   "it took a reload, which may hold edits of the configuration files that no reload delivered"),
-			 errhint("Connect without uid settings of your own and make an ID (such a session publishes the server's), or free a \"max_worker_processes\" slot.")));
+			 need.parallel ?
+			 errdetail("No settings worker has published them yet, and a parallel worker cannot stand in with its leader's values.") :
+			 need.overridden ?
+			 errdetail("No settings worker has published them yet, and this session cannot stand in: it set uid settings of its own (a startup option, a role's or a database's setting).") :
+			 errdetail("No settings worker has published them yet, and this session cannot stand in: it took a reload, which may hold edits of the configuration files that no reload delivered."),
+			 errhint("Connect without uid settings of your own and make an ID, or free a \"max_worker_processes\" slot; see doc/settings.md.")));
 }
 
 bool
