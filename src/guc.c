@@ -246,16 +246,17 @@ uid_redact_conninfo_error(const char *msg, char *out, size_t outlen)
 /*
  * The keywords of a connection string that hold a secret.  libpq takes
  * the keywords of its own version: oauth_client_secret (libpq 18) does not
- * parse with an older one, which refuses the value anyway.
+ * parse with an older one, which refuses the value anyway.  Whether the
+ * secret is a password is a flag, so that each problem is written whole.
  */
 static const struct
 {
 	const char *keyword;
-	const char *what;
+	bool		password;
 }			uid_secret_keywords[] = {
-	{"password", "a password"},
-	{"sslpassword", "a password"},
-	{"oauth_client_secret", "a client secret"},
+	{"password", true},
+	{"sslpassword", true},
+	{"oauth_client_secret", false},
 };
 
 /*
@@ -295,9 +296,12 @@ check_coordinator(char **newval, void **extra, GucSource source)
 		for (size_t i = 0; i < lengthof(uid_secret_keywords) && !v->secret; i++)
 			if (strcmp(o->keyword, uid_secret_keywords[i].keyword) == 0)
 			{
-				snprintf(v->problem, sizeof(v->problem),
-						 "it holds %s (keyword \"%s\")", uid_secret_keywords[i].what,
-						 o->keyword);
+				if (uid_secret_keywords[i].password)
+					snprintf(v->problem, sizeof(v->problem),
+							 "it holds a password (keyword \"%s\")", o->keyword);
+				else
+					snprintf(v->problem, sizeof(v->problem),
+							 "it holds a client secret (keyword \"%s\")", o->keyword);
 				v->secret = true;
 			}
 	}

@@ -239,7 +239,7 @@ BEGIN
         IF lo_id = hi_id THEN
             RAISE EXCEPTION 'no % is made from % to % UTC', typ, to_char(lo, 'YYYY-MM-DD'), to_char(hi, 'YYYY-MM-DD')
                 USING ERRCODE = 'datetime_field_overflow',
-                      DETAIL = format('Every %s of that %s would be outside the type''s time range.', typ, unit);
+                      DETAIL = format('Every %s of that period would be outside the type''s time range.', typ);
         END IF;
 
         -- A partition with exactly these bounds covers the period, whatever
@@ -287,8 +287,8 @@ BEGIN
             GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT;
             RAISE EXCEPTION '%', msg
                 USING ERRCODE = 'invalid_object_definition',
-                      DETAIL = format('The partition "%s" of the %s from %s to %s UTC would have %s.',
-                                      pname, unit, to_char(lo, 'YYYY-MM-DD'), to_char(hi, 'YYYY-MM-DD'), bound),
+                      DETAIL = format('The partition "%s" of the period from %s to %s UTC would have %s.',
+                                      pname, to_char(lo, 'YYYY-MM-DD'), to_char(hi, 'YYYY-MM-DD'), bound),
                       HINT = 'Another partition covers part of that period: detach it or create that period''s partition by hand.';
         END;
 

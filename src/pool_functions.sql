@@ -112,6 +112,7 @@ DECLARE
     next_id integer;
     next_at timestamptz;
     next_released boolean;
+    why text;               -- the detail of an exhausted pool
     n bigint;
 BEGIN
     IF pool IS NULL OR size IS NULL OR holder IS NULL OR ttl IS NULL THEN
@@ -153,17 +154,22 @@ BEGIN
             FROM %I.uid_pool_lease l WHERE l.pool = $1 AND l.id < $3
             ORDER BY 2, 1 LIMIT 1$q$, nsp)
             INTO next_id, next_at, next_released USING pool, grace, pool_size;
-        RAISE EXCEPTION 'pool "%" is exhausted: %', pool,
-                CASE WHEN pool_size = 1 THEN 'its one id is leased'
-                     ELSE format('all %s ids are leased', pool_size) END
-            USING ERRCODE = 'configuration_limit_exceeded',
-                  DETAIL = CASE
-                      WHEN next_released THEN
-                          format('The first id to become reusable is %s (released), at %s.', next_id, next_at)
-                      ELSE
-                          format('The first id to become reusable is %s, at %s, unless its holder renews its lease first.',
-                                 next_id, next_at)
-                      END,
+        -- One message a wording: a pool of one id and a larger pool are
+        -- told apart by two whole sentences, not by a spliced phrase.
+        why := CASE
+            WHEN next_released THEN
+                format('The first id to become reusable is %s (released), at %s.', next_id, next_at)
+            ELSE
+                format('The first id to become reusable is %s, at %s, unless its holder renews its lease first.',
+                       next_id, next_at)
+            END;
+        IF pool_size = 1 THEN
+            RAISE EXCEPTION 'pool "%" is exhausted: its one id is leased', pool
+                USING ERRCODE = 'configuration_limit_exceeded', DETAIL = why,
+                      HINT = 'An id becomes reusable uid.pool_grace after its lease expires or is released; holders that stop should release theirs with uid_pool_release().';
+        END IF;
+        RAISE EXCEPTION 'pool "%" is exhausted: all % ids are leased', pool, pool_size
+            USING ERRCODE = 'configuration_limit_exceeded', DETAIL = why,
                   HINT = 'An id becomes reusable uid.pool_grace after its lease expires or is released; holders that stop should release theirs with uid_pool_release().';
     END IF;
 
