@@ -22,13 +22,19 @@
  * settings worker publishes from the postmaster's values; a server value
  * that the checks refuse (a bad medallion in postgresql.conf) is noted in
  * uid_settings_refused, which the record carries.
+ *
+ * This file holds the table (uid_settings, which report.c also reads),
+ * the check and assign hooks, and uid_guc_init(), which _PG_init calls.
+ * What a coordinator's connection string holds that makes it unusable is
+ * conninfo.c's (below, called by the check hook); what a leased identity
+ * asks of the settings (the lease's key, the refusal of a refused
+ * coordinator, the preload check) is guc_coordinator.c's (above, which
+ * reads these variables).
  */
 #include "postgres.h"
 
-#include "common/hashfn.h"
 #include "fmgr.h"
 #include "funcapi.h"
-#include "lib/stringinfo.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "miscadmin.h"
@@ -38,22 +44,15 @@
 #include "catalog/pg_authid.h"
 #include "storage/fd.h"
 #include "utils/timestamp.h"
-#include "utils/varlena.h"
-
-#include "libpq-fe.h"
 
 #include "codec/bits.h"
 #include "codec/sno_codec.h"
 #include "codec/snowflake_si_codec.h"
+#include "conninfo.h"
 #include "guc.h"
 #include "reload.h"
 
 #define MEDALLION_SENTINEL ((INT64CONST(1) << 44) - 1)
-
-/* The suffix core adds to a library's name (core's build defines it for dfmgr.c only). */
-#ifndef DLSUFFIX
-#define DLSUFFIX ".so"
-#endif
 
 int			uid_generator = 0;
 int			uid_cluster = 0;
@@ -168,19 +167,17 @@ assign_sno_overflow_channel(const char *newval, void *extra)
  * back to the identity settings; the reason goes to the server log only,
  * with no part of the value that may be a secret.
  */
-#define UID_COORDINATOR_PROBLEM_LEN 256
-
 typedef struct UidCoordinatorVerdict
 {
-	char		problem[UID_COORDINATOR_PROBLEM_LEN];	/* empty: usable */
+	char		problem[UID_CONNINFO_PROBLEM_LEN];	/* empty: usable */
 	bool		secret;			/* the problem is a password */
 } UidCoordinatorVerdict;
 
 /* The verdict on the value assigned now, for uid_coordinator_check(). */
-static char coordinator_problem[UID_COORDINATOR_PROBLEM_LEN];
+static char coordinator_problem[UID_CONNINFO_PROBLEM_LEN];
 
 /* The problem this process logged last: each is logged once. */
-static char coordinator_logged[UID_COORDINATOR_PROBLEM_LEN];
+static char coordinator_logged[UID_CONNINFO_PROBLEM_LEN];
 
 const char *
 uid_coordinator_problem(void)
@@ -191,121 +188,22 @@ uid_coordinator_problem(void)
 /* While the library defines uid.coordinator in a session (see the assign hook). */
 static bool coordinator_defining = false;
 
-/* Is word one of libpq's connection keywords? */
-static bool
-uid_conninfo_keyword(const char *word, size_t len)
-{
-	PQconninfoOption *defs = PQconndefaults();
-	bool		found = false;
-
-	if (defs == NULL)
-		return false;
-	for (PQconninfoOption *o = defs; o->keyword != NULL; o++)
-		if (strlen(o->keyword) == len && strncmp(o->keyword, word, len) == 0)
-			found = true;
-	PQconninfoFree(defs);
-	return found;
-}
-
-/*
- * libpq's reason for refusing a connection string, into out, with every
- * quoted part that is not a keyword or a delimiter ("=", "]") replaced by
- * "...": libpq quotes the pieces it stumbled on ('missing "=" after "..."',
- * 'invalid URI query parameter: "..."', the whole URI in some), and such a
- * piece may be part of a password.
- */
-static void
-uid_redact_conninfo_error(const char *msg, char *out, size_t outlen)
-{
-	StringInfoData buf;
-	const char *p = msg;
-
-	initStringInfo(&buf);
-	while (*p != '\0')
-	{
-		const char *close;
-
-		if (*p != '"' || (close = strchr(p + 1, '"')) == NULL)
-		{
-			appendStringInfoChar(&buf, *p++);
-			continue;
-		}
-		if ((close - p - 1 == 1 && strchr("=[]:@/?&", p[1]) != NULL) ||
-			uid_conninfo_keyword(p + 1, close - p - 1))
-			appendBinaryStringInfo(&buf, p, close - p + 1);
-		else
-			appendStringInfoString(&buf, "\"...\"");
-		p = close + 1;
-	}
-	while (buf.len > 0 && (buf.data[buf.len - 1] == '\n' || buf.data[buf.len - 1] == ' '))
-		buf.data[--buf.len] = '\0';
-	strlcpy(out, buf.data, outlen);
-	pfree(buf.data);
-}
-
-/*
- * The keywords of a connection string that hold a secret.  libpq takes
- * the keywords of its own version: oauth_client_secret (libpq 18) does not
- * parse with an older one, which refuses the value anyway.  Whether the
- * secret is a password is a flag, so that each problem is written whole.
- */
-static const struct
-{
-	const char *keyword;
-	bool		password;
-}			uid_secret_keywords[] = {
-	{"password", true},
-	{"sslpassword", true},
-	{"oauth_client_secret", false},
-};
-
 /*
  * Empty (no coordinator), or a connection string that libpq can parse and
- * that holds no secret.  Accepts every value (see above).
+ * that holds no secret (conninfo.c).  Accepts every value (see above).
  */
 static bool
 check_coordinator(char **newval, void **extra, GucSource source)
 {
 	UidCoordinatorVerdict *v = uid_guc_malloc(sizeof(UidCoordinatorVerdict));
-	PQconninfoOption *opts;
-	char	   *err = NULL;
 
 	if (v == NULL)
 		return false;
 	v->problem[0] = '\0';
 	v->secret = false;
 	*extra = v;
-	if (*newval == NULL || **newval == '\0')
-		return true;
-	opts = PQconninfoParse(*newval, &err);
-	if (opts == NULL)
-	{
-		char		why[UID_COORDINATOR_PROBLEM_LEN];
-
-		uid_redact_conninfo_error(err ? err : "out of memory", why, sizeof(why));
-		snprintf(v->problem, sizeof(v->problem),
-				 "it is not a libpq connection string: %s", why);
-		if (err)
-			PQfreemem(err);
-		return true;
-	}
-	for (PQconninfoOption *o = opts; o->keyword != NULL && !v->secret; o++)
-	{
-		if (o->val == NULL || o->val[0] == '\0')
-			continue;
-		for (size_t i = 0; i < lengthof(uid_secret_keywords) && !v->secret; i++)
-			if (strcmp(o->keyword, uid_secret_keywords[i].keyword) == 0)
-			{
-				if (uid_secret_keywords[i].password)
-					snprintf(v->problem, sizeof(v->problem),
-							 "it holds a password (keyword \"%s\")", o->keyword);
-				else
-					snprintf(v->problem, sizeof(v->problem),
-							 "it holds a client secret (keyword \"%s\")", o->keyword);
-				v->secret = true;
-			}
-	}
-	PQconninfoFree(opts);
+	if (*newval != NULL && **newval != '\0')
+		v->secret = uid_conninfo_problem(*newval, v->problem, sizeof(v->problem));
 	return true;
 }
 
@@ -813,132 +711,4 @@ uid_sentence(const char *phrase)
 
 	s[0] = pg_toupper((unsigned char) s[0]);
 	return s;
-}
-
-/*
- * What a lease depends on among the settings: where the coordinator is (not
- * how we log in to it), the pool and its size.  Never 0.
- */
-uint64
-uid_lease_settings_key(void)
-{
-	PQconninfoOption *opts;
-	uint64		k = UINT64CONST(0x75696420706f6f6c);	/* "uid pool" */
-
-	k = uid_mix64(k ^ hash_bytes_extended((const unsigned char *) uid_pool, (int) strlen(uid_pool), k));
-	k = uid_mix64(k ^ (uint64) uid_pool_size);
-	opts = PQconninfoParse(uid_coordinator, NULL);
-	if (opts != NULL)
-	{
-		for (PQconninfoOption *o = opts; o->keyword != NULL; o++)
-			if (o->val != NULL &&
-				(strcmp(o->keyword, "host") == 0 || strcmp(o->keyword, "hostaddr") == 0 ||
-				 strcmp(o->keyword, "port") == 0 || strcmp(o->keyword, "dbname") == 0))
-			{
-				k = uid_mix64(k ^ hash_bytes_extended((const unsigned char *) o->keyword,
-													  (int) strlen(o->keyword), k));
-				k = uid_mix64(k ^ hash_bytes_extended((const unsigned char *) o->val,
-													  (int) strlen(o->val), k));
-			}
-		PQconninfoFree(opts);
-	}
-	return k | 1;
-}
-
-/*
- * Errors if uid.coordinator's value was refused: naming the setting alone
- * for the client (the value may hold a password), the reason for the log.
- */
-void
-uid_coordinator_check(void)
-{
-	if (likely(!(uid_settings_refused & (1u << UID_SET_COORDINATOR))))
-		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("the server's value of \"uid.coordinator\" is invalid"),
-			 errdetail("IDs are not made under it, nor with the identity settings in its place."),
-			 coordinator_problem[0] ?
-			 errdetail_log("%s", uid_sentence(coordinator_problem)) : 0,
-			 errhint("Correct it and reload the configuration; the server log says why.")));
-}
-
-/*
- * Does a list of libraries as session_preload_libraries and
- * shared_preload_libraries hold it name uid?  Read as core reads them
- * (load_libraries: comma-separated, double-quoted names, paths made
- * canonical), a name as core finds its file: "$libdir/" stands for the
- * package library directory, a name without a directory is looked up
- * there, and the suffix ".so" may be left out.
- */
-static bool
-uid_list_names_uid(const char *value)
-{
-	char	   *raw;
-	List	   *names;
-	ListCell   *lc;
-	bool		found = false;
-
-	if (value == NULL || *value == '\0')
-		return false;
-	raw = pstrdup(value);
-	if (!SplitDirectoriesString(raw, ',', &names))
-	{
-		/* core loads nothing from a list it cannot read */
-		list_free_deep(names);
-		pfree(raw);
-		return false;
-	}
-	foreach(lc, names)
-	{
-		const char *name = lfirst(lc);
-		char		path[MAXPGPATH];
-
-		if (strncmp(name, "$libdir", 7) == 0 && (name[7] == '/' || name[7] == '\0'))
-			snprintf(path, sizeof(path), "%s%s", pkglib_path, name + 7);
-		else if (first_dir_separator(name) == NULL)
-			snprintf(path, sizeof(path), "%s/%s", pkglib_path, name);
-		else
-			strlcpy(path, name, sizeof(path));
-		canonicalize_path(path);
-		if (strcmp(path, psprintf("%s/uid", pkglib_path)) == 0 ||
-			strcmp(path, psprintf("%s/uid%s", pkglib_path, DLSUFFIX)) == 0)
-			found = true;
-	}
-	list_free_deep(names);
-	pfree(raw);
-	return found;
-}
-
-/*
- * Does every session of this server load uid before its first query?
- * Until a session loads the library, uid.coordinator there is core's
- * placeholder, which SHOW, current_setting() and pg_settings show to any
- * role: GUC_SUPERUSER_ONLY comes with the library.  uid in
- * shared_preload_libraries (loaded by the postmaster) or in the server's
- * session_preload_libraries (its reset value: a SET in this session does
- * not count) makes every session load it.
- */
-bool
-uid_preloaded(void)
-{
-	/* read past GUC_SUPERUSER_ONLY: any role's generation asks */
-	struct config_generic *g = uid_find_setting("session_preload_libraries");
-
-	return uid_list_names_uid(shared_preload_libraries_string) ||
-		(g != NULL && g->vartype == PGC_STRING &&
-		 uid_list_names_uid(uid_setting_reset_string(g)));
-}
-
-/* Errors, saying what to do, unless every session loads uid. */
-void
-uid_preload_check(void)
-{
-	if (uid_preloaded())
-		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("this server names a coordinator but does not load uid in every session"),
-			 errdetail("uid is in neither \"session_preload_libraries\" nor \"shared_preload_libraries\"; a session that has not loaded it shows \"uid.coordinator\" to every role."),
-			 errhint("Add uid to \"session_preload_libraries\": ALTER SYSTEM SET session_preload_libraries = 'uid'; SELECT pg_reload_conf();")));
 }

@@ -27,14 +27,6 @@ extern int	uid_pool_ttl_s;
 extern int	uid_pool_grace_s;	/* a coordinator's */
 extern int	uid_coordinator_timeout_ms;
 
-/* Errors if uid.coordinator's value was refused (guc.c). */
-extern void uid_coordinator_check(void);
-
-/* Does every session load uid (session or shared_preload_libraries)? */
-extern bool uid_preloaded(void);
-/* Errors, with the commands that fix it, unless it does. */
-extern void uid_preload_check(void);
-
 /* sno's sequence sharding, back-fill and overflow notifications */
 extern int	uid_sno_sequence_min;
 extern int	uid_sno_sequence_max;
@@ -133,12 +125,6 @@ extern UID_HIDDEN bool uid_ident_leased;
  * key again when it moved.
  */
 extern UID_HIDDEN uint64 uid_ident_settings_changes;
-
-/*
- * A hash of the settings a lease depends on (the coordinator's address, the
- * pool and its size), as this process holds them; never 0.
- */
-extern uint64 uid_lease_settings_key(void);
 
 /* Why uid.coordinator's value was refused, or NULL. */
 extern const char *uid_coordinator_problem(void);

@@ -64,6 +64,7 @@
 #include "ident_lease.h"
 #include "published.h"
 #include "guc.h"
+#include "guc_coordinator.h"
 #include "remote.h"
 #include "sql_api.h"
 

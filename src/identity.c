@@ -38,6 +38,7 @@
 #include "codec/uid60_codec.h"
 #include "type_support.h"
 #include "guc.h"
+#include "guc_coordinator.h"
 #include "source.h"
 #include "sql_api.h"
 

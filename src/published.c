@@ -42,6 +42,7 @@
 
 #include "core/record.h"
 #include "guc.h"
+#include "guc_coordinator.h"
 #include "published.h"
 #include "reload.h"
 #include "sno_ranges.h"

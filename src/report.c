@@ -20,6 +20,7 @@
 
 #include "type_support.h"
 #include "guc.h"
+#include "guc_coordinator.h"
 #include "source.h"
 #include "identity.h"
 #include "published.h"
