@@ -6,9 +6,10 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).co
 
 # The types, read from their one list (src/codec/registry.h), in its order:
 # the order their SQL is joined into the install script.  Each has its
-# src/TYPE.[ch], src/TYPE.sql, src/codec/TYPE_codec.[ch], its fuzz target and
-# its regression tests sql/TYPE_io, _ops and _gen; a type without one of them
-# does not build or fails the tests.
+# src/TYPE.[ch], src/TYPE.sql, src/codec/TYPE_codec.[ch],
+# src/inspect/TYPE_inspect.c, its fuzz target and its regression tests
+# sql/TYPE_io, _ops and _gen; a type without one of them does not build or
+# fails the tests.
 TYPES := $(shell sed -n 's/^[[:space:]]*X.[A-Z0-9_]*, \([a-z0-9_]*\),.*/\1/p' src/codec/registry.h)
 ifeq ($(TYPES),)
 $(error no types read from src/codec/registry.h)
@@ -119,8 +120,11 @@ test/unit/codec_test: $(CODEC_SRCS) $(CODEC_TESTS) src/codec/*.h test/unit/codec
 	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/codec_test.c $(CODEC_TESTS) $(CODEC_SRCS)
 
 # uid-inspect and the unit test of its core (src/inspect/inspect.h: the
-# types' table, detection and fields, formatting, and the options).
-INSPECT_SRCS = $(patsubst %,src/inspect/%.c,types detect format options) $(CODEC_SRCS)
+# types' table, detection and fields, formatting, and the options), and
+# each type's src/inspect/TYPE_inspect.c, what the core knows of that type
+# (before the codecs, so that a type without one is named first).
+INSPECT_SRCS = $(patsubst %,src/inspect/%.c,types detect format options) \
+	$(patsubst %,src/inspect/%_inspect.c,$(TYPES)) $(CODEC_SRCS)
 uid-inspect: src/inspect/uid_inspect.c $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
 	$(CC) -std=c11 $(CFLAGS) -I$(srcdir)/src -DUID_VERSION='"$(EXTVERSION)"' -o $@ src/inspect/uid_inspect.c $(INSPECT_SRCS) $(LDFLAGS)
 

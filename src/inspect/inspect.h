@@ -9,7 +9,9 @@
  * core is four files: types.c (the table of the types, from the registry),
  * detect.c (what an input can be, and each reading's fields), format.c
  * (the text for people, JSON and the reasons for a refusal) and options.c
- * (the options' defaults and parsing).
+ * (the options' defaults and parsing).  They name no type: what is one
+ * type's alone is in its own file, src/inspect/<name>_inspect.c, as a
+ * constant the table points at (type_ops.h).
  *
  * An input is read, after its surrounding white space is removed, as every
  * type's text form and as hex bytes of the types' binary forms (what
@@ -41,9 +43,13 @@ typedef enum uid_inspect_type
 
 #define UID_INSPECT_ALL_TYPES ((1u << UID_INSPECT_NTYPES) - 1)
 
+/* What a type's own file tells the core of it (type_ops.h). */
+typedef struct uid_inspect_type_ops uid_inspect_type_ops;
+
 /*
  * A type as uid-inspect reads it and shows it (types.c): a row of the
- * registry, and what the usage says of it.
+ * registry, what the usage says of it and the rest of what its own file,
+ * src/inspect/<name>_inspect.c, knows.
  */
 typedef struct uid_inspect_type_info
 {
@@ -52,6 +58,7 @@ typedef struct uid_inspect_type_info
 	const char *text;			/* its text form, in its input function's words */
 	const char *brief;			/* its text form in a few words, for the usage */
 	const char *example;		/* an ID of the type in its text form */
+	const uid_inspect_type_ops *ops;	/* its file's constant */
 } uid_inspect_type_info;
 
 extern const uid_inspect_type_info uid_inspect_types[UID_INSPECT_NTYPES];

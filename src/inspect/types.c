@@ -5,41 +5,31 @@
  *		lists of type names for messages.
  *
  * detect.c, format.c and options.c read the table (a type's name, binary
- * length and text form); uid_inspect.c reads it, and the lists, for its
- * usage, and the unit test checks it.  Nothing here or in those files
- * lists the types by hand: a type added to the registry gets its row from
- * UID_TYPES, and the build stops until its row for the usage is written
- * (below).
+ * length and text form, and through its ops what its own file knows);
+ * uid_inspect.c reads it, and the lists, for its usage, and the unit test
+ * checks it.  Nothing here or in those files lists the types by hand: a
+ * type added to the registry gets its row from UID_TYPES, and the rest
+ * from its src/inspect/<name>_inspect.c (type_ops.h), without which the
+ * build stops.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "inspect.h"
+#include "type_ops.h"
 
 /*
- * What the usage shows of each type that the registry does not hold: its
- * text form in a few words (the registry's words, which the reasons for a
- * refusal quote, are too long for a row of the usage's table) and an
- * example ID in that form.  One macro per type, named after the registry's
- * ID: a type added to UID_TYPES without one stops the build at the table
- * below ("UID_INSPECT_USAGE_<ID>" undeclared) rather than printing an
- * empty row.  inspect_test checks that each example decodes as its type.
+ * The registry's row of each type, and what its own file says of it: the
+ * usage's words and example (which point into the file's constant) and the
+ * constant itself.  A type added to UID_TYPES without its
+ * src/inspect/<name>_inspect.c stops the build: the Makefile has no rule
+ * for the missing file, and without the file <name>_inspect is undefined.
  */
-#define UID_INSPECT_USAGE_SNO \
-	"16 characters of 2-9 and a-x", "brpk4q72xwf2m63l"
-#define UID_INSPECT_USAGE_MUID \
-	"13-11-8 hex digits joined by dashes", "5D5EAC793E61F-1BFC71B112D-0000000B"
-#define UID_INSPECT_USAGE_SNOWFLAKE_SI \
-	"a decimal integer up to 2^53 - 1", "5170397184000256"
-#define UID_INSPECT_USAGE_REVTS8 \
-	"16 hex digits", "cb54ecf284000000"
-#define UID_INSPECT_USAGE_UID60 \
-	"10 characters of A-Z a-z 0-9 - _", "AH1fUJZhJ7"
-
-/* The registry's row of each type, and its words for the usage. */
 const uid_inspect_type_info uid_inspect_types[UID_INSPECT_NTYPES] = {
 #define UID_INSPECT_TYPE(ID, name, slot, nbytes, text, ...) \
-	[UID_INSPECT_##ID] = {#name, nbytes, text, UID_INSPECT_USAGE_##ID},
+	[UID_INSPECT_##ID] = {#name, nbytes, text, \
+						  name##_inspect.brief, name##_inspect.example, \
+						  &name##_inspect},
 	UID_TYPES(UID_INSPECT_TYPE)
 #undef UID_INSPECT_TYPE
 };
