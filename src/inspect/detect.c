@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "inspect.h"
+#include "type_ops.h"
 #include "codec/muid_codec.h"
 #include "codec/revts8_codec.h"
 #include "codec/sno_codec.h"
@@ -55,15 +56,42 @@ add_match(uid_inspect_result *r, uid_inspect_type t, uid_inspect_form f,
 	memcpy(m->bytes, bytes, (size_t) n);
 }
 
-/* An 8-byte type's value as its binary form, a big-endian integer. */
-static void
-add_match_u64(uid_inspect_result *r, uid_inspect_type t, uid_inspect_form f,
-			  uint64_t v)
+/*
+ * A type's text form by its codec's decoder (type_ops.h): into the bytes,
+ * or into the value, stored here as the big-endian bytes it stands for.
+ */
+static uid_status
+decode_text(const uid_inspect_type_info *ti, const char *in, size_t len,
+			uint8_t bytes[UID_INSPECT_MAX_BYTES], size_t *bad_pos)
 {
-	uint8_t		b[8];
+	uint64_t	v = 0;
+	uid_status	st;
 
-	uid_store_be(b, 8, v);
-	add_match(r, t, f, b, 8);
+	if (ti->ops->decode)
+		return ti->ops->decode(in, len, bytes, bad_pos);
+	st = ti->ops->decode_value(in, len, &v, bad_pos);
+	uid_store_be(bytes, ti->nbytes, v);
+	return st;
+}
+
+/*
+ * Whether a type's recv function takes bytes as its binary form: a type
+ * with a value refuses those above its largest or with reserved bits set
+ * (type_ops.h); every binary form of the others is one.
+ */
+static uid_status
+check_bytes(const uid_inspect_type_info *ti, const uint8_t *bytes)
+{
+	uint64_t	v;
+
+	if (!ti->ops->decode_value)
+		return UID_OK;
+	v = uid_load_be(bytes, ti->nbytes);
+	if (ti->ops->value_max && v > ti->ops->value_max)
+		return UID_OUT_OF_RANGE;
+	if (v & ti->ops->reserved_mask)
+		return UID_BAD_RESERVED;
+	return UID_OK;
 }
 
 /* uuid text: 8-4-4-4-12 hex digits. */
@@ -88,11 +116,12 @@ is_uuid_text(const char *s, size_t n)
 /*
  * The input as hex bytes: with a prefix "\x" (psql's bytea output) or
  * "0x", plain, or as uuid text.  Sets r->hex, hex_prefixed and hex_nbytes;
- * the first 16 bytes go to out (used only when there are no more).
+ * the first UID_INSPECT_MAX_BYTES bytes go to out (used only when there
+ * are no more).
  * Returns whether it was uuid text.
  */
 static int
-read_hex(uid_inspect_result *r, uint8_t out[16])
+read_hex(uid_inspect_result *r, uint8_t out[UID_INSPECT_MAX_BYTES])
 {
 	const char *s = r->input;
 	size_t		n = r->len;
@@ -121,7 +150,7 @@ read_hex(uid_inspect_result *r, uint8_t out[16])
 			continue;
 		if (d < 0)
 			return 0;
-		if (ndigits < 32)
+		if (ndigits < 2 * UID_INSPECT_MAX_BYTES)
 			out[ndigits / 2] = (uint8_t) (ndigits % 2 ? out[ndigits / 2] << 4 | d : d);
 		ndigits++;
 	}
@@ -144,7 +173,7 @@ uid_inspect_detect(const char *in, size_t len, const uid_inspect_options *o,
 	size_t		b = 0;
 	size_t		e = len;
 	unsigned	want = o->types;
-	uint8_t		hb[16];
+	uint8_t		hb[UID_INSPECT_MAX_BYTES];
 
 	memset(r, 0, sizeof *r);
 	while (b < e && is_space((unsigned char) in[b]))
@@ -160,52 +189,18 @@ uid_inspect_detect(const char *in, size_t len, const uid_inspect_options *o,
 	}
 
 	/* the text forms, each by its own decoder */
-	if (want & (1u << UID_INSPECT_SNO))
+	for (int t = 0; t < UID_INSPECT_NTYPES; t++)
 	{
-		uint8_t		v[SNO_LEN];
-		uid_status *st = &r->text_status[UID_INSPECT_SNO];
+		uint8_t		v[UID_INSPECT_MAX_BYTES];
+		uid_status *st = &r->text_status[t];
 
-		*st = sno_decode(r->input, r->len, v, &r->text_bad_pos[UID_INSPECT_SNO]);
+		if (!(want & (1u << t)))
+			continue;
+		*st = decode_text(&uid_inspect_types[t], r->input, r->len, v,
+						  &r->text_bad_pos[t]);
 		if (*st == UID_OK)
-			add_match(r, UID_INSPECT_SNO, UID_INSPECT_FORM_TEXT, v, SNO_LEN);
-	}
-	if (want & (1u << UID_INSPECT_MUID))
-	{
-		uint8_t		v[MUID_LEN];
-		uid_status *st = &r->text_status[UID_INSPECT_MUID];
-
-		*st = muid_decode(r->input, r->len, v, &r->text_bad_pos[UID_INSPECT_MUID]);
-		if (*st == UID_OK)
-			add_match(r, UID_INSPECT_MUID, UID_INSPECT_FORM_TEXT, v, MUID_LEN);
-	}
-	if (want & (1u << UID_INSPECT_SNOWFLAKE_SI))
-	{
-		uint64_t	v;
-		uid_status *st = &r->text_status[UID_INSPECT_SNOWFLAKE_SI];
-
-		/* (the input has no surrounding white space left for it to skip) */
-		*st = snowflake_si_decode(r->input, r->len, &v,
-								  &r->text_bad_pos[UID_INSPECT_SNOWFLAKE_SI]);
-		if (*st == UID_OK)
-			add_match_u64(r, UID_INSPECT_SNOWFLAKE_SI, UID_INSPECT_FORM_TEXT, v);
-	}
-	if (want & (1u << UID_INSPECT_REVTS8))
-	{
-		uint64_t	v;
-		uid_status *st = &r->text_status[UID_INSPECT_REVTS8];
-
-		*st = revts8_decode(r->input, r->len, &v, &r->text_bad_pos[UID_INSPECT_REVTS8]);
-		if (*st == UID_OK)
-			add_match_u64(r, UID_INSPECT_REVTS8, UID_INSPECT_FORM_TEXT, v);
-	}
-	if (want & (1u << UID_INSPECT_UID60))
-	{
-		uint64_t	v;
-		uid_status *st = &r->text_status[UID_INSPECT_UID60];
-
-		*st = uid60_decode(r->input, r->len, &v, &r->text_bad_pos[UID_INSPECT_UID60]);
-		if (*st == UID_OK)
-			add_match_u64(r, UID_INSPECT_UID60, UID_INSPECT_FORM_TEXT, v);
+			add_match(r, (uid_inspect_type) t, UID_INSPECT_FORM_TEXT, v,
+					  uid_inspect_types[t].nbytes);
 	}
 
 	/* the binary forms, as the recv functions and bytea casts take them */
@@ -214,43 +209,21 @@ uid_inspect_detect(const char *in, size_t len, const uid_inspect_options *o,
 		return r->nmatches;
 	for (int t = 0; t < UID_INSPECT_NTYPES; t++)
 	{
+		const uid_inspect_type_ops *ops = uid_inspect_types[t].ops;
 		uid_status *st = &r->bytes_status[t];
-		uint64_t	v;
 
 		if (!(want & (1u << t)) || r->hex_nbytes != (size_t) uid_inspect_types[t].nbytes)
 			continue;
-		/* uuid text is muid's alone: the 16 bytes of muid::uuid */
-		if (r->hex_uuid && t != UID_INSPECT_MUID)
+		/* uuid text is only the types' that take it (muid::uuid's 16 bytes) */
+		if (r->hex_uuid && !ops->takes_uuid)
 			continue;
-		v = uid_inspect_types[t].nbytes == 8 ? uid_load_be(hb, 8) : 0;
-		switch ((uid_inspect_type) t)
+		/* plain, bytes that are the text: the text reading stands for both */
+		if (ops->plain_hex_is_text && !r->hex_prefixed)
 		{
-			case UID_INSPECT_SNO:
-			case UID_INSPECT_MUID:
-				*st = UID_OK;
-				break;
-			case UID_INSPECT_SNOWFLAKE_SI:
-				*st = v > SNOWFLAKE_SI_MAX ? UID_OUT_OF_RANGE : UID_OK;
-				break;
-			case UID_INSPECT_REVTS8:
-
-				/*
-				 * Plain, its 8 bytes are its text: the text reading above
-				 * stands for both.
-				 */
-				if (!r->hex_prefixed)
-				{
-					*st = r->text_status[t];
-					continue;
-				}
-				*st = v & REVTS8_RESERVED_MASK ? UID_BAD_RESERVED : UID_OK;
-				break;
-			case UID_INSPECT_UID60:
-				*st = v > UID60_MAX ? UID_OUT_OF_RANGE : UID_OK;
-				break;
-			case UID_INSPECT_NTYPES:
-				continue;
+			*st = r->text_status[t];
+			continue;
 		}
+		*st = check_bytes(&uid_inspect_types[t], hb);
 		if (*st == UID_OK)
 			add_match(r, (uid_inspect_type) t,
 					  r->hex_uuid ? UID_INSPECT_FORM_UUID : UID_INSPECT_FORM_BYTES,

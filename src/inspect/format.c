@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "inspect.h"
+#include "type_ops.h"
 
 /* ---- output into the caller's buffer ---- */
 
@@ -242,9 +243,20 @@ out_char_at(outbuf *o, const uid_inspect_result *r, size_t pos)
 	out_str(o, ")");
 }
 
+/*
+ * A type's own words for a reason (type_ops.h), or plainer ones if its
+ * file has none for a status its decoder or check gives after all.
+ */
+static const char *
+or_else(const char *words, const char *plain)
+{
+	return words ? words : plain;
+}
+
 static void
 explain_text(outbuf *o, const uid_inspect_result *r, int t)
 {
+	const uid_inspect_type_ops *ops = uid_inspect_types[t].ops;
 	size_t		pos = r->text_bad_pos[t];
 
 	switch (r->text_status[t])
@@ -265,16 +277,17 @@ explain_text(outbuf *o, const uid_inspect_result *r, int t)
 			out_str(o, " is not allowed");
 			break;
 		case UID_BAD_SHAPE:
-			if (pos >= r->len)
+			if (pos < r->len)
 			{
-				out_str(o, "a group has the wrong number of digits");
-				break;
+				out_char_at(o, r, pos);
+				out_str(o, " is out of place: ");
 			}
-			out_char_at(o, r, pos);
-			out_str(o, " is out of place: a group has the wrong number of digits");
+			out_str(o, or_else(ops->bad_shape, "the separators are out of place"));
 			break;
 		case UID_BAD_RESERVED:
-			out_str(o, "reserved bits 15 to 10 are set");
+			out_str(o, "reserved ");
+			out_str(o, or_else(ops->reserved, "bits"));
+			out_str(o, " are set");
 			break;
 		case UID_OUT_OF_RANGE:
 			out_str(o, "it is out of range");
@@ -288,6 +301,8 @@ explain_text(outbuf *o, const uid_inspect_result *r, int t)
 static void
 explain_bytes(outbuf *o, const uid_inspect_result *r, int t)
 {
+	const uid_inspect_type_ops *ops = uid_inspect_types[t].ops;
+
 	switch (r->hex)
 	{
 		case UID_INSPECT_HEX_NONE:
@@ -304,7 +319,7 @@ explain_bytes(outbuf *o, const uid_inspect_result *r, int t)
 		out_str(o, "as hex it is ");
 		out_int(o, (int64_t) r->hex_nbytes);
 		out_str(o, r->hex_nbytes == 1 ? " byte" : " bytes");
-		/* (uuid text is 16 bytes: other than muid's, no type's length) */
+		/* (then 16 bytes, the length of the types that take uuid text) */
 		if (r->hex_uuid)
 			out_str(o, " of uuid text");
 		return;
@@ -312,12 +327,19 @@ explain_bytes(outbuf *o, const uid_inspect_result *r, int t)
 	switch (r->bytes_status[t])
 	{
 		case UID_OUT_OF_RANGE:
-			out_str(o, t == UID_INSPECT_SNOWFLAKE_SI ?
-					"as bytes it is above 9007199254740991" :
-					"as bytes it is above 1152921504606846975 (2^60 - 1)");
+			out_str(o, "as bytes it is ");
+			if (ops->value_max_text)
+			{
+				out_str(o, "above ");
+				out_str(o, ops->value_max_text);
+			}
+			else
+				out_str(o, "out of range");
 			break;
 		case UID_BAD_RESERVED:
-			out_str(o, "as bytes its reserved bits 15 to 10 are set");
+			out_str(o, "as bytes its reserved ");
+			out_str(o, or_else(ops->reserved, "bits"));
+			out_str(o, " are set");
 			break;
 		default:
 			out_str(o, "as bytes it is refused");
@@ -349,8 +371,8 @@ explain_into(outbuf *ob, const uid_inspect_result *r, const uid_inspect_options 
 		out_str(ob, uid_inspect_types[t].text);
 		out_str(ob, ", or ");
 		out_int(ob, uid_inspect_types[t].nbytes);
-		/* uuid text is muid's alone (detect.c) */
-		out_str(ob, t == UID_INSPECT_MUID ? " bytes as hex or uuid text; " : " bytes as hex; ");
+		out_str(ob, uid_inspect_types[t].ops->takes_uuid ?
+				" bytes as hex or uuid text; " : " bytes as hex; ");
 		explain_text(ob, r, t);
 		out_str(ob, ", and ");
 		explain_bytes(ob, r, t);

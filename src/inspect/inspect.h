@@ -102,11 +102,14 @@ typedef struct uid_inspect_options
  */
 extern void uid_inspect_default_options(uid_inspect_options *o);
 
+/* The longest binary form of any type (types.c checks each type's). */
+#define UID_INSPECT_MAX_BYTES 16
+
 typedef struct uid_inspect_match
 {
 	uid_inspect_type type;
 	uid_inspect_form form;
-	uint8_t		bytes[16];		/* the binary form: 10, 16 or 8 bytes */
+	uint8_t		bytes[UID_INSPECT_MAX_BYTES];	/* the binary form */
 } uid_inspect_match;
 
 #define UID_INSPECT_MAX_MATCHES 8

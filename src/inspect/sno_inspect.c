@@ -8,8 +8,10 @@
  * format.c, uid_inspect.c) reads it there, never by name.
  */
 #include "type_ops.h"
+#include "codec/sno_codec.h"
 
 const uid_inspect_type_ops sno_inspect = {
 	.brief = "16 characters of 2-9 and a-x",
 	.example = "brpk4q72xwf2m63l",
+	.decode = sno_decode,
 };

@@ -8,8 +8,14 @@
  * format.c, uid_inspect.c) reads it there, never by name.
  */
 #include "type_ops.h"
+#include "codec/snowflake_si_codec.h"
 
 const uid_inspect_type_ops snowflake_si_inspect = {
 	.brief = "a decimal integer up to 2^53 - 1",
 	.example = "5170397184000256",
+	/* (it skips white space as bigint input does: none is left) */
+	.decode_value = snowflake_si_decode,
+	/* its recv function takes any bigint from 0 to the largest */
+	.value_max = SNOWFLAKE_SI_MAX,
+	.value_max_text = "9007199254740991",
 };

@@ -32,6 +32,55 @@ struct uid_inspect_type_ops
 	 */
 	char		brief[48];
 	char		example[48];
+
+	/*
+	 * Its text form, read by its codec as its input function reads it (the
+	 * input has no surrounding white space left), into its binary form
+	 * (nbytes of the registry's row): UID_OK, or why not with *bad_pos at
+	 * the offending character where the codec gives one.  A type sets one
+	 * of the two: decode where the codec decodes into the bytes, and
+	 * decode_value where it decodes into the binary form's value, its
+	 * nbytes (at most 8) as a big-endian integer, which the core stores.
+	 */
+	uid_status	(*decode) (const char *in, size_t len, uint8_t *bytes,
+						   size_t *bad_pos);
+	uid_status	(*decode_value) (const char *in, size_t len, uint64_t *value,
+								 size_t *bad_pos);
+
+	/*
+	 * Which binary forms its recv function and bytea cast refuse, for a
+	 * type with a value (decode_value): above value_max (0: none is)
+	 * UID_OUT_OF_RANGE, with any bit of reserved_mask set UID_BAD_RESERVED.
+	 * Every binary form of a type without a value is one.
+	 */
+	uint64_t	value_max;
+	uint64_t	reserved_mask;
+
+	/*
+	 * Uuid text is its binary form too, as <name>::uuid gives it (nbytes
+	 * must be 16): other types refuse uuid text, so that a uuid is no
+	 * reading of theirs by accident.
+	 */
+	int			takes_uuid;
+
+	/*
+	 * Its text form is its binary form as plain hex digits: then a plain
+	 * hex input is one reading, the text's, not also one of its bytes.
+	 */
+	int			plain_hex_is_text;
+
+	/*
+	 * Its words for the reasons for a refusal, where its decoder or binary
+	 * form can give the status (NULL where neither can): what UID_BAD_SHAPE
+	 * means ("a group has the wrong number of digits"), which bits
+	 * UID_BAD_RESERVED means are set ("bits 15 to 10"), and value_max as
+	 * people read it ("1152921504606846975 (2^60 - 1)").  Words, not
+	 * numbers the core would print, so that each type says its limits as
+	 * its documentation does.
+	 */
+	const char *bad_shape;
+	const char *reserved;
+	const char *value_max_text;
 };
 
 /* Each type's constant, defined in its src/inspect/<name>_inspect.c. */

@@ -34,6 +34,13 @@ const uid_inspect_type_info uid_inspect_types[UID_INSPECT_NTYPES] = {
 #undef UID_INSPECT_TYPE
 };
 
+/* Each type's binary form fits a match's bytes. */
+#define UID_INSPECT_FITS(ID, name, slot, nbytes, ...) \
+	_Static_assert(nbytes >= 1 && nbytes <= UID_INSPECT_MAX_BYTES, \
+				   #name "'s binary form fits uid_inspect_match's bytes");
+UID_TYPES(UID_INSPECT_FITS)
+#undef UID_INSPECT_FITS
+
 const char *
 uid_inspect_type_name(uid_inspect_type t)
 {

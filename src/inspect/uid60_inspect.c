@@ -8,8 +8,13 @@
  * format.c, uid_inspect.c) reads it there, never by name.
  */
 #include "type_ops.h"
+#include "codec/uid60_codec.h"
 
 const uid_inspect_type_ops uid60_inspect = {
 	.brief = "10 characters of A-Z a-z 0-9 - _",
 	.example = "AH1fUJZhJ7",
+	.decode_value = uid60_decode,
+	/* its recv function takes any bigint from 0 to the largest */
+	.value_max = UID60_MAX,
+	.value_max_text = "1152921504606846975 (2^60 - 1)",
 };

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "inspect.h"
+#include "type_ops.h"
 
 #ifndef UID_VERSION
 #define UID_VERSION "unknown"
@@ -115,8 +116,9 @@ usage(FILE *f)
 
 	/*
 	 * The types by the length of their binary form, each length once, in
-	 * the registry's order: "10 bytes are a sno, 16 a muid (uuid text too),
-	 * 8 a snowflake_si, revts8 or uid60".
+	 * the registry's order, and which lengths take uuid text (type_ops.h):
+	 * "10 bytes are a sno, 16 a muid (uuid text too), 8 a snowflake_si,
+	 * revts8 or uid60".
 	 */
 	p.len = 0;
 	para_add(&p, "and as hex of a binary form (send/recv, the bytea casts): \\x... as "
@@ -124,19 +126,23 @@ usage(FILE *f)
 	for (int t = 0; t < UID_INSPECT_NTYPES; t++)
 	{
 		unsigned	same = 0;
+		int			uuid = 0;
 		char		num[16];
 
 		if (done & (1u << t))
 			continue;
 		for (int u = t; u < UID_INSPECT_NTYPES; u++)
-			if (uid_inspect_types[u].nbytes == uid_inspect_types[t].nbytes)
-				same |= 1u << u;
+		{
+			if (uid_inspect_types[u].nbytes != uid_inspect_types[t].nbytes)
+				continue;
+			same |= 1u << u;
+			uuid |= uid_inspect_types[u].ops->takes_uuid;
+		}
 		snprintf(num, sizeof num, "%s%d", done ? ", " : "", uid_inspect_types[t].nbytes);
 		para_add(&p, num);
 		para_add(&p, done ? " a " : " bytes are a ");
 		para_types(&p, same, ", ", " or ");
-		/* uuid text is muid's alone (detect.c) */
-		if (same & (1u << UID_INSPECT_MUID))
+		if (uuid)
 			para_add(&p, " (uuid text too)");
 		done |= same;
 	}
