@@ -120,10 +120,11 @@ test/unit/codec_test: $(CODEC_SRCS) $(CODEC_TESTS) src/codec/*.h test/unit/codec
 	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/codec_test.c $(CODEC_TESTS) $(CODEC_SRCS)
 
 # uid-inspect and the unit test of its core (src/inspect/inspect.h: the
-# types' table, detection and fields, formatting, and the options), and
-# each type's src/inspect/TYPE_inspect.c, what the core knows of that type
-# (before the codecs, so that a type without one is named first).
-INSPECT_SRCS = $(patsubst %,src/inspect/%.c,types detect format options) \
+# types' table, detection and fields, formatting, the options, and what the
+# core lends the types' files), and each type's src/inspect/TYPE_inspect.c,
+# what the core knows of that type (before the codecs, so that a type
+# without one is named first).
+INSPECT_SRCS = $(patsubst %,src/inspect/%.c,types detect format options type_ops) \
 	$(patsubst %,src/inspect/%_inspect.c,$(TYPES)) $(CODEC_SRCS)
 uid-inspect: src/inspect/uid_inspect.c $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
 	$(CC) -std=c11 $(CFLAGS) -I$(srcdir)/src -DUID_VERSION='"$(EXTVERSION)"' -o $@ src/inspect/uid_inspect.c $(INSPECT_SRCS) $(LDFLAGS)

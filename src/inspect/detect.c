@@ -11,25 +11,19 @@
  * the fuzzer call them directly.  Nothing here writes text for people:
  * that is format.c's.
  *
+ * Nothing here names a type either: what differs from type to type (its
+ * decoder, the binary forms it refuses, its fields and time) is in the
+ * type's own src/inspect/<name>_inspect.c, which this reaches through
+ * types.c's table (type_ops.h); what is here is the same for every type.
+ *
  * Everything here reads only the len bytes it is given: it runs on
  * whatever a log holds, and the fuzzer (test/fuzz/inspect_fuzz.c) calls it
  * on arbitrary bytes.
  */
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "inspect.h"
 #include "type_ops.h"
-#include "codec/muid_codec.h"
-#include "codec/revts8_codec.h"
-#include "codec/sno_codec.h"
-#include "codec/snowflake_si_codec.h"
-#include "codec/uid60_codec.h"
-
-#define US_PER_MS	INT64_C(1000)
-#define US_PER_S	INT64_C(1000000)
-#define US_PER_DAY	INT64_C(86400000000)
 
 /* The white space the codecs and PostgreSQL's bigint input skip. */
 static int
@@ -232,214 +226,68 @@ uid_inspect_detect(const char *in, size_t len, const uid_inspect_options *o,
 	return r->nmatches;
 }
 
-/* ---- times ---- */
-
-/*
- * The proleptic Gregorian date of a day since 1970-01-01 (Hinnant's method;
- * options.c's days_from_civil() is the way back).
- */
-static void
-civil_from_days(int64_t z, int64_t *y, int *m, int *d)
-{
-	int64_t		era;
-	int64_t		doe;
-	int64_t		yoe;
-	int64_t		doy;
-	int64_t		mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int) (doy - (153 * mp + 2) / 5 + 1);
-	*m = (int) (mp < 10 ? mp + 3 : mp - 9);
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
-void
-uid_inspect_iso8601(int64_t unix_us, int decimals, char out[40])
-{
-	int64_t		days = unix_us / US_PER_DAY;
-	int64_t		rem = unix_us % US_PER_DAY;
-	int64_t		y;
-	int			m;
-	int			d;
-	int64_t		secs;
-	int			n;
-
-	if (rem < 0)
-	{
-		rem += US_PER_DAY;
-		days--;
-	}
-	civil_from_days(days, &y, &m, &d);
-	secs = rem / US_PER_S;
-	n = snprintf(out, 40, "%04" PRId64 "-%02d-%02dT%02d:%02d:%02d", y, m, d,
-				 (int) (secs / 3600), (int) (secs / 60 % 60), (int) (secs % 60));
-	if (decimals == 3)
-		n += snprintf(out + n, 40 - (size_t) n, ".%03d", (int) (rem % US_PER_S / 1000));
-	else if (decimals == 6)
-		n += snprintf(out + n, 40 - (size_t) n, ".%06d", (int) (rem % US_PER_S));
-	snprintf(out + n, 40 - (size_t) n, "Z");
-}
-
 /* ---- fields ---- */
-
-static uid_inspect_field *
-field_str(uid_inspect_field *f, int *n, const char *key)
-{
-	uid_inspect_field *x = &f[(*n)++];
-
-	x->key = key;
-	x->is_int = 0;
-	x->json_only = 0;
-	x->num = 0;
-	x->str[0] = '\0';
-	return x;
-}
-
-static void
-field_int(uid_inspect_field *f, int *n, const char *key, int64_t v)
-{
-	uid_inspect_field *x = field_str(f, n, key);
-
-	x->is_int = 1;
-	x->num = v;
-}
 
 /* The time, and the same as Unix microseconds for programs. */
 static void
 field_time(uid_inspect_field *f, int *n, int64_t unix_us, int decimals)
 {
-	uid_inspect_iso8601(unix_us, decimals, field_str(f, n, "timestamp")->str);
-	field_int(f, n, "unix_us", unix_us);
+	uid_inspect_iso8601(unix_us, decimals, uid_inspect_field_str(f, n, "timestamp")->str);
+	uid_inspect_field_int(f, n, "unix_us", unix_us);
 	f[*n - 1].json_only = 1;
+}
+
+/* A byte in hex, into s[0] and s[1]. */
+static char *
+put_hex(char *s, uint8_t b)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	*s++ = hex[b >> 4];
+	*s++ = hex[b & 15];
+	return s;
 }
 
 int
 uid_inspect_fields(const uid_inspect_match *m, const uid_inspect_options *o,
 				   uid_inspect_field f[UID_INSPECT_MAX_FIELDS])
 {
-	static const char hex[] = "0123456789abcdef";
+	const uid_inspect_type_info *ti = &uid_inspect_types[m->type];
 	int			n = 0;
-	int			nbytes = uid_inspect_types[m->type].nbytes;
-	uint64_t	v = uid_load_be(m->bytes, 8);
 	char	   *s;
 
-	/* text first, then the bytes as psql prints a bytea */
-	s = field_str(f, &n, "text")->str;
-	switch (m->type)
-	{
-		case UID_INSPECT_SNO:
-			sno_encode(m->bytes, s);
-			s[SNO_TEXT_LEN] = '\0';
-			break;
-		case UID_INSPECT_MUID:
-			muid_encode(m->bytes, s);
-			s[MUID_TEXT_LEN] = '\0';
-			break;
-		case UID_INSPECT_SNOWFLAKE_SI:
-			snowflake_si_encode(v, s);
-			break;
-		case UID_INSPECT_REVTS8:
-			revts8_encode(v, s);
-			s[REVTS8_TEXT_LEN] = '\0';
-			break;
-		case UID_INSPECT_UID60:
-			uid60_encode(v, s);
-			s[UID60_TEXT_LEN] = '\0';
-			break;
-		case UID_INSPECT_NTYPES:
-			break;
-	}
-	s = field_str(f, &n, "bytes")->str;
+	/* its canonical text first, then the bytes as psql prints a bytea */
+	s = uid_inspect_field_str(f, &n, "text")->str;
+	if (ti->ops->encode)
+		ti->ops->encode(m->bytes, s);
+	else
+		ti->ops->encode_value(uid_load_be(m->bytes, ti->nbytes), s);
+	if (ti->ops->text_len > 0)
+		s[ti->ops->text_len] = '\0';
+	s = uid_inspect_field_str(f, &n, "bytes")->str;
 	*s++ = '\\';
 	*s++ = 'x';
-	for (int i = 0; i < nbytes; i++)
-	{
-		*s++ = hex[m->bytes[i] >> 4];
-		*s++ = hex[m->bytes[i] & 15];
-	}
+	for (int i = 0; i < ti->nbytes; i++)
+		s = put_hex(s, m->bytes[i]);
 	*s = '\0';
 
-	switch (m->type)
+	/* the same bytes as the types it casts to (type_ops.h) */
+	if (ti->ops->takes_uuid)
 	{
-		case UID_INSPECT_SNO:
-			{
-				sno_fields x;
-
-				sno_unpack(m->bytes, &x);
-				field_time(f, &n, (SNO_EPOCH_UNIX_MS + (int64_t) x.units * SNO_UNIT_MS) * US_PER_MS, 3);
-				field_int(f, &n, "meta", x.meta);
-				field_int(f, &n, "partition", x.partition);
-				field_int(f, &n, "sequence", x.sequence);
-				field_int(f, &n, "tick", x.tick);
-				break;
-			}
-		case UID_INSPECT_MUID:
-			{
-				muid_fields x;
-				char	   *u;
-				int			j = 0;
-
-				/* muid::uuid is the same 16 bytes */
-				u = field_str(f, &n, "uuid")->str;
-				for (int i = 0; i < MUID_LEN; i++)
-				{
-					if (i == 4 || i == 6 || i == 8 || i == 10)
-						u[j++] = '-';
-					u[j++] = hex[m->bytes[i] >> 4];
-					u[j++] = hex[m->bytes[i] & 15];
-				}
-				u[j] = '\0';
-				muid_unpack(m->bytes, &x);
-				field_time(f, &n, (int64_t) x.timestamp, 6);
-				field_int(f, &n, "medallion", (int64_t) x.medallion);
-				field_int(f, &n, "offset", x.offset);
-				break;
-			}
-		case UID_INSPECT_SNOWFLAKE_SI:
-			{
-				snowflake_si_fields x;
-
-				snowflake_si_unpack(v, o->index_bits, &x);
-				field_int(f, &n, "bigint", (int64_t) v);
-				field_time(f, &n, (o->epoch_ms + (int64_t) x.mab) * US_PER_MS, 3);
-				field_int(f, &n, "machine", x.mid);
-				field_int(f, &n, "index", x.uin);
-				uid_inspect_iso8601(o->epoch_ms * US_PER_MS, 3, field_str(f, &n, "epoch")->str);
-				field_int(f, &n, "index_bits", o->index_bits);
-				break;
-			}
-		case UID_INSPECT_REVTS8:
-			{
-				revts8_fields x;
-
-				revts8_unpack(v, &x);
-				/* revts8::bigint: the bytes as a signed integer */
-				field_int(f, &n, "bigint", (int64_t) v);
-				field_time(f, &n, (int64_t) x.ts * US_PER_MS, 3);
-				field_int(f, &n, "sequence", x.seq);
-				field_int(f, &n, "generator", x.generator);
-				field_int(f, &n, "cluster", x.cluster);
-				break;
-			}
-		case UID_INSPECT_UID60:
-			{
-				uid60_fields x;
-
-				uid60_unpack(v, &x);
-				field_int(f, &n, "bigint", (int64_t) v);
-				field_time(f, &n, (UID60_EPOCH_UNIX_S + (int64_t) x.ts) * US_PER_S, 0);
-				field_int(f, &n, "worker", x.worker);
-				field_int(f, &n, "sequence", x.seq);
-				field_int(f, &n, "random", x.rand);
-				break;
-			}
-		case UID_INSPECT_NTYPES:
-			break;
+		s = uid_inspect_field_str(f, &n, "uuid")->str;
+		for (int i = 0; i < 16; i++)
+		{
+			if (i == 4 || i == 6 || i == 8 || i == 10)
+				*s++ = '-';
+			s = put_hex(s, m->bytes[i]);
+		}
+		*s = '\0';
 	}
+	if (ti->ops->has_bigint)
+		uid_inspect_field_int(f, &n, "bigint", (int64_t) uid_load_be(m->bytes, 8));
+
+	/* its time, then the fields of its own */
+	field_time(f, &n, ti->ops->time_us(m->bytes, o), ti->ops->time_decimals);
+	ti->ops->fields(m->bytes, o, f, &n);
 	return n;
 }

@@ -7,7 +7,11 @@
  * detects and formats in one call) are what uid_inspect.c, the unit test
  * and the fuzzer call; they read a uid_inspect_result that
  * uid_inspect_detect() filled, and call uid_inspect_fields() for each
- * match.  Nothing here decodes: a reading's fields are detect.c's.
+ * match.  Nothing here decodes: a reading's fields are detect.c's.  Nor
+ * does anything here name a type: what a reason says that is one type's
+ * alone (which bits are reserved, its largest value, whether it takes uuid
+ * text) is in its src/inspect/<name>_inspect.c, read through types.c's
+ * table (type_ops.h).
  *
  * Everything here writes only within the buffer it is given, snprintf-style
  * (see inspect.h): the fuzzer checks every size.

@@ -217,7 +217,7 @@ extern int	uid_inspect_parse_epoch(const char *s, int64_t *epoch_ms,
 extern int	uid_inspect_parse_index_bits(const char *s, int *bits,
 										 char *why, size_t whysize);
 
-/* Unix microseconds as ISO 8601 UTC with 0, 3 or 6 decimals and "Z" (detect.c). */
+/* Unix microseconds as ISO 8601 UTC with 0, 3 or 6 decimals and "Z" (type_ops.c). */
 extern void uid_inspect_iso8601(int64_t unix_us, int decimals, char out[40]);
 
 #endif							/* UID_INSPECT_H */

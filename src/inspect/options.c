@@ -31,7 +31,7 @@ is_digit(unsigned char c)
 
 /*
  * Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's method;
- * detect.c's civil_from_days() is the way back).
+ * type_ops.c's civil_from_days() is the way back).
  */
 static int64_t
 days_from_civil(int64_t y, int m, int d)

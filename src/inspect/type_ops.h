@@ -81,7 +81,43 @@ struct uid_inspect_type_ops
 	const char *bad_shape;
 	const char *reserved;
 	const char *value_max_text;
+
+	/*
+	 * Its fields (uid_inspect_fields()), in this order: "text", its
+	 * canonical text by its codec's encoder, from the bytes (encode) or
+	 * from the value (encode_value), as decode and decode_value above, and
+	 * terminated after text_len characters (0: the codec terminates it;
+	 * either way it fits a field's str); "bytes"; "uuid" where it takes uuid text, and "bigint" where
+	 * has_bigint says that <name>::bigint gives its 8 bytes as a signed
+	 * integer; "timestamp" and "unix_us", its time by time_us (Unix
+	 * microseconds, shown with time_decimals decimals: 0, 3 or 6, its
+	 * clock's precision); then the fields of its own, named as its SQL
+	 * accessors, which fields adds with the helpers below.
+	 */
+	void		(*encode) (const uint8_t *bytes, char *text);
+	void		(*encode_value) (uint64_t value, char *text);
+	int			text_len;
+	int			has_bigint;
+	int64_t		(*time_us) (const uint8_t *bytes, const uid_inspect_options *o);
+	int			time_decimals;
+	void		(*fields) (const uint8_t *bytes, const uid_inspect_options *o,
+						   uid_inspect_field *f, int *n);
 };
+
+#define UID_INSPECT_US_PER_MS	INT64_C(1000)
+#define UID_INSPECT_US_PER_S	INT64_C(1000000)
+#define UID_INSPECT_US_PER_DAY	INT64_C(86400000000)
+
+/*
+ * Add a field at f[*n] and count it (type_ops.c): uid_inspect_field_str()
+ * one with an empty string, to write into its str, and returns it;
+ * uid_inspect_field_int() one with a number.  Each type's fields and the
+ * common ones before them stay within UID_INSPECT_MAX_FIELDS.
+ */
+extern uid_inspect_field *uid_inspect_field_str(uid_inspect_field *f, int *n,
+												const char *key);
+extern void uid_inspect_field_int(uid_inspect_field *f, int *n,
+								  const char *key, int64_t v);
 
 /* Each type's constant, defined in its src/inspect/<name>_inspect.c. */
 #define UID_INSPECT_DECLARE_OPS(ID, name, ...) \

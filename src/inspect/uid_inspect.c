@@ -3,7 +3,9 @@
  *		uid-inspect: decodes uid's IDs without a server, for people reading
  *		logs and for scripts (--json).  The work is done by the core
  *		(inspect.h: detect.c, format.c, options.c); this file reads the
- *		arguments and the lines, and writes the results.
+ *		arguments and the lines, and writes the results.  Its usage lists
+ *		the types from types.c's table, with each type's words from its
+ *		own src/inspect/<name>_inspect.c, and names none itself.
  *
  * Exit status: 0 when every input is an ID of at least one type tried, 1
  * when one or more are not (each named on stderr with the reasons), 2 for
