@@ -10,7 +10,7 @@
  * what its constant says.  So a type added to the registry adds its file
  * and no line here or in the core; without the file the build stops (the
  * Makefile names src/inspect/<name>_inspect.c for each type of the
- * registry, and the table below needs its constant).
+ * registry, and types.c's table needs the constant declared below).
  *
  * Plain C, no PostgreSQL headers, as the rest of src/inspect.
  */
@@ -87,12 +87,15 @@ struct uid_inspect_type_ops
 	 * canonical text by its codec's encoder, from the bytes (encode) or
 	 * from the value (encode_value), as decode and decode_value above, and
 	 * terminated after text_len characters (0: the codec terminates it;
-	 * either way it fits a field's str); "bytes"; "uuid" where it takes uuid text, and "bigint" where
-	 * has_bigint says that <name>::bigint gives its 8 bytes as a signed
-	 * integer; "timestamp" and "unix_us", its time by time_us (Unix
-	 * microseconds, shown with time_decimals decimals: 0, 3 or 6, its
-	 * clock's precision); then the fields of its own, named as its SQL
-	 * accessors, which fields adds with the helpers below.
+	 * either way it fits a field's str); "bytes"; "uuid" where it takes
+	 * uuid text, and "bigint" where has_bigint says that <name>::bigint
+	 * gives its 8 bytes as a signed integer; "timestamp" and "unix_us", its
+	 * time by time_us (Unix microseconds, shown with time_decimals
+	 * decimals: 0, 3 or 6, its clock's precision); then the fields of its
+	 * own, named as its SQL accessors, which fields adds with the helpers
+	 * below.  The common fields are the core's, so that every type shows
+	 * them alike; the time is a function of its own, apart from the other
+	 * fields, because it goes between them.
 	 */
 	void		(*encode) (const uint8_t *bytes, char *text);
 	void		(*encode_value) (uint64_t value, char *text);
