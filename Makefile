@@ -186,6 +186,7 @@ LAYER_SRCS = $(wildcard $(srcdir)/src/*.[ch] $(srcdir)/src/*/*.[ch])
 layercheck: test/sim/alloc_alone.o $(OBJS)
 	perl test/layers.pl test/sim/alloc_alone.o $(OBJS) -- $(LAYER_SRCS)
 	perl test/sql_api.pl src/sql_api.h $(OBJS)
+	perl test/types.pl $(srcdir)
 
 .PHONY: layercheck
 

@@ -20,13 +20,39 @@
  *           generator (core/alloc.h's UID_CLOCK_FIELDS) and the simulator
  *           build their UidClockSpec from
  *
- * Every list of the types is made from this one (the slots, uid_stats(),
- * the state file's layout, uid-inspect, the simulator's types); the
- * Makefile's TYPES is read from it, and with it the objects, the SQL
- * scripts, the regression tests and partition.sql's list of key types.
- * doc/design.md's "Adding a sixth format" says what a new type adds.
- * A consumer X names the columns it uses and takes the rest as "...", so a
- * column added here changes no consumer.
+ * Every list of the types is made from this one: the slots and the state
+ * file's layout, uid_stats(), uid-inspect's table, the codec unit tests'
+ * groups, the simulator's types and clocks; and, through the Makefile's
+ * TYPES (read from here), the objects, the install script and the update
+ * from the last release, the fuzz targets, the regression tests and
+ * partition.sql's list of key types.  A consumer X names the columns it
+ * uses and takes the rest as "...", so a column added here changes none.
+ *
+ * Adding a type (doc/design.md, "Adding a sixth format", says why each
+ * piece is as it is).  First its section "## t" in doc/formats.md: the
+ * layout, text, time range, rules and the original's vectors, settled
+ * against the original before any code.  Then new files, for a type t
+ * (upper case T):
+ *   src/codec/t_codec.[ch]: fields, pack/unpack, encode/decode, and T_CLOCK
+ *     beside the format's constants;
+ *   test/unit/t_test.c (test_t(): vectors, round trips, every rejection)
+ *     and test/fuzz/t_fuzz.c (test/fuzz/fuzz.h's shared checks);
+ *   src/t.[ch]: the SQL functions, with type_support.h's macros, and the
+ *     generator, whose UidClockSpec is { UID_CLOCK_FIELDS(T_CLOCK), ... };
+ *   src/t.sql, with "-- @comparisons@";
+ *   src/inspect/t_inspect.c: what uid-inspect knows of the type;
+ *   sql/t_io.sql, t_ops.sql, t_gen.sql and their expected/ output.
+ * Then four edits in existing code:
+ *   1. here, its row, at the next free slot (never reuse one);
+ *   2. src/sql_api.h, its block of SQL-callable functions;
+ *   3. src/identity.c, its row(s) in uid_ident_table: what a lease id or
+ *      a node group gives its identity fields;
+ *   4. test/sim/sim.c, its identity fields in type_idents.
+ * And its documentation: its row in the README's table of types, its
+ * section in doc/types.md, and where a text names every type (the comment
+ * on uid_identity(), a setting's description in guc.c, uid.control).  test/types.pl (make layercheck) names whatever of this a type
+ * of the registry lacks; a missing row of 3 or 4 also fails pg_regress's
+ * identity test and the simulator.
  *
  * Plain C, no PostgreSQL headers: the server, uid-inspect, the unit tests
  * and the simulator include it.

@@ -1,0 +1,81 @@
+#!/usr/bin/perl
+# test/types.pl [SRCDIR]: every type of src/codec/registry.h has what a type
+# needs (make layercheck), and nothing is there for a type the registry
+# lacks.  The registry is the one list of the types; most lists are made from
+# it (the Makefile's TYPES, the slots, uid_stats(), uid-inspect's table, the
+# simulator's clocks), and a type missing from one of those does not build.
+# What is written per type by hand is checked here, by name, so that a new
+# type's author sees in one run all that the type still lacks (the steps are
+# in registry.h's header comment):
+#
+#   files    its codec, SQL functions and script, uid-inspect's knowledge of
+#            it, its unit test, fuzz target and regression tests with their
+#            expected output
+#   rows     its identity in src/identity.c's table and in the simulator's
+#            (test/sim/sim.c's type_idents); its block in src/sql_api.h
+#   docs     its section in doc/formats.md and doc/types.md, its row in the
+#            README's table of types
+#
+# The same omissions also fail elsewhere (pg_regress's identity test, the
+# simulator, test/sql_api.pl), later and one at a time.  Exits 1 naming
+# each one.
+use strict;
+use warnings;
+use File::Basename qw(dirname);
+
+my $top = shift // dirname(dirname(__FILE__));
+
+sub slurp {
+	my ($path) = @_;
+	open(my $fh, '<', "$top/$path") or return undef;
+	local $/;
+	return <$fh>;
+}
+
+my $registry = slurp('src/codec/registry.h') // die "no src/codec/registry.h under $top\n";
+my @types;
+while ($registry =~ /^\s*X\(([A-Z0-9_]+),\s*([a-z0-9_]+),/mg) {
+	push @types, [$1, $2];
+}
+@types or die "no type rows in src/codec/registry.h\n";
+
+my %text = map { $_ => slurp($_) // '' }
+  qw(src/identity.c test/sim/sim.c src/sql_api.h doc/formats.md doc/types.md README.md);
+
+my @missing;
+for my $type (@types) {
+	my ($id, $t) = @$type;
+	for my $f ("src/codec/${t}_codec.c", "src/codec/${t}_codec.h", "src/$t.c", "src/$t.h", "src/$t.sql",
+		"src/inspect/${t}_inspect.c", "test/unit/${t}_test.c", "test/fuzz/${t}_fuzz.c",
+		(map { ("sql/${t}_$_.sql", "expected/${t}_$_.out") } qw(io ops gen)))
+	{
+		push @missing, "$t: no $f" unless -f "$top/$f";
+	}
+	push @missing, "$t: no row in src/identity.c's table of identities (uid_ident_table)"
+	  unless $text{'src/identity.c'} =~ /\{"\Q$t\E",\s*"/;
+	push @missing, "$t: no identity in test/sim/sim.c's type_idents"
+	  unless $text{'test/sim/sim.c'} =~ /^\s*\[T_\Q$id\E\]\s*=\s*\{UID_REC_/m;
+	push @missing, "$t: no block in src/sql_api.h (/* $t.c: ... */)"
+	  unless $text{'src/sql_api.h'} =~ m{^/\* \Q$t\E\.c: }m;
+	push @missing, "$t: no section \"## $t\" in doc/formats.md"
+	  unless $text{'doc/formats.md'} =~ /^## \Q$t\E\b/m;
+	push @missing, "$t: no section \"## $t\" in doc/types.md"
+	  unless $text{'doc/types.md'} =~ /^## \Q$t\E\b/m;
+	push @missing, "$t: no row in README.md's table of types (| `$t` |)"
+	  unless $text{'README.md'} =~ /^\| `\Q$t\E` \|/m;
+}
+
+# A codec the registry does not list is built by nothing.
+my %known = map { $_->[1] => 1 } @types;
+opendir(my $dh, "$top/src/codec") or die "src/codec: $!\n";
+for (sort readdir $dh) {
+	next unless /^(.+)_codec\.c$/;
+	push @missing, "$1: src/codec/$_ is no type of src/codec/registry.h" unless $known{$1};
+}
+closedir $dh;
+
+if (@missing) {
+	print STDERR "types: $_\n" for @missing;
+	exit 1;
+}
+printf "%d types, each with its files, rows and documentation\n", scalar @types;
