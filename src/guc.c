@@ -243,8 +243,8 @@ assign_coordinator(const char *newval, void *extra)
 	strlcpy(coordinator_logged, v->problem, sizeof(coordinator_logged));
 	ereport(LOG_SERVER_ONLY,
 			(errmsg("the value of \"uid.coordinator\" is refused"),
-			 errdetail("%s  The server makes no ID under a leased identity until a reload gives \"uid.coordinator\" a usable value.",
-					   uid_sentence(v->problem)),
+			 errdetail("It is refused because %s.  The server makes no ID under a leased identity until a reload gives \"uid.coordinator\" a usable value.",
+					   v->problem),
 			 v->secret ?
 			 errhint("Keep the password in the password file of the server's operating system user (~/.pgpass, or passfile), or log in with a client certificate.") :
 			 errhint("Correct it and reload the configuration.")));
@@ -697,18 +697,4 @@ uid_setting_refused(UidSettingBit bit)
 			 errmsg("the server's value of \"%s\" is invalid", uid_settings[bit].name),
 			 errdetail("IDs are not made with the built-in default in its place."),
 			 errhint("Correct it and reload the configuration; the server log says why.")));
-}
-
-/*
- * A phrase as a sentence of a detail: its first letter in capitals and a
- * full stop after it (uid_sno_live_problem()'s and the coordinator's
- * phrases, which uid_config() also shows in its own words).
- */
-char *
-uid_sentence(const char *phrase)
-{
-	char	   *s = psprintf("%s.", phrase);
-
-	s[0] = pg_toupper((unsigned char) s[0]);
-	return s;
 }

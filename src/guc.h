@@ -169,6 +169,5 @@ uid_check_setting(UidSettingBit bit)
 #define UID_SNO_RANGE_MIN UID_BACKFILL_RANGE_MIN
 
 /* A phrase as a sentence of a message's detail (capital, full stop). */
-extern char *uid_sentence(const char *phrase);
 
 #endif							/* UID_GUC_H */

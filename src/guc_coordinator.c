@@ -77,7 +77,7 @@ uid_coordinator_check(void)
 			 errmsg("the server's value of \"uid.coordinator\" is invalid"),
 			 errdetail("IDs are not made under it, nor with the identity settings in its place."),
 			 problem != NULL ?
-			 errdetail_log("%s", uid_sentence(problem)) : 0,
+			 errdetail_log("It is refused because %s.", problem) : 0,
 			 errhint("Correct it and reload the configuration; the server log says why.")));
 }
 

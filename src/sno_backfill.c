@@ -245,8 +245,8 @@ sno_new_at(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("sno_new_at() has no back-fill range"),
-					 errdetail("%s  Back-filled IDs take their sequences from \"uid.sno_backfill_min\"..\"uid.sno_backfill_max\", a range of at least %d that sno_new() does not use.",
-							   uid_sentence(problem), UID_SNO_RANGE_MIN),
+					 errdetail("There is none because %s.  Back-filled IDs take their sequences from \"uid.sno_backfill_min\"..\"uid.sno_backfill_max\", a range of at least %d that sno_new() does not use.",
+							   problem, UID_SNO_RANGE_MIN),
 					 errhint("Set both clear of the live range and reload the configuration; see doc/types.md.")));
 		if (uid_rec_value(UID_REC_LEASED))
 			ereport(ERROR,

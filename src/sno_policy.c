@@ -99,8 +99,8 @@ uid_sno_live_refused(const UidSnoRanges *r)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			 errmsg("\"uid.sno_sequence_min\" and \"uid.sno_sequence_max\" give sno no sequence range"),
-			 errdetail("%s  sno_new() needs a range of at least %d sequences within 0..%d, the same for every session of the server.",
-					   uid_sentence(uid_sno_live_problem(r)), UID_SNO_RANGE_MIN, SNO_SEQ_MAX),
+			 errdetail("There is none because %s.  sno_new() needs a range of at least %d sequences within 0..%d, the same for every session of the server.",
+					   uid_sno_live_problem(r), UID_SNO_RANGE_MIN, SNO_SEQ_MAX),
 			 errhint("Correct them and reload the configuration.")));
 }
 

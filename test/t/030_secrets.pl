@@ -383,7 +383,7 @@ is( $w->safe_psql('postgres',
 $r = attempt($w, 'SELECT * FROM uid_identity_renew()');
 is($r->{sqlstate}, '22023', 'G. and so does uid_identity_renew()') or diag $r->{err};
 ok( $w->log_contains(
-		qr/the value of "uid\.coordinator" is refused\n.*It holds a password \(keyword "password"\)\..*passfile/s, $off),
+		qr/the value of "uid\.coordinator" is refused\n.*It is refused because it holds a password \(keyword "password"\)\..*passfile/s, $off),
 	'G. the server log says why (a password), and what to use instead');
 no_secret('G');
 
@@ -391,11 +391,11 @@ no_secret('G');
 $off = -s $w->logfile;
 refuse_value($w, $s, 'H', $_, 'a value that does not parse')
   for ("$reach password=$PW dbname", "postgresql://$LOGIN:$PW\@[::1");
-ok($w->log_contains(qr/"uid\.coordinator" is refused\n.*It is not a libpq connection string/, $off),
+ok($w->log_contains(qr/"uid\.coordinator" is refused\n.*It is refused because it is not a libpq connection string/, $off),
 	'H. the server log says that it does not parse');
 refuse_value($w, $s, 'H', "postgresql://$LOGIN:$PW\@$HOST:$cport/postgres?hostaddr=127.0.0.1",
 	'a URI with a password');
-ok( $w->log_contains(qr/"uid\.coordinator" is refused\n.*It holds a password/, $off),
+ok( $w->log_contains(qr/"uid\.coordinator" is refused\n.*It is refused because it holds a password/, $off),
 	'H. the server log says why');
 # libpq 18's OAuth client secret: a secret too (libpq before 18 does not
 # know the keyword, and refuses the string; 15's uid may link a newer one)
@@ -403,8 +403,8 @@ $off = -s $w->logfile;
 refuse_value($w, $s, 'H', "$reach oauth_client_secret=$PW", 'an OAuth client secret');
 ok( $w->log_contains(
 		$w->pg_version >= 18
-		? qr/"uid\.coordinator" is refused\n.*It holds a client secret \(keyword "oauth_client_secret"\)/
-		: qr/"uid\.coordinator" is refused\n.*It (is not a libpq connection string|holds a client secret)/,
+		? qr/"uid\.coordinator" is refused\n.*It is refused because it holds a client secret \(keyword "oauth_client_secret"\)/
+		: qr/"uid\.coordinator" is refused\n.*It is refused because it (is not a libpq connection string|holds a client secret)/,
 		$off),
 	'H. the server log says why');
 $s->quit;
