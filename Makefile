@@ -140,7 +140,24 @@ test/unit/settings_test: test/unit/settings_test.c src/guc.o $(INSPECT_SRCS) src
 	$(CC) $(CPPFLAGS) -O2 -Wall -Wextra -Wno-unused-parameter -no-pie -o $@ \
 		test/unit/settings_test.c src/guc.o $(INSPECT_SRCS) -Wl,--unresolved-symbols=ignore-all
 
-unitcheck: test/unit/codec_test test/unit/inspect_test test/unit/settings_test uid-inspect metacheck layercheck
+# The client packages' shared vectors (clients/vectors/vectors.json): what the
+# C codecs make of clients/vectors/inputs, through uid-inspect.  vectorcheck
+# fails if the file is not what the codecs make now.
+vectors: uid-inspect test/vectors.pl clients/vectors/inputs
+	perl test/vectors.pl ./uid-inspect clients/vectors/inputs > clients/vectors/vectors.json
+
+vectorcheck: uid-inspect
+	perl test/vectors.pl ./uid-inspect clients/vectors/inputs > clients/vectors/vectors.json.new
+	@if cmp -s clients/vectors/vectors.json clients/vectors/vectors.json.new; then \
+		rm -f clients/vectors/vectors.json.new; echo "vectors: clients/vectors/vectors.json is what the codecs make"; \
+	else \
+		diff -u clients/vectors/vectors.json clients/vectors/vectors.json.new | head -40; \
+		echo "vectors: clients/vectors/vectors.json differs from what the codecs make (make vectors)"; exit 1; \
+	fi
+
+.PHONY: vectors vectorcheck
+
+unitcheck: test/unit/codec_test test/unit/inspect_test test/unit/settings_test uid-inspect metacheck layercheck vectorcheck
 	test/unit/codec_test
 	test/unit/inspect_test
 	test/unit/settings_test
