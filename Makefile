@@ -49,7 +49,7 @@ PG_CONFIG ?= pg_config
 # The server's major version: some tests need a newer one.
 SERVER_MAJOR := $(shell $(PG_CONFIG) --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
 
-REGRESS = setup config identity sno_vectors $(foreach t,$(TYPES),$(t)_io $(t)_ops $(t)_gen) sno_func sno_shard read_only aggregates pool partition partition_owner upgrade soft_errors copy_on_error pg19
+REGRESS = setup config identity sno_vectors $(foreach t,$(TYPES),$(t)_io $(t)_ops $(t)_gen) sno_func sno_shard read_only aggregates pool partition partition_owner migrate upgrade soft_errors copy_on_error pg19
 # Files that need a newer server: pg_input_is_valid() (16+), COPY ... ON_ERROR
 # (17+), the casts between bytea and uuid and ON_ERROR set_null (19+).
 TOO_NEW := $(if $(shell test $(SERVER_MAJOR) -ge 16 && echo y),,soft_errors) \
