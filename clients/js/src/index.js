@@ -1,0 +1,24 @@
+/**
+ * pguid: the value classes of the uid extension's five ID types, with the
+ * server's text and binary forms, fields, order and errors.
+ *
+ * The driver adapters are separate entry points: pguid/pg, pguid/postgres,
+ * pguid/drizzle and pguid/kysely.
+ *
+ * @module pguid
+ */
+export { Sno } from './sno.js';
+export { Muid } from './muid.js';
+export { SnowflakeSi, DEFAULT_EPOCH, DEFAULT_INDEX_BITS } from './snowflake_si.js';
+export { Revts8 } from './revts8.js';
+export { Uid60 } from './uid60.js';
+export { UidValue } from './base.js';
+export {
+  UidError,
+  InvalidTextRepresentation,
+  NumericValueOutOfRange,
+  InvalidBinaryRepresentation,
+  DatetimeValueOutOfRange,
+  InvalidParameterValue,
+} from './errors.js';
+export { TYPES, typeOf } from './registry.js';

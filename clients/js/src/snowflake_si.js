@@ -1,0 +1,200 @@
+/**
+ * snowflake_si (Snowflake-SI, npm @litert/uuid): a 53-bit non-negative
+ * integer, `MAB * 8192 + MID * 2^k + UIN`, with MAB the milliseconds after
+ * the base clock, MID the machine id (13 - k bits) and UIN the index (k
+ * bits).  It fits a JavaScript number exactly: that is the type's point,
+ * so its value here is a number.  Text: the decimal integer.  See
+ * doc/formats.md and src/codec/snowflake_si_codec.c.
+ *
+ * The server reads the base clock and the index width from the settings
+ * uid.snowflake_si_epoch and uid.snowflake_si_index_bits; here they are
+ * options ({ epoch, indexBits }) wherever the server reads them, with the
+ * settings' defaults, 2024-01-01T00:00:00Z and 8.
+ */
+import { INTERNAL, Int64Value } from './base.js';
+import { InvalidParameterValue } from './errors.js';
+import {
+  BAD_CHAR, OUT_OF_RANGE, Refusal, checkField, checkRange, dateOfMicros, decodeText,
+  formatTimestamptz, int32Arg, tickToMicros, timeToTick, unixMicrosOf,
+} from './support.js';
+
+const EXPECTED = 'a decimal integer from 0 to 9007199254740991';
+const MAX = 2n ** 53n - 1n;
+const LOW_BITS = 13;
+/** The earliest base clock the original accepts: 2003-03-18T07:20:19.225Z. */
+const EPOCH_MIN_MS = 1047972019225n;
+
+/** The settings' defaults. */
+export const DEFAULT_EPOCH = new Date('2024-01-01T00:00:00Z');
+export const DEFAULT_INDEX_BITS = 8;
+
+/** C's isspace() in the "C" locale: what bigint's input skips around digits. */
+const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d, 0x0b, 0x0c]);
+
+/**
+ * The base clock in Unix microseconds, checked as the server checks the
+ * epoch argument (22023).
+ * @param {Date | number | bigint} epoch a Date, Unix milliseconds (number) or microseconds (bigint)
+ */
+function epochMicros(epoch) {
+  let us;
+  if (typeof epoch === 'number' && Number.isFinite(epoch)) {
+    if (!Number.isInteger(epoch)) throw new TypeError('a base clock in milliseconds is an integer');
+    us = BigInt(epoch) * 1000n;
+  } else {
+    us = unixMicrosOf(epoch);
+  }
+  if (typeof us !== 'bigint' || us % 1000n !== 0n || us / 1000n < EPOCH_MIN_MS) {
+    throw new InvalidParameterValue(
+      `invalid snowflake_si base clock: "${formatTimestamptz(us)}"`,
+      'The base clock must be a whole number of milliseconds, not before ' +
+        '2003-03-18 07:20:19.225+00.');
+  }
+  return us;
+}
+
+/**
+ * The layout under the options: the clock of MAB and the index width k.
+ * @param {SnowflakeSiOptions} [options]
+ */
+function layout(options = {}) {
+  const { epoch = DEFAULT_EPOCH, indexBits = DEFAULT_INDEX_BITS } = options;
+  const clock = {
+    typeName: 'snowflake_si',
+    epochUs: epochMicros(epoch),
+    tickUs: 1000n,
+    tickMax: 2n ** 40n - 1n,
+  };
+  const k = checkField('snowflake_si', 'index_bits', indexBits, 1, 13);
+  return { clock, k };
+}
+
+/**
+ * @typedef {object} SnowflakeSiOptions
+ * @property {Date | number | bigint} [epoch] the base clock (`uid.snowflake_si_epoch`):
+ *   a Date, Unix milliseconds (number) or Unix microseconds (bigint)
+ * @property {number} [indexBits] the index width k, 1..13 (`uid.snowflake_si_index_bits`)
+ */
+
+/** A snowflake_si ID. */
+export class SnowflakeSi extends Int64Value {
+  static typeName = 'snowflake_si';
+
+  /** Checks a 64-bit value from outside: 0 .. 2^53 - 1. */
+  static keyOf(wire, binary) {
+    return checkRange('snowflake_si', wire, MAX, binary);
+  }
+
+  /**
+   * The ID of its text form, as the type's input function reads it:
+   * decimal digits, surrounding white space and leading zeros allowed.
+   * @param {string} text
+   * @throws {import('./errors.js').InvalidTextRepresentation} not digits (22P02)
+   * @throws {import('./errors.js').NumericValueOutOfRange} above 2^53 - 1 (22003)
+   */
+  static parse(text) {
+    return new SnowflakeSi(INTERNAL, decodeText('snowflake_si', text, EXPECTED, (bytes) => {
+      let start = 0;
+      let end = bytes.length;
+      while (start < end && SPACE.has(bytes[start])) start++;
+      while (end > start && SPACE.has(bytes[end - 1])) end--;
+      if (start === end) throw new Refusal(BAD_CHAR, bytes.length);
+      let v = 0n;
+      for (let i = start; i < end; i++) {
+        if (bytes[i] < 0x30 || bytes[i] > 0x39) throw new Refusal(BAD_CHAR, i);
+        if (v <= MAX) v = v * 10n + BigInt(bytes[i] - 0x30);
+      }
+      if (v > MAX) throw new Refusal(OUT_OF_RANGE);
+      return v;
+    }));
+  }
+
+  /**
+   * The ID of a number, as `bigint::snowflake_si` casts it (22003 outside
+   * 0 .. 2^53 - 1).
+   * @param {number | bigint} value
+   */
+  static fromNumber(value) {
+    return SnowflakeSi.fromBigInt(value);
+  }
+
+  /** The text form: the decimal integer. */
+  toString() {
+    return String(this._rep);
+  }
+
+  /** The ID as a number (exact: it has 53 bits). */
+  get value() {
+    return Number(this._rep);
+  }
+
+  /** The number, so that `+id`, `Number(id)` and `a < b` work. */
+  valueOf() {
+    return this.value;
+  }
+
+  /**
+   * The fields under a base clock and an index width: what
+   * `snowflake_si_timestamp(id, epoch)`, `snowflake_si_machine(id, k)` and
+   * `snowflake_si_index(id, k)` return.
+   * @param {SnowflakeSiOptions} [options]
+   * @returns {{ timestamp: Date, unixMicros: bigint, machine: number, index: number }}
+   */
+  fields(options) {
+    const { clock, k } = layout(options);
+    const id = this.value;
+    const low = id % 2 ** LOW_BITS;
+    const unixMicros = tickToMicros(clock, this._rep >> BigInt(LOW_BITS));
+    return {
+      timestamp: dateOfMicros(unixMicros),
+      unixMicros,
+      machine: Math.floor(low / 2 ** k),
+      index: low % 2 ** k,
+    };
+  }
+
+  /** Microseconds since 1970-01-01 UTC of its millisecond, under the default base clock. */
+  get unixMicros() {
+    return this.fields().unixMicros;
+  }
+
+  /** The machine id under the default index width 8 (`snowflake_si_machine()`). */
+  get machine() {
+    return this.fields().machine;
+  }
+
+  /** The index under the default index width 8 (`snowflake_si_index()`). */
+  get index() {
+    return this.fields().index;
+  }
+
+  /**
+   * The ID of the fields, as `snowflake_si_from_parts()` makes it: time
+   * floored to the millisecond; a field out of range is 22003, a time out
+   * of range 22008, a bad base clock 22023.
+   * @param {Date | bigint} time a Date or Unix microseconds
+   * @param {number} machine 0 .. 2^(13-k) - 1
+   * @param {number} index 0 .. 2^k - 1
+   * @param {SnowflakeSiOptions} [options]
+   */
+  static fromParts(time, machine, index, options) {
+    machine = int32Arg(machine, 'machine');
+    index = int32Arg(index, 'index');
+    const { clock, k } = layout(options);
+    machine = checkField('snowflake_si', 'machine', machine, 0, 2 ** (LOW_BITS - k) - 1);
+    index = checkField('snowflake_si', 'index', index, 0, 2 ** k - 1);
+    const mab = timeToTick(clock, time, false);
+    return new SnowflakeSi(INTERNAL, (mab << BigInt(LOW_BITS)) | BigInt(machine * 2 ** k + index));
+  }
+
+  /**
+   * The smallest ID at or after the time, as `snowflake_si_boundary()`
+   * (which reads only the base clock).
+   * @param {Date | bigint | number} time a Date, Unix microseconds, or ±Infinity
+   * @param {SnowflakeSiOptions} [options]
+   */
+  static boundary(time, options) {
+    const { clock } = layout(options);
+    return new SnowflakeSi(INTERNAL, timeToTick(clock, time, true) << BigInt(LOW_BITS));
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The value classes against the shared vectors, offline: every ID parses
+ * from its input, formats to its text, round-trips its bytes and has the
+ * vector's fields, time and bigint; every refused input throws the
+ * server's kind of error.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { Muid, SnowflakeSi, UidError } from '../src/index.js';
+import { VECTORS_PATH, expectedFields, fieldsOf, fromHex, ids, refused, valueOf } from './vectors.js';
+
+const hex = (bytes) => Buffer.from(bytes).toString('hex');
+
+describe(`the vectors of ${VECTORS_PATH}`, () => {
+  test('has IDs of all five types and refused inputs', () => {
+    assert.deepEqual(new Set(ids.map((v) => v.type)),
+      new Set(['sno', 'muid', 'snowflake_si', 'revts8', 'uid60']));
+    assert.ok(refused.length > 0);
+  });
+
+  for (const v of ids) {
+    test(`${v.type} ${JSON.stringify(v.options)} ${v.input}`, () => {
+      const id = valueOf(v);
+      assert.ok(id instanceof v.cls);
+      assert.equal(id.toString(), v.text);
+      assert.equal(hex(id.toBytes()), v.bytes);
+      assert.ok(v.cls.fromBytes(fromHex(v.bytes)).equals(id));
+      assert.ok(v.cls.parse(v.text).equals(id));
+      assert.equal(v.cls.compare(id, v.cls.parse(v.text)), 0);
+      assert.deepEqual(fieldsOf(v, id), expectedFields(v));
+      if (v.bigint !== undefined) {
+        assert.equal(id.toBigInt(), BigInt(v.bigint));
+        assert.ok(v.cls.fromBigInt(BigInt(v.bigint)).equals(id));
+      }
+      if (v.uuid !== undefined) assert.equal(id.toUuid(), v.uuid);
+      if (v.type === 'snowflake_si') {
+        assert.equal(typeof id.value, 'number');
+        assert.equal(id.value, Number(v.bigint));
+      }
+    });
+  }
+
+  for (const v of refused) {
+    test(`refuses ${v.type} ${JSON.stringify(v.input)}`, () => {
+      assert.throws(() => v.cls.parse(v.input), (e) => {
+        assert.ok(e instanceof UidError);
+        assert.match(e.code, /^22(P02|003)$/);
+        assert.ok(e.message.endsWith(`for type ${v.type}: "${v.input}"`) ||
+          e.message === `value "${v.input}" is out of range for type ${v.type}`, e.message);
+        return true;
+      });
+    });
+  }
+});
+
+describe('behaviour beyond the vectors', () => {
+  test('muid short forms and either case parse to the canonical text', () => {
+    assert.equal(Muid.parse('5d5eac793e61f').toString(), '5D5EAC793E61F-00000000000-00000000');
+    assert.equal(Muid.parse('5D5EAC793E61F-1bfc71b112d').toString(),
+      '5D5EAC793E61F-1BFC71B112D-00000000');
+  });
+
+  test('snowflake_si takes white space and leading zeros, and is a number', () => {
+    const id = SnowflakeSi.parse(' \t00042\n');
+    assert.equal(id.toString(), '42');
+    assert.equal(+id, 42);
+    assert.equal(id.value, 42);
+  });
+
+  test('snowflake_si refuses a bad base clock and index width', () => {
+    assert.throws(() => SnowflakeSi.parse('1').fields({ epoch: 0 }), {
+      code: '22023',
+      message: 'invalid snowflake_si base clock: "1970-01-01 00:00:00+00"',
+    });
+    assert.throws(() => SnowflakeSi.parse('1').fields({ indexBits: 14 }), {
+      code: '22003',
+      message: 'value 14 is out of range for argument "index_bits"',
+      detail: 'Type snowflake_si takes "index_bits" from 1 to 13.',
+    });
+  });
+
+  test('constructors are closed', () => {
+    assert.throws(() => new Muid(), TypeError);
+  });
+
+  test('values are immutable', () => {
+    const id = Muid.parse('5D5EAC793E61F');
+    assert.ok(Object.isFrozen(id));
+    const bytes = id.toBytes();
+    bytes[0] = 0;
+    assert.equal(id.toString(), '5D5EAC793E61F-00000000000-00000000');
+  });
+});
