@@ -1,0 +1,44 @@
+/** Drizzle over node-postgres: the column builders' toDriver and fromDriver. */
+import { gte, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { pgSchema, text } from 'drizzle-orm/pg-core';
+
+import * as columns from '../src/drizzle.js';
+import { planText, roundTrip } from './roundtrip.js';
+import { connect } from './server.js';
+
+/** Each type's column builder by its SQL name. */
+const BUILDERS = {
+  sno: columns.sno, muid: columns.muid, snowflake_si: columns.snowflakeSi, revts8: columns.revts8, uid60: columns.uid60,
+};
+
+roundTrip('drizzle', {
+  async open(schema) {
+    const s = pgSchema(schema);
+    const tables = Object.fromEntries(Object.entries(BUILDERS).map(([type, column]) => [`t_${type}`,
+      s.table(`t_${type}`, { id: column('id').primaryKey().default(sql.raw(`${type}_new()`)), note: text('note') })]));
+    const client = await connect();
+    return { client, db: drizzle(client), tables };
+  },
+  async insertDefault({ db, tables }, type, table, count) {
+    const t = tables[table];
+    const rows = await db.insert(t).values(Array.from({ length: count }, () => ({ note: 'new' })))
+      .returning({ id: t.id });
+    return rows.map((r) => r.id);
+  },
+  async selectAll({ db, tables }, type, table) {
+    return (await db.select({ id: tables[table].id }).from(tables[table])).map((r) => r.id);
+  },
+  async selectSince({ db, tables }, type, table, boundary) {
+    const t = tables[table];
+    return (await db.select({ id: t.id }).from(t).where(gte(t.id, boundary))).map((r) => r.id);
+  },
+  async explainSince({ client, db, tables }, type, table, boundary) {
+    // Drizzle has no EXPLAIN: explain the SQL and parameters it makes for the query
+    const t = tables[table];
+    const query = db.select({ id: t.id }).from(t).where(gte(t.id, boundary)).toSQL();
+    await client.query('SET enable_seqscan = off');
+    return planText((await client.query(`EXPLAIN ${query.sql}`, query.params)).rows);
+  },
+  close: ({ client }) => client.end(),
+});

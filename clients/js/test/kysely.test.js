@@ -1,0 +1,31 @@
+/** Kysely with its PostgresDialect over a pool with pguid/pg's parsers. */
+import { Kysely, sql } from 'kysely';
+import pg from 'pg';
+
+import { uidPostgresDialect } from '../src/kysely.js';
+import { planText, roundTrip } from './roundtrip.js';
+import { PG_CONFIG } from './server.js';
+
+roundTrip('kysely', {
+  async open(schema) {
+    // one connection: EXPLAIN must see the session's enable_seqscan
+    const pool = new pg.Pool({ ...PG_CONFIG, max: 1 });
+    return new Kysely({ dialect: await uidPostgresDialect(pool) }).withSchema(schema);
+  },
+  async insertDefault(db, type, table, count) {
+    const rows = await db.insertInto(table).values(Array.from({ length: count }, () => ({ note: 'new' })))
+      .returning('id').execute();
+    return rows.map((r) => r.id);
+  },
+  async selectAll(db, type, table) {
+    return (await db.selectFrom(table).select('id').execute()).map((r) => r.id);
+  },
+  async selectSince(db, type, table, boundary) {
+    return (await db.selectFrom(table).select('id').where('id', '>=', boundary).execute()).map((r) => r.id);
+  },
+  async explainSince(db, type, table, boundary) {
+    await sql`SET enable_seqscan = off`.execute(db);
+    return planText(await db.selectFrom(table).select('id').where('id', '>=', boundary).explain());
+  },
+  close: (db) => db.destroy(),
+});
