@@ -1,0 +1,65 @@
+// Compiled (not run) by `npm run typecheck`: the declarations of every entry
+// point, used as the README shows, type-check under strict settings.
+import { Kysely } from 'kysely';
+import pg from 'pg';
+import postgres from 'postgres';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { pgTable, text } from 'drizzle-orm/pg-core';
+import { gte, sql } from 'drizzle-orm';
+
+import {
+  InvalidTextRepresentation, Muid, Revts8, Sno, SnowflakeSi, Uid60, UidError, typeOf,
+} from 'pguid';
+import { registerTypes } from 'pguid/pg';
+import { withUidTypes } from 'pguid/postgres';
+import { sno, snowflakeSi } from 'pguid/drizzle';
+import { type SnoColumn, type SnowflakeSiColumn, uidPostgresDialect } from 'pguid/kysely';
+
+const a: Sno = Sno.parse('brpk4q72xwf2m63l');
+const b = Sno.fromParts(new Date(), 1, 2, 3);
+const sorted: Sno[] = [a, b].sort(Sno.compare);
+const n: number = SnowflakeSi.parse('42').value;
+const micros: bigint = Muid.boundary(1700000000000000n).unixMicros;
+const f = SnowflakeSi.parse('8192').fields({ epoch: new Date('2004-01-01Z'), indexBits: 4 });
+const machine: number = f.machine;
+const big: bigint = Uid60.parse('AAAAAQAAAA').toBigInt();
+const order: number = Revts8.compareBytes(Revts8.parse('0000000000000000'), Revts8.boundary(new Date()));
+const cls: typeof Muid = typeOf('muid');
+try {
+  Sno.parse('x');
+} catch (e) {
+  if (e instanceof UidError) console.log(e.code, e.detail, e instanceof InvalidTextRepresentation);
+}
+
+async function drivers(): Promise<void> {
+  const pool = new pg.Pool();
+  await registerTypes(pool);
+  const client = new pg.Client();
+  const oids = await registerTypes(client);
+  console.log(oids.sno.oid);
+
+  const psql = postgres(await withUidTypes({ max: 1 }));
+  const rows = await psql`SELECT id FROM t WHERE id >= ${psql.types.sno(Sno.boundary(new Date()))}`;
+  console.log(rows.length);
+
+  const things = pgTable('things', {
+    id: sno('id').primaryKey().default(sql`sno_new()`),
+    other: snowflakeSi('other'),
+    note: text('note'),
+  });
+  const db = drizzle(pool);
+  const found: { id: Sno; other: SnowflakeSi | null; note: string | null }[] =
+    await db.select().from(things).where(gte(things.id, Sno.boundary(new Date())));
+  console.log(found);
+
+  interface Database {
+    things: { id: SnoColumn; other: SnowflakeSiColumn; note: string | null };
+  }
+  const k = new Kysely<Database>({ dialect: await uidPostgresDialect(new pg.Pool()) });
+  await k.insertInto('things').values({ other: SnowflakeSi.parse('1'), note: 'x' }).execute();
+  const ids: Sno[] = (await k.selectFrom('things').select('id')
+    .where('id', '>=', Sno.boundary(new Date())).execute()).map((r) => r.id);
+  console.log(ids);
+}
+
+console.log(sorted, n, micros, machine, big, order, cls, drivers);
