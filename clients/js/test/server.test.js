@@ -40,6 +40,14 @@ describeServer('the classes against the server', () => {
     }
   });
 
+  test('casts from bigint: the same IDs and the same refusals', async () => {
+    for (const [type, value] of BIGINT_CASES) {
+      const server = await outcome(client, `SELECT $1::bigint::${type}::text AS id`, [String(value)]);
+      const mine = attempt(() => TYPES[type].fromBigInt(value), (id) => ({ id: String(id) }));
+      assert.deepEqual(mine, server, `${value}::bigint::${type}`);
+    }
+  });
+
   test('vectors: the same text, bytes, fields and time', async () => {
     for (const v of ids) {
       const id = valueOf(v);
@@ -116,6 +124,13 @@ const BINARY_REFUSED = [
   ['snowflake_si', '0020000000000000'], ['snowflake_si', 'ffffffffffffffff'], ['snowflake_si', '00000007'],
   ['revts8', '0000000000000400'], ['revts8', 'ffffffffffffffff'], ['revts8', '000000000000000000'],
   ['uid60', '1000000000000000'], ['uid60', '8000000000000000'], ['uid60', ''],
+];
+
+/** bigint values cast to the 8-byte types: edges, out of range, reserved bits. */
+const BIGINT_CASES = [
+  ['snowflake_si', 0n], ['snowflake_si', 2n ** 53n - 1n], ['snowflake_si', 2n ** 53n], ['snowflake_si', -1n],
+  ['uid60', 2n ** 60n - 1n], ['uid60', 2n ** 60n], ['uid60', -(2n ** 63n)],
+  ['revts8', -1n], ['revts8', 0x400n], ['revts8', -(2n ** 63n)], ['revts8', 2n ** 63n - 1n],
 ];
 
 const d = (iso) => new Date(iso);
