@@ -307,8 +307,12 @@ class SnowflakeSi(Int64Value):
         return (type(self).from_int, (self._key, self._epoch_ms, self._index_bits))
 
     def __repr__(self) -> str:
-        return "%s(%r, epoch=%r, index_bits=%d)" % (type(self).__name__, str(self),
-                                                    self.epoch, self._index_bits)
+        layout = ""
+        if self.epoch != DEFAULT_SNOWFLAKE_SI_EPOCH:
+            layout += ", epoch=%r" % self.epoch
+        if self._index_bits != DEFAULT_SNOWFLAKE_SI_INDEX_BITS:
+            layout += ", index_bits=%d" % self._index_bits
+        return "%s(%r%s)" % (type(self).__name__, str(self), layout)
 
     def with_layout(self: S, epoch: Optional[Epoch] = None,
                     index_bits: Optional[int] = None) -> S:

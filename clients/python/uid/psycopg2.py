@@ -1,0 +1,66 @@
+"""psycopg2 adapters for uid's types.
+
+``register(conn)`` looks the types' OIDs up on the connection and registers
+typecasters (``new_type``, and ``new_array_type`` for their arrays) that
+return the value classes, on that connection or cursor (or globally with
+``globally=True``), and adapters (``register_adapter``, always global in
+psycopg2) that send a value as a typed literal such as ``'...'::sno``.
+psycopg2 reads results as text only.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, Optional, Tuple
+
+import psycopg2.extensions as ext
+
+from ._adapt import readers
+from ._types import DEFAULT_SNOWFLAKE_SI_EPOCH, DEFAULT_SNOWFLAKE_SI_INDEX_BITS, Epoch, UidValue
+
+__all__ = ["register"]
+
+_OIDS = "SELECT t.oid, t.typarray, t.oid::regtype::text FROM pg_type t WHERE t.oid = to_regtype(%s)"
+
+
+class _Literal:
+    """A value as a typed SQL literal: '<text>'::<type>."""
+
+    def __init__(self, value: UidValue, type_sql: str) -> None:
+        self._quoted = ext.QuotedString(str(value))
+        self._type_sql = type_sql
+
+    def prepare(self, conn: Any) -> None:
+        self._quoted.prepare(conn)
+
+    def getquoted(self) -> bytes:
+        return self._quoted.getquoted() + b"::" + self._type_sql.encode("ascii")
+
+
+def register(conn_or_curs: Any, *, types: Optional[Iterable[str]] = None,
+             globally: bool = False,
+             snowflake_si_epoch: Epoch = DEFAULT_SNOWFLAKE_SI_EPOCH,
+             snowflake_si_index_bits: int = DEFAULT_SNOWFLAKE_SI_INDEX_BITS
+             ) -> Dict[str, Tuple[int, int]]:
+    """Registers the typecasters of types (all five by default) on
+    conn_or_curs (every connection with globally=True) and the adapters of
+    their value classes.  Returns each type's (oid, array oid)."""
+    cursor = conn_or_curs if hasattr(conn_or_curs, "execute") else conn_or_curs.cursor()
+    scope = None if globally else conn_or_curs
+    oids = {}
+    for name, reader in readers(types, snowflake_si_epoch, snowflake_si_index_bits).items():
+        cursor.execute(_OIDS, (name,))
+        row = cursor.fetchone()
+        if row is None or row[0] is None:
+            raise LookupError("type %s not found: is the extension uid installed in this "
+                              "database (CREATE EXTENSION uid) and its schema on the "
+                              "search_path?" % name)
+        oid, array_oid, type_sql = row
+
+        def cast(text: Optional[str], _cursor: Any, _read: Any = reader.from_text) -> Any:
+            return None if text is None else _read(text)
+
+        caster = ext.new_type((oid,), name.upper(), cast)
+        ext.register_type(caster, scope)
+        ext.register_type(ext.new_array_type((array_oid,), name.upper() + "[]", caster), scope)
+        ext.register_adapter(reader.cls, lambda value, _t=type_sql: _Literal(value, _t))
+        oids[name] = (oid, array_oid)
+    return oids
