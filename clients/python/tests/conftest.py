@@ -184,7 +184,7 @@ class RoundTrip:
         assert "%s_pkey" % self.table in plan and "Seq Scan" not in plan, plan
         selected = self.select_from(boundary)
         expected = [r[0] for r in self.server.execute(
-            "SELECT id::text FROM %s WHERE id >= %s_boundary(%%s) ORDER BY id"
+            "SELECT id::text FROM %s WHERE id >= %s_boundary(%%s)"
             % (self.table, self.type_name), (split,))]
         assert sorted(str(v) for v in selected) == sorted(expected)
         assert len(expected) == 3, "the boundary splits the two batches"
@@ -194,7 +194,8 @@ class RoundTrip:
         sorting the values gives the server's ORDER BY."""
         fields = FIELDS[self.type_name]
         columns = ", ".join("%s_%s(id)" % (self.type_name, f) for f in fields + ["timestamp"])
-        rows = self.server.execute("SELECT id::text, %s FROM %s ORDER BY id"
+        # ORDER BY id alone would name the output column id::text
+        rows = self.server.execute("SELECT id::text, %s FROM %s t ORDER BY t.id"
                                    % (columns, self.table))
         by_text = {str(v): v for v in values}
         assert sorted(by_text) == sorted(r[0] for r in rows)

@@ -52,6 +52,7 @@ class UidField(models.Field):
 
     value_class: Type[UidValue] = UidValue
     descriptor_class = _ValueAttribute
+    empty_strings_allowed = False       # no ID is empty: an unset field is None
     default_error_messages = {"invalid": "%(error)s"}
 
     def __init__(self, *args: Any, db_generated: bool = False, **kwargs: Any) -> None:

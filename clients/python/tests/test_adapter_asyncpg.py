@@ -1,0 +1,47 @@
+"""The asyncpg codecs' round trip (binary format)."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import uid
+from conftest import RoundTrip
+
+asyncpg = pytest.importorskip("asyncpg")
+import uid.asyncpg  # noqa: E402
+
+
+@pytest.mark.parametrize("type_name", list(uid.TYPES))
+def test_round_trip(server, type_name):
+    """Rows made by the DEFAULT come back as the class; a boundary sent as
+    a $1 parameter (binary) uses the primary key and selects what the
+    server's boundary selects."""
+    loop = asyncio.new_event_loop()
+    run = loop.run_until_complete
+    conn = run(asyncpg.connect(server_settings={"search_path": server.search_path,
+                                                "TimeZone": "UTC"}))
+    try:
+        run(uid.asyncpg.register(conn))
+        run(conn.execute("SET enable_seqscan = off"))
+        table = server.table("asyncpg_%s" % type_name, type_name)
+        select = "SELECT id FROM %s WHERE id >= $1" % table
+
+        def ids(sql, *args):
+            return [r[0] for r in run(conn.fetch(sql, *args))]
+
+        RoundTrip(
+            server, table, type_name,
+            insert=lambda n: run(conn.executemany("INSERT INTO %s (n) VALUES ($1)" % table,
+                                                  [(i,) for i in range(n)])),
+            read_all=lambda: ids("SELECT id FROM %s" % table),
+            select_from=lambda b: ids(select, b),
+            explain=lambda b: "\n".join(ids("EXPLAIN " + select, b)),
+        ).check()
+        values = ids("SELECT id FROM %s ORDER BY id" % table)
+        assert run(conn.fetchval("SELECT array_agg(id ORDER BY id) FROM %s" % table)) == values
+        assert run(conn.fetchval("SELECT $1::%s[]::text[]" % type_name, values)) == \
+            [str(v) for v in values]
+    finally:
+        run(conn.close())
+        loop.close()

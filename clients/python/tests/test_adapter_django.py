@@ -1,0 +1,101 @@
+"""The Django fields' round trip (settings configured here, the postgres
+backend from the libpq environment)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import uid
+from conftest import RoundTrip
+
+django = pytest.importorskip("django")
+pytest.importorskip("psycopg2")
+
+
+@pytest.fixture(scope="module")
+def connection(server):
+    """Django's connection to the test server, in the tests' schema."""
+    from django.conf import settings
+    if not settings.configured:
+        settings.configure(
+            DATABASES={"default": {
+                "ENGINE": "django.db.backends.postgresql",
+                "NAME": os.environ.get("PGDATABASE", ""),
+                "USER": os.environ.get("PGUSER", ""),
+                "HOST": os.environ.get("PGHOST", ""),
+                "PORT": os.environ.get("PGPORT", ""),
+                "OPTIONS": {"options": server.libpq_options},
+            }},
+            INSTALLED_APPS=[], USE_TZ=True, TIME_ZONE="UTC",
+            DEFAULT_AUTO_FIELD="django.db.models.AutoField")
+        django.setup()
+    from django.db import connection
+    yield connection
+    connection.close()
+
+
+def model_of(type_name):
+    """A model whose primary key is a field of type_name left to the DEFAULT."""
+    from django.db import models
+
+    import uid.django
+    field = getattr(uid.django, uid.TYPES[type_name].__name__ + "Field")
+    meta = type("Meta", (), {"app_label": "uid_tests", "db_table": "django_%s" % type_name})
+    return type("Thing" + uid.TYPES[type_name].__name__, (models.Model,), {
+        "__module__": __name__, "Meta": meta,
+        "id": field(primary_key=True, db_generated=True),
+        "n": models.IntegerField(),
+    })
+
+
+@pytest.mark.parametrize("type_name", list(uid.TYPES))
+def test_round_trip(server, connection, type_name):
+    """objects.create() leaves the ID to the column's DEFAULT (set as a
+    RunSQL migration would) and gets it back; the IDs read are the class;
+    filter(id__gte=boundary) uses the primary key and selects what the
+    server's boundary selects."""
+    model = model_of(type_name)
+    table = model._meta.db_table
+    server.execute("DROP TABLE IF EXISTS %s" % table)
+    with connection.schema_editor() as editor:
+        editor.create_model(model)
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE %s ALTER COLUMN id SET DEFAULT %s_new()" % (table, type_name))
+        cursor.execute("SET enable_seqscan = off")
+
+    made = []
+
+    def insert(n):
+        made.extend(model.objects.create(n=i) for i in range(n))
+
+    RoundTrip(
+        server, table, type_name,
+        insert=insert,
+        read_all=lambda: list(model.objects.values_list("id", flat=True)),
+        select_from=lambda b: [m.id for m in model.objects.filter(id__gte=b)],
+        explain=lambda b: model.objects.filter(id__gte=b).values_list("id").explain(),
+    ).check()
+    # create() got the IDs back from RETURNING, as values
+    assert all(type(m.id) is uid.TYPES[type_name] for m in made)
+    assert sorted(m.id for m in made) == sorted(model.objects.values_list("id", flat=True))
+    assert model.objects.get(id=made[0].id).n == made[0].n
+    assert list(model.objects.order_by("id").values_list("id", flat=True)) == sorted(m.id for m in made)
+
+
+def test_fields_deconstruct(connection):
+    """Fields rebuild from deconstruct(), as migrations do; db_type is the type's name."""
+    import uid.django
+    for field in (uid.django.SnoField(primary_key=True, db_generated=True),
+                  uid.django.SnowflakeSiField(epoch=1072915200000, index_bits=4),
+                  uid.django.Uid60Field(null=True)):
+        name, path, args, kwargs = field.deconstruct()
+        assert path.startswith("uid.django.")
+        again = getattr(uid.django, path.rsplit(".", 1)[1])(*args, **kwargs)
+        assert again.deconstruct()[1:] == (path, args, kwargs)
+        assert again.db_type(connection) == field.value_class.type_name
+    field = uid.django.SnowflakeSiField(index_bits=4)
+    assert field.to_python("4097").machine == 256
+    from django.core.exceptions import ValidationError
+    with pytest.raises(ValidationError, match="invalid input syntax for type sno"):
+        uid.django.SnoField().to_python("nope")
