@@ -47,3 +47,24 @@ def test_register_needs_the_extension(server):
     with pytest.raises(LookupError, match="CREATE EXTENSION uid"):
         uid.psycopg.register(conn)
     conn.close()
+
+
+def test_register_on_a_cursor_and_globally(server, monkeypatch):
+    """register() on a cursor adapts that cursor only; register(None,
+    connection=...) every connection made afterwards."""
+    conn = psycopg.connect(autocommit=True, options=server.libpq_options)
+    cur = conn.cursor()
+    uid.psycopg.register(cur)
+    assert type(cur.execute("SELECT sno_new()").fetchone()[0]) is uid.Sno
+    assert type(conn.execute("SELECT sno_new()").fetchone()[0]) is str
+    # a global map of this test's own: new connections copy psycopg.postgres.adapters
+    adapters = psycopg.adapt.AdaptersMap(psycopg.adapters)
+    monkeypatch.setattr(psycopg, "adapters", adapters)
+    monkeypatch.setattr(psycopg.postgres, "adapters", adapters)
+    uid.psycopg.register(None, connection=conn)
+    other = psycopg.connect(autocommit=True, options=server.libpq_options)
+    assert type(other.execute("SELECT uid60_new()").fetchone()[0]) is uid.Uid60
+    other.close()
+    with pytest.raises(TypeError, match="needs a connection"):
+        uid.psycopg.register(None)
+    conn.close()
