@@ -16,12 +16,15 @@
 # tests of test/citus; once, beside the others from the start, the
 # integration suite (test/integration/run.sh): uid under Patroni with etcd,
 # pgBackRest and pg_auto_failover, Debian 12's packages for 15, one seed per
-# tool (printed; UID_INT_SEED=N replays), in a private copy of 15.
+# tool (printed; UID_INT_SEED=N replays), in a private copy of 15; on 15
+# and 18, after pg_regress on the same cluster, the client packages' tests
+# (test/clients.sh: clients/python and clients/js, each adapter against
+# the server, the shared vectors, the offline installs).
 # Exits non-zero if any suite fails.
 #
 # Usage: test/check.sh [--only STAGE[,STAGE...]] [MAJOR...]
 #   STAGE  unit, sim, regress, tap, sanitize, package, dist, fuzz, citus,
-#          integration (default: all)
+#          integration, clients (default: all)
 #   MAJOR  the majors to test (default: PG_MAJOR, else UID_MATRIX; citus is
 #          on 18 and integration on Debian 12's 15 whatever they are)
 # e.g. "test/check.sh --only tap 17" reruns the TAP suite on 17, and with
@@ -33,7 +36,7 @@
 #   UID_CITUS_TARBALL the Citus sources (default
 #                  ../shared/citus/citus-14.0.1.tar.gz beside this checkout);
 #                  UID_CITUS_TESTS=test/citus/003_mx_writes.pl runs one file
-STAGES="unit sim regress tap sanitize package dist fuzz citus integration"
+STAGES="unit sim regress tap sanitize package dist fuzz citus integration clients"
 ONLY=
 args=()
 while [ $# -gt 0 ]; do
@@ -315,7 +318,7 @@ fi
 for m in $majors; do
 	use_major "$m"
 	rooted "$m" && continue
-	want unit || want sim || want regress || want tap || want fuzz || continue
+	want unit || want sim || want regress || want tap || want fuzz || want clients || continue
 	if ! step "PostgreSQL $m ($(pg_origin))" ensure_postgres; then
 		not_run "pg_regress on $m" "no server"
 		not_run "TAP on $m" "no server"
@@ -339,18 +342,25 @@ for m in $majors; do
 				as_pg make -C "$BUILD" -s simcheck SIM_SEEDS="${UID_SIM_SEEDS:-1-2000}" PG_CONFIG="$PG_CONFIG" || true
 		fi
 	fi
-	want regress || want tap || continue
+	want regress || want tap || want clients || continue
 	if ! step "build and install the extension on $ver" build_and_install; then
 		not_run "pg_regress on $ver" "the build failed"
 		not_run "TAP on $ver" "the build failed"
 		continue
 	fi
-	if ! want regress; then
+	clients_here=
+	if want clients && { [ "$m" = 15 ] || [ "$m" = 18 ]; }; then clients_here=1; fi
+	if ! want regress && [ -z "$clients_here" ]; then
 		:
 	elif ! step "throwaway cluster on $ver" start_cluster; then
 		not_run "pg_regress on $ver" "no cluster; see $SCRATCH/server.log"
 	else
-		suite "pg_regress on $ver" run_regress || true
+		if want regress; then suite "pg_regress on $ver" run_regress || true; fi
+		if [ -n "$clients_here" ]; then
+			suite "client packages (Python, JavaScript) on $ver" \
+				env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PGDATABASE=postgres \
+				bash "$UID_SRC/test/clients.sh" "$BUILD" || true
+		fi
 	fi
 	stop_cluster
 	tap_from=

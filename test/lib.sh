@@ -85,6 +85,12 @@ uid_packages() {
 		if rooted "$m"; then echo "debootstrap"; fi
 	done
 	echo "make gcc clang libclang-rt-dev libipc-run-perl faketime procps"
+	# the client packages' tests (test/clients.sh): Debian's python3 drivers
+	# and ORMs, pytest, venv and pip for the offline install
+	echo "python3-psycopg python3-psycopg2 python3-asyncpg python3-sqlalchemy python3-django"
+	echo "python3-pytest python3-venv python3-pip python3-setuptools"
+	# and Node.js with npm, from Debian where the machine has none
+	command -v npm >/dev/null 2>&1 || echo "nodejs npm"
 }
 
 # install_packages MAJOR...
