@@ -11,7 +11,9 @@
 #                    install the README gives: pip into a venv, no index
 #   clients/js       npm ci (the npm registry: pg, postgres, drizzle-orm,
 #                    kysely), npm test, then npm pack and the tarball
-#                    installed into an empty project with --offline
+#                    installed into an empty project with --offline;
+#                    they need Node.js 20.10 or later with npm (checked
+#                    first: Debian 12's nodejs is 18)
 #
 # Both read the shared vectors (clients/vectors/vectors.json, which make
 # vectorcheck holds to the C codecs).  UID_TEST_REQUIRE_SERVER=1 makes a
@@ -21,6 +23,16 @@ SRC=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 export UID_TEST_REQUIRE_SERVER=1 UID_VECTORS="$SRC/clients/vectors/vectors.json"
 : "${PGHOST:?the server to test against: PGHOST, PGPORT, PGUSER, PGDATABASE}"
 PY=/usr/bin/python3
+
+# node --test --test-concurrency (npm test) came in Node 20.10; kysely 0.28 needs 20
+node_version=$(node --version 2>/dev/null) || node_version="no node"
+if ! [[ $node_version =~ ^v([0-9]+)\.([0-9]+)\. ]] ||
+	((BASH_REMATCH[1] < 20 || (BASH_REMATCH[1] == 20 && BASH_REMATCH[2] < 10))) ||
+	! command -v npm >/dev/null 2>&1; then
+	echo "test/clients.sh: clients/js's tests need Node.js 20.10 or later with npm;" \
+		"this machine has $node_version, npm $(npm --version 2>/dev/null || echo "missing")" >&2
+	exit 1
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -89,8 +89,8 @@ uid_packages() {
 	# and ORMs, pytest, venv and pip for the offline install
 	echo "python3-psycopg python3-psycopg2 python3-asyncpg python3-sqlalchemy python3-django"
 	echo "python3-pytest python3-venv python3-pip python3-setuptools"
-	# and Node.js with npm, from Debian where the machine has none
-	command -v npm >/dev/null 2>&1 || echo "nodejs npm"
+	# (and Node.js 20.10+ with npm, which Debian 12 has not: its nodejs is 18;
+	# test/clients.sh says so when the machine's is missing or older)
 }
 
 # install_packages MAJOR...
