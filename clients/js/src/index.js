@@ -9,7 +9,7 @@
  */
 export { Sno } from './sno.js';
 export { Muid } from './muid.js';
-export { SnowflakeSi, DEFAULT_EPOCH, DEFAULT_INDEX_BITS } from './snowflake_si.js';
+export { SnowflakeSi, DEFAULT_EPOCH_MS, DEFAULT_INDEX_BITS } from './snowflake_si.js';
 export { Revts8 } from './revts8.js';
 export { Uid60 } from './uid60.js';
 export { UidValue, BytesValue, Int64Value } from './base.js';

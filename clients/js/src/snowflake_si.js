@@ -24,8 +24,12 @@ const LOW_BITS = 13;
 /** The earliest base clock the original accepts: 2003-03-18T07:20:19.225Z. */
 const EPOCH_MIN_MS = 1047972019225n;
 
-/** The settings' defaults. */
-export const DEFAULT_EPOCH = new Date('2024-01-01T00:00:00Z');
+/**
+ * The settings' defaults: the base clock 2024-01-01T00:00:00Z in Unix
+ * milliseconds (a number, so that no one can change it, as one could a
+ * shared Date), and the index width.
+ */
+export const DEFAULT_EPOCH_MS = Date.UTC(2024, 0, 1);
 export const DEFAULT_INDEX_BITS = 8;
 
 /** C's isspace() in the "C" locale: what bigint's input skips around digits. */
@@ -58,7 +62,7 @@ function epochMicros(epoch) {
  * @param {SnowflakeSiOptions} [options]
  */
 function layout(options = {}) {
-  const { epoch = DEFAULT_EPOCH, indexBits = DEFAULT_INDEX_BITS } = options;
+  const { epoch = DEFAULT_EPOCH_MS, indexBits = DEFAULT_INDEX_BITS } = options;
   const clock = {
     typeName: 'snowflake_si',
     epochUs: epochMicros(epoch),

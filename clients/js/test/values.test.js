@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { Muid, SnowflakeSi, UidError } from '../src/index.js';
+import { DEFAULT_EPOCH_MS, Muid, SnowflakeSi, UidError } from '../src/index.js';
 import { VECTORS_PATH, expectedFields, fieldsOf, fromHex, ids, refused, valueOf } from './vectors.js';
 
 const hex = (bytes) => Buffer.from(bytes).toString('hex');
@@ -78,6 +78,11 @@ describe('behaviour beyond the vectors', () => {
       message: 'value 14 is out of range for argument "index_bits"',
       detail: 'Type snowflake_si takes "index_bits" from 1 to 13.',
     });
+  });
+
+  test('the default base clock is a number, not a shared Date', () => {
+    assert.equal(DEFAULT_EPOCH_MS, Date.parse('2024-01-01T00:00:00Z'));
+    assert.equal(SnowflakeSi.parse('8192').timestamp.getTime(), DEFAULT_EPOCH_MS + 1);
   });
 
   test('constructors are closed', () => {

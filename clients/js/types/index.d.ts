@@ -94,7 +94,8 @@ export interface SnowflakeSiFields {
   index: number;
 }
 
-export declare const DEFAULT_EPOCH: Date;
+/** The default base clock, 2024-01-01T00:00:00Z, in Unix milliseconds (`new Date(DEFAULT_EPOCH_MS)`). */
+export declare const DEFAULT_EPOCH_MS: 1704067200000;
 export declare const DEFAULT_INDEX_BITS: 8;
 
 /** snowflake_si: a 53-bit integer, a JavaScript number; text its decimal digits. */
