@@ -137,16 +137,25 @@ export class Int64Value extends UidValue {
    * checks it (22P03).
    * @param {Uint8Array} bytes
    */
-  static fromBytes(bytes) {
+  static fromBytes(bytes, ...rest) {
     const wire = BigInt.asIntN(64, loadBE(binaryOf(bytes, 8, this.typeName), 0, 8));
-    return new this(INTERNAL, this.keyOf(wire, true));
+    return this._of(this.keyOf(wire, true), ...rest);
   }
 
   /**
    * A value from a bigint, as `bigint::<type>` casts it (22003 out of range).
    * @param {bigint | number} value
    */
-  static fromBigInt(value) {
-    return new this(INTERNAL, this.keyOf(int64Arg(value, 'value'), false));
+  static fromBigInt(value, ...rest) {
+    return this._of(this.keyOf(int64Arg(value, 'value'), false), ...rest);
+  }
+
+  /**
+   * The value of a checked key; a subclass whose values carry more (the
+   * rest of fromBytes' and fromBigInt's arguments) makes it here.
+   * @protected
+   */
+  static _of(key) {
+    return new this(INTERNAL, key);
   }
 }

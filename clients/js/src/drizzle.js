@@ -14,37 +14,48 @@
  * });
  * ```
  *
+ * uidColumns({ snowflakeSi: { epoch, indexBits } }) makes the builders
+ * again with the server's snowflake_si settings, which the values read
+ * carry.
+ *
  * @module pguid/drizzle
  */
 import { customType } from 'drizzle-orm/pg-core';
 
-import { TYPES } from './registry.js';
+import { readers } from './registry.js';
 
 /**
- * The value of the class that a driver's value is: the value itself, or
- * what its text parses to.
+ * The column builders of the five types, under the options: the
+ * snowflake_si values read carry options.snowflakeSi.
+ * @param {import('./registry.js').UidOptions} [options]
  */
-function valueOf(cls, value) {
-  return value instanceof cls ? value : cls.parse(String(value));
+export function uidColumns(options = {}) {
+  const columns = {};
+  for (const [typname, { of, toText }] of Object.entries(readers(options))) {
+    columns[typname] = customType({
+      dataType: () => typname,
+      toDriver: toText,
+      fromDriver: of,
+    });
+  }
+  return {
+    sno: columns.sno,
+    muid: columns.muid,
+    snowflakeSi: columns.snowflake_si,
+    revts8: columns.revts8,
+    uid60: columns.uid60,
+  };
 }
 
-/** The column builder of a type. */
-function columnOf(typname) {
-  const cls = TYPES[typname];
-  return customType({
-    dataType: () => typname,
-    toDriver: (value) => valueOf(cls, value).toString(),
-    fromDriver: (value) => valueOf(cls, value),
-  });
-}
+const defaults = uidColumns();
 
 /** An sno column: `sno('id')`. */
-export const sno = columnOf('sno');
+export const sno = defaults.sno;
 /** A muid column: `muid('id')`. */
-export const muid = columnOf('muid');
+export const muid = defaults.muid;
 /** A snowflake_si column: `snowflakeSi('id')`; its value's number is `.value`. */
-export const snowflakeSi = columnOf('snowflake_si');
+export const snowflakeSi = defaults.snowflakeSi;
 /** A revts8 column: `revts8('id')`. */
-export const revts8 = columnOf('revts8');
+export const revts8 = defaults.revts8;
 /** A uid60 column: `uid60('id')`. */
-export const uid60 = columnOf('uid60');
+export const uid60 = defaults.uid60;

@@ -28,9 +28,11 @@ import { registerTypes } from './pg.js';
  * it before the pool's first query).
  * @param {import('pg').Pool} pool
  * @param {Omit<import('kysely').PostgresDialectConfig, 'pool'>} [config] the dialect's other settings
+ * @param {import('./registry.js').UidOptions} [options] pguid's: snowflakeSi ({ epoch,
+ *   indexBits }, the server's settings) for the snowflake_si values read
  * @returns {Promise<PostgresDialect>}
  */
-export async function uidPostgresDialect(pool, config = {}) {
-  await registerTypes(pool);
+export async function uidPostgresDialect(pool, config = {}, options = {}) {
+  await registerTypes(pool, { snowflakeSi: options.snowflakeSi });
   return new PostgresDialect({ ...config, pool });
 }

@@ -15,23 +15,24 @@
  * @module pguid/pg
  */
 import { TYPE_OIDS_SQL, arrayParser, typeOidsOf } from './catalog.js';
-import { TYPES } from './registry.js';
+import { readers } from './registry.js';
 
 /**
  * Sets the parsers of the five types (and of their arrays) on types, an
  * object with node-postgres's setTypeParser(oid, format, parse): a
  * Client, a TypeOverrides, or pg.types for every client of the process.
  * Text results parse with the classes' parse(), binary results (queries
- * with `binary: true`) with fromBytes().
+ * with `binary: true`) with fromBytes(); snowflake_si values carry
+ * options.snowflakeSi ({ epoch, indexBits }: the server's settings).
  * @param {{ setTypeParser(oid: number, format: 'text' | 'binary', parse: (value: any) => unknown): void }} types
  * @param {import('./catalog.js').UidTypeOids} oids from lookupTypeOids()
+ * @param {import('./registry.js').UidOptions} [options]
  */
-export function setTypeParsers(types, oids) {
-  for (const [typname, cls] of Object.entries(TYPES)) {
+export function setTypeParsers(types, oids, options = {}) {
+  for (const [typname, { parse, fromBytes }] of Object.entries(readers(options))) {
     const { oid, arrayOid } = oids[typname];
-    const parse = (text) => cls.parse(text);
     types.setTypeParser(oid, 'text', parse);
-    types.setTypeParser(oid, 'binary', (buffer) => cls.fromBytes(buffer));
+    types.setTypeParser(oid, 'binary', fromBytes);
     types.setTypeParser(arrayOid, 'text', arrayParser(parse));
   }
 }
@@ -56,15 +57,18 @@ export async function lookupTypeOids(queryable) {
  *   before the pool's first query: clients made earlier keep their parsers.
  *
  * With options.types (e.g. pg.types, for every client of the process), the
- * parsers go there instead.
+ * parsers go there instead.  options.snowflakeSi ({ epoch, indexBits },
+ * the server's uid.snowflake_si_epoch and _index_bits) goes with every
+ * snowflake_si value the parsers make.
  * @param {import('pg').Client | import('pg').Pool} target
- * @param {{ types?: { setTypeParser: Function } }} [options]
+ * @param {{ types?: { setTypeParser: Function } } & import('./registry.js').UidOptions} [options]
  * @returns {Promise<import('./catalog.js').UidTypeOids>} the OIDs found
  */
 export async function registerTypes(target, options = {}) {
+  readers(options); // bad options throw before any query
   if (typeof target.setTypeParser === 'function' || options.types) {
     const oids = await lookupTypeOids(target);
-    setTypeParsers(options.types ?? target, oids);
+    setTypeParsers(options.types ?? target, oids, options);
     return oids;
   }
   if (!target.options || typeof target.connect !== 'function') {
@@ -73,8 +77,8 @@ export async function registerTypes(target, options = {}) {
   const client = await target.connect();
   try {
     const oids = await lookupTypeOids(client);
-    setTypeParsers(client, oids);
-    target.options.types = await poolTypes(target.options.types, oids);
+    setTypeParsers(client, oids, options);
+    target.options.types = await poolTypes(target.options.types, oids, options);
     return oids;
   } finally {
     client.release();
@@ -85,10 +89,10 @@ export async function registerTypes(target, options = {}) {
  * A types object for a pool's new clients: the uid parsers over the types
  * the pool had (pg's own when it had none).
  */
-async function poolTypes(previous, oids) {
+async function poolTypes(previous, oids, options) {
   const base = previous ?? (await import('pg')).default.types;
   const parsers = { text: new Map(), binary: new Map() };
-  setTypeParsers({ setTypeParser: (oid, format, parse) => parsers[format].set(oid, parse) }, oids);
+  setTypeParsers({ setTypeParser: (oid, format, parse) => parsers[format].set(oid, parse) }, oids, options);
   return {
     getTypeParser(oid, format = 'text') {
       return parsers[format]?.get(oid) ?? base.getTypeParser(oid, format);

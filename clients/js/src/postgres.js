@@ -20,20 +20,22 @@
  * @module pguid/postgres
  */
 import { TYPE_OIDS_SQL, typeOidsOf } from './catalog.js';
-import { TYPES } from './registry.js';
+import { readers } from './registry.js';
 
 /**
  * The `types` option of postgres() for the five types under their OIDs:
  * `{ sno: { to, from, serialize, parse }, ... }`.  serialize takes a value
- * of the class or its text.
+ * of the class or its text; the snowflake_si values parse makes carry
+ * options.snowflakeSi ({ epoch, indexBits }: the server's settings).
  * @param {import('./catalog.js').UidTypeOids} oids from lookupTypeOids()
+ * @param {import('./registry.js').UidOptions} [options]
  */
-export function postgresTypes(oids) {
-  return Object.fromEntries(Object.entries(TYPES).map(([typname, cls]) => [typname, {
+export function postgresTypes(oids, options = {}) {
+  return Object.fromEntries(Object.entries(readers(options)).map(([typname, { parse, toText }]) => [typname, {
     to: oids[typname].oid,
     from: [oids[typname].oid],
-    serialize: (value) => (value instanceof cls ? value : cls.parse(String(value))).toString(),
-    parse: (text) => cls.parse(text),
+    serialize: toText,
+    parse,
   }]));
 }
 
@@ -49,18 +51,23 @@ export async function lookupTypeOids(sql) {
 /**
  * postgres.js options with the uid types added to options.types: connects
  * once (with these options, or url and these options) to look up their
- * OIDs, then closes that connection.
- * @param {import('postgres').Options<any>} [options]
+ * OIDs, then closes that connection.  options.snowflakeSi ({ epoch,
+ * indexBits }, the server's settings) is pguid's, not postgres.js's: it
+ * goes with the snowflake_si values read, and not into the options
+ * returned.
+ * @param {import('postgres').Options<any> & import('./registry.js').UidOptions} [options]
  * @param {string} [url] a connection URL, if postgres() is given one
  * @returns {Promise<import('postgres').Options<any>>}
  */
 export async function withUidTypes(options = {}, url = undefined) {
+  const { snowflakeSi, ...rest } = options;
+  readers({ snowflakeSi }); // bad options throw before connecting
   const postgres = (await import('postgres')).default;
-  const lookup = { ...options, max: 1, onnotice: () => {} };
+  const lookup = { ...rest, max: 1, onnotice: () => {} };
   const sql = url === undefined ? postgres(lookup) : postgres(url, lookup);
   try {
     const oids = await lookupTypeOids(sql);
-    return { ...options, types: { ...options.types, ...postgresTypes(oids) } };
+    return { ...rest, types: { ...rest.types, ...postgresTypes(oids, { snowflakeSi }) } };
   } finally {
     await sql.end();
   }

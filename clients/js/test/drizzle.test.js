@@ -1,11 +1,15 @@
 /** Drizzle over node-postgres: the column builders' toDriver and fromDriver. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
 import { gte, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
-import { pgSchema, text } from 'drizzle-orm/pg-core';
+import { pgSchema, pgTable, text } from 'drizzle-orm/pg-core';
 
 import * as columns from '../src/drizzle.js';
+import { SnowflakeSi } from '../src/index.js';
 import { planText, roundTrip } from './roundtrip.js';
-import { connect } from './server.js';
+import { OTHER_LAYOUT, assertOtherLayout, connect, describeServer } from './server.js';
 
 /** Each type's column builder by its SQL name. */
 const BUILDERS = {
@@ -41,4 +45,27 @@ roundTrip('drizzle', {
     return planText((await client.query(`EXPLAIN ${query.sql}`, query.params)).rows);
   },
   close: ({ client }) => client.end(),
+});
+
+describeServer('pguid/drizzle beyond the round trip', () => {
+  test('uidColumns() with snowflakeSi options: the values read carry them', async () => {
+    const client = await connect();
+    try {
+      await client.query(`CREATE TEMP TABLE pguid_layout (id snowflake_si, note text);
+        INSERT INTO pguid_layout SELECT ${OTHER_LAYOUT.sql}, 'server'`);
+      const t = pgTable('pguid_layout', {
+        id: columns.uidColumns(OTHER_LAYOUT.options).snowflakeSi('id'), note: text('note'),
+      });
+      const db = drizzle(client);
+      const [{ id }] = await db.select({ id: t.id }).from(t);
+      assertOtherLayout(id);
+      // a value made under the defaults goes in as its number and comes back under the column's
+      await db.insert(t).values({ id: SnowflakeSi.parse(id.toString()), note: 'drizzle' });
+      const back = await db.select({ id: t.id }).from(t).where(sql`${t.note} = 'drizzle'`);
+      assert.equal(back.length, 1);
+      assertOtherLayout(back[0].id);
+    } finally {
+      await client.end();
+    }
+  });
 });

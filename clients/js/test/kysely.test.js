@@ -1,10 +1,12 @@
 /** Kysely with its PostgresDialect over a pool with pguid/pg's parsers. */
+import { test } from 'node:test';
+
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 
 import { uidPostgresDialect } from '../src/kysely.js';
 import { planText, roundTrip } from './roundtrip.js';
-import { PG_CONFIG } from './server.js';
+import { OTHER_LAYOUT, PG_CONFIG, assertOtherLayout, describeServer } from './server.js';
 
 roundTrip('kysely', {
   async open(schema) {
@@ -28,4 +30,17 @@ roundTrip('kysely', {
     return planText(await db.selectFrom(table).select('id').where('id', '>=', boundary).explain());
   },
   close: (db) => db.destroy(),
+});
+
+describeServer('pguid/kysely beyond the round trip', () => {
+  test('snowflakeSi options: the values read carry them', async () => {
+    const pool = new pg.Pool({ ...PG_CONFIG, max: 1 });
+    const db = new Kysely({ dialect: await uidPostgresDialect(pool, {}, OTHER_LAYOUT.options) });
+    try {
+      const { rows } = await sql.raw(`SELECT ${OTHER_LAYOUT.sql} AS id`).execute(db);
+      assertOtherLayout(rows[0].id);
+    } finally {
+      await db.destroy();
+    }
+  });
 });

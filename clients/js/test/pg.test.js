@@ -7,7 +7,9 @@ import pg from 'pg';
 import { Sno } from '../src/index.js';
 import { registerTypes } from '../src/pg.js';
 import { planText, roundTrip } from './roundtrip.js';
-import { PG_CONFIG, connect, describeServer } from './server.js';
+import {
+  OTHER_LAYOUT, PG_CONFIG, assertOtherLayout, connect, describeServer,
+} from './server.js';
 
 roundTrip('pg', {
   async open(schema) {
@@ -56,6 +58,21 @@ describeServer('pguid/pg beyond the round trip', () => {
       }
     } finally {
       await pool.end();
+    }
+  });
+
+  test('snowflakeSi options: text, array and binary results carry them', async () => {
+    const client = await connect();
+    try {
+      await registerTypes(client, OTHER_LAYOUT.options);
+      const query = `SELECT ${OTHER_LAYOUT.sql} AS id, ARRAY[${OTHER_LAYOUT.sql}] AS many`;
+      const { rows } = await client.query(query);
+      assertOtherLayout(rows[0].id);
+      assertOtherLayout(rows[0].many[0]);
+      const binary = await client.query({ text: `SELECT ${OTHER_LAYOUT.sql} AS id`, binary: true });
+      assertOtherLayout(binary.rows[0].id);
+    } finally {
+      await client.end();
     }
   });
 });

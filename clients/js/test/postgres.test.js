@@ -1,8 +1,11 @@
 /** postgres.js: the types option from withUidTypes(), values as parameters through serialize. */
+import { test } from 'node:test';
+
 import postgres from 'postgres';
 
 import { withUidTypes } from '../src/postgres.js';
 import { planText, roundTrip } from './roundtrip.js';
+import { OTHER_LAYOUT, assertOtherLayout, describeServer } from './server.js';
 
 roundTrip('postgres', {
   async open(schema) {
@@ -25,4 +28,17 @@ roundTrip('postgres', {
     return planText(await sql`EXPLAIN SELECT id FROM ${sql(table)} WHERE id >= ${boundary}`);
   },
   close: (sql) => sql.end(),
+});
+
+describeServer('pguid/postgres beyond the round trip', () => {
+  test('snowflakeSi options: results and arrays carry them', async () => {
+    const sql = postgres(await withUidTypes({ max: 1, onnotice: () => {}, ...OTHER_LAYOUT.options }));
+    try {
+      const [row] = await sql.unsafe(`SELECT ${OTHER_LAYOUT.sql} AS id, ARRAY[${OTHER_LAYOUT.sql}] AS many`);
+      assertOtherLayout(row.id);
+      assertOtherLayout(row.many[0]);
+    } finally {
+      await sql.end();
+    }
+  });
 });

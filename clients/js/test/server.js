@@ -5,9 +5,12 @@
  * has no uid, the server tests are skipped with the reason, unless
  * UID_TEST_REQUIRE_SERVER=1 makes that a failure (as CI does).
  */
+import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import pg from 'pg';
+
+import { SnowflakeSi } from '../src/index.js';
 
 const REQUIRE = process.env.UID_TEST_REQUIRE_SERVER === '1';
 
@@ -109,4 +112,27 @@ export function clientView(id, decoded = id) {
   const out = { text: id.toString(), unix_us: String(decoded.unixMicros) };
   for (const name of Object.keys(ACCESSORS[type])) out[name] = String(decoded[name]);
   return out;
+}
+
+/**
+ * A snowflake_si made under settings other than the defaults (its SQL,
+ * and the adapters' options that name those settings): read through an
+ * adapter given the options, it has the time, machine and index it was
+ * made from.
+ */
+export const OTHER_LAYOUT = {
+  sql: "snowflake_si_from_parts('2010-05-06 07:08:09.123+00', 300, 9, '2004-01-01 00:00:00+00', 4)",
+  options: { snowflakeSi: { epoch: new Date('2004-01-01T00:00:00Z'), indexBits: 4 } },
+};
+
+/** Asserts that id is OTHER_LAYOUT's ID, carrying its settings. */
+export function assertOtherLayout(id) {
+  assert.ok(id instanceof SnowflakeSi, `${String(id)} is a SnowflakeSi`);
+  assert.deepEqual({
+    timestamp: id.timestamp.toISOString(), machine: id.machine, index: id.index,
+    epoch: id.epoch.toISOString(), indexBits: id.indexBits,
+  }, {
+    timestamp: '2010-05-06T07:08:09.123Z', machine: 300, index: 9,
+    epoch: '2004-01-01T00:00:00.000Z', indexBits: 4,
+  });
 }

@@ -80,6 +80,37 @@ describe('behaviour beyond the vectors', () => {
     });
   });
 
+  test('a snowflake_si carries the settings it was made with, outside equality and order', () => {
+    const opts = { epoch: new Date('2004-01-01T00:00:00Z'), indexBits: 4 };
+    const time = new Date('2010-05-06T07:08:09.123Z');
+    const made = SnowflakeSi.fromParts(time, 300, 9, opts);
+    const plain = SnowflakeSi.parse(made.toString());
+    for (const id of [
+      made, SnowflakeSi.parse(made.toString(), opts), SnowflakeSi.fromBytes(made.toBytes(), opts),
+      SnowflakeSi.fromBigInt(made.toBigInt(), opts), SnowflakeSi.fromNumber(made.value, opts),
+      plain.withLayout(opts), plain.withLayout({ epoch: opts.epoch.getTime() }).withLayout({ indexBits: 4 }),
+    ]) {
+      assert.deepEqual([id.timestamp, id.machine, id.index, id.epoch, id.indexBits],
+        [time, 300, 9, opts.epoch, 4]);
+      assert.ok(id.equals(plain) && plain.equals(id));
+      assert.equal(SnowflakeSi.compare(id, plain), 0);
+    }
+    assert.deepEqual([plain.epoch.getTime(), plain.indexBits], [DEFAULT_EPOCH_MS, 8]);
+    assert.notEqual(plain.machine, 300);
+    // fields(options): the options given over the value's own
+    assert.deepEqual(made.fields({ indexBits: 8 }), { ...plain.fields({ epoch: opts.epoch }) });
+    assert.deepEqual(SnowflakeSi.boundary(time, opts).fields(), { ...made.fields(), machine: 0, index: 0 });
+    // a bigint epoch is Unix microseconds, a number milliseconds
+    assert.deepEqual(plain.withLayout({ epoch: 1072915200000000n }).epoch, opts.epoch);
+    assert.deepEqual(plain.withLayout({ epoch: 1072915200000 }).epoch, opts.epoch);
+    // epoch is a new Date each time
+    made.epoch.setTime(0);
+    assert.deepEqual(made.epoch, opts.epoch);
+    assert.throws(() => SnowflakeSi.parse('1', { epoch: 0 }), { code: '22023' });
+    assert.throws(() => SnowflakeSi.fromBigInt(1, { indexBits: 0 }), { code: '22003' });
+    assert.throws(() => SnowflakeSi.parse('1', 8), TypeError);
+  });
+
   test('the default base clock is a number, not a shared Date', () => {
     assert.equal(DEFAULT_EPOCH_MS, Date.parse('2024-01-01T00:00:00Z'));
     assert.equal(SnowflakeSi.parse('8192').timestamp.getTime(), DEFAULT_EPOCH_MS + 1);

@@ -78,12 +78,22 @@ export declare abstract class Int64Value extends UidValue {
   toBigInt(): bigint;
 }
 
-/** snowflake_si's settings, where the server reads them. */
+/** snowflake_si's settings, where the server reads them; a value carries them. */
 export interface SnowflakeSiOptions {
-  /** The base clock (`uid.snowflake_si_epoch`): a Date, Unix milliseconds (number) or microseconds (bigint). Default 2024-01-01T00:00:00Z. */
+  /**
+   * The base clock (`uid.snowflake_si_epoch`): a Date, Unix milliseconds (a
+   * number) or Unix microseconds (a bigint, as every bigint time here; an int
+   * epoch in the Python package is milliseconds). Default 2024-01-01T00:00:00Z.
+   */
   epoch?: Date | number | bigint;
   /** The index width k, 1..13 (`uid.snowflake_si_index_bits`). Default 8. */
   indexBits?: number;
+}
+
+/** The adapters' options. */
+export interface UidOptions {
+  /** The server's snowflake_si settings, carried by the snowflake_si values an adapter reads. */
+  snowflakeSi?: SnowflakeSiOptions;
 }
 
 /** The fields of a snowflake_si under given settings. */
@@ -98,29 +108,41 @@ export interface SnowflakeSiFields {
 export declare const DEFAULT_EPOCH_MS: 1704067200000;
 export declare const DEFAULT_INDEX_BITS: 8;
 
-/** snowflake_si: a 53-bit integer, a JavaScript number; text its decimal digits. */
+/**
+ * snowflake_si: a 53-bit integer, a JavaScript number; text its decimal
+ * digits. A value carries the base clock and index width it was made with
+ * (options of the factories, default the settings' defaults) for
+ * `timestamp`, `unixMicros`, `machine` and `index`; they take no part in
+ * equality and order.
+ */
 export declare class SnowflakeSi extends Int64Value {
   static readonly typeName: 'snowflake_si';
   /** Reads text as the input function does (white space and leading zeros allowed). */
-  static parse(text: string): SnowflakeSi;
+  static parse(text: string, options?: SnowflakeSiOptions): SnowflakeSi;
   /** Reads the 8-byte binary form (0 .. 2^53 - 1). */
-  static fromBytes(bytes: Uint8Array): SnowflakeSi;
+  static fromBytes(bytes: Uint8Array, options?: SnowflakeSiOptions): SnowflakeSi;
   /** As `bigint::snowflake_si`. */
-  static fromBigInt(value: bigint | number): SnowflakeSi;
+  static fromBigInt(value: bigint | number, options?: SnowflakeSiOptions): SnowflakeSi;
   /** As `bigint::snowflake_si`. */
-  static fromNumber(value: number | bigint): SnowflakeSi;
+  static fromNumber(value: number | bigint, options?: SnowflakeSiOptions): SnowflakeSi;
   /** As `snowflake_si_from_parts(time, machine, index[, epoch, index_bits])`. */
   static fromParts(time: TimeInput, machine: number, index: number, options?: SnowflakeSiOptions): SnowflakeSi;
-  /** As `snowflake_si_boundary(time)` (reads only the base clock). */
+  /** As `snowflake_si_boundary(time)` (reads only the base clock; the width goes with the result). */
   static boundary(time: BoundaryTime, options?: SnowflakeSiOptions): SnowflakeSi;
   /** The ID as a number (exact). */
   get value(): number;
   valueOf(): number;
-  /** The fields under the given settings. */
+  /** The base clock the value carries (a new Date each time). */
+  get epoch(): Date;
+  /** The index width the value carries. */
+  get indexBits(): number;
+  /** The same ID carrying other settings (those not given: its own). */
+  withLayout(options: SnowflakeSiOptions): SnowflakeSi;
+  /** The fields under its own settings, or under those given. */
   fields(options?: SnowflakeSiOptions): SnowflakeSiFields;
-  /** The machine id under the default index width. */
+  /** The machine id under its index width. */
   get machine(): number;
-  /** The index under the default index width. */
+  /** The index under its index width. */
   get index(): number;
 }
 

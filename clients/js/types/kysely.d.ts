@@ -2,12 +2,13 @@
 import type { ColumnType, PostgresDialect, PostgresDialectConfig } from 'kysely';
 import type { Pool } from 'pg';
 
-import type { Muid, Revts8, Sno, SnowflakeSi, Uid60, UidValue } from './index.js';
+import type { Muid, Revts8, Sno, SnowflakeSi, Uid60, UidOptions, UidValue } from './index.js';
 
-/** A Kysely PostgresDialect over pool, with pguid/pg's parsers registered on it. */
+/** A Kysely PostgresDialect over pool, with pguid/pg's parsers registered on it (under options). */
 export declare function uidPostgresDialect(
   pool: Pool,
   config?: Omit<PostgresDialectConfig, 'pool'>,
+  options?: UidOptions,
 ): Promise<PostgresDialect>;
 
 /**

@@ -1,7 +1,7 @@
 /** node-postgres adapter: type parsers for the uid types. */
-import type { UidTypeOids } from './index.js';
+import type { UidOptions, UidTypeOids } from './index.js';
 
-export type { UidTypeOids } from './index.js';
+export type { UidOptions, UidTypeOids } from './index.js';
 
 /** An object with node-postgres's setTypeParser: a Client, a TypeOverrides, pg.types. */
 export interface TypeParserTarget {
@@ -14,7 +14,7 @@ export interface Queryable {
 }
 
 /** Sets the text, binary and array parsers of the five types on types. */
-export declare function setTypeParsers(types: TypeParserTarget, oids: UidTypeOids): void;
+export declare function setTypeParsers(types: TypeParserTarget, oids: UidTypeOids, options?: UidOptions): void;
 
 /** The OIDs of the five types in the connected database. */
 export declare function lookupTypeOids(queryable: Queryable): Promise<UidTypeOids>;
@@ -25,5 +25,5 @@ export declare function lookupTypeOids(queryable: Queryable): Promise<UidTypeOid
  */
 export declare function registerTypes(
   target: import('pg').Client | import('pg').Pool | import('pg').PoolClient | (Queryable & Partial<TypeParserTarget>),
-  options?: { types?: TypeParserTarget },
+  options?: { types?: TypeParserTarget } & UidOptions,
 ): Promise<UidTypeOids>;
