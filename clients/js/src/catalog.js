@@ -1,10 +1,11 @@
 /**
  * What the driver adapters share: the catalog query for the OIDs of the
  * five types (their OIDs differ from database to database: they are made
- * by CREATE EXTENSION), and the text parser of their arrays.
+ * by CREATE EXTENSION), and the text and binary parsers of their arrays.
  *
  * Internal: the adapters export what users need.
  */
+import { InvalidBinaryRepresentation } from './errors.js';
 import { TYPES } from './registry.js';
 
 /**
@@ -78,5 +79,49 @@ export function arrayParser(parseElement) {
       return out;
     };
     return readArray();
+  };
+}
+
+/**
+ * A parser of the binary form of an array of a uid type (array_send):
+ * the number of dimensions, a null flag and the element type, each
+ * dimension's length and lower bound, then each element as its length
+ * (-1: NULL) and bytes; arrays of arrays for more dimensions.  Bytes that
+ * are not such an array (node-postgres's binary results lose bytes that
+ * are not UTF-8) are 22P03.
+ * @template T
+ * @param {(bytes: Uint8Array) => T} parseElement
+ * @param {string} typname for the error
+ * @returns {(bytes: Uint8Array) => unknown[]}
+ */
+export function binaryArrayParser(parseElement, typname) {
+  return (bytes) => {
+    const malformed = () => new InvalidBinaryRepresentation(
+      `malformed binary array of type ${typname}: ${bytes.length} bytes`);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const int32 = (at) => {
+      if (at + 4 > bytes.length) throw malformed();
+      return view.getInt32(at);
+    };
+    const ndim = int32(0);
+    if (ndim < 0 || ndim > 6) throw malformed(); // MAXDIM
+    const lengths = Array.from({ length: ndim }, (_, d) => int32(12 + 8 * d));
+    let pos = 12 + 8 * ndim;
+    // each element takes at least its 4-byte length
+    if (lengths.some((n) => n < 0) || (ndim > 0 && lengths.reduce((p, n) => p * n) * 4 > bytes.length - pos)) {
+      throw malformed();
+    }
+    const read = (d) => Array.from({ length: lengths[d] }, () => {
+      if (d + 1 < ndim) return read(d + 1);
+      const len = int32(pos);
+      pos += 4;
+      if (len < 0) return null;
+      if (pos + len > bytes.length) throw malformed();
+      pos += len;
+      return parseElement(bytes.subarray(pos - len, pos));
+    });
+    const out = ndim === 0 ? [] : read(0);
+    if (pos !== bytes.length) throw malformed();
+    return out;
   };
 }

@@ -14,7 +14,7 @@
  *
  * @module pguid/pg
  */
-import { TYPE_OIDS_SQL, arrayParser, typeOidsOf } from './catalog.js';
+import { TYPE_OIDS_SQL, arrayParser, binaryArrayParser, typeOidsOf } from './catalog.js';
 import { readers } from './registry.js';
 
 /**
@@ -22,7 +22,10 @@ import { readers } from './registry.js';
  * object with node-postgres's setTypeParser(oid, format, parse): a
  * Client, a TypeOverrides, or pg.types for every client of the process.
  * Text results parse with the classes' parse(), binary results (queries
- * with `binary: true`) with fromBytes(); snowflake_si values carry
+ * with `binary: true`) with fromBytes(), arrays of either into arrays of
+ * the classes (NULL elements null).  (node-postgres's binary results
+ * change bytes that are not UTF-8, brianc/node-postgres#3495: the README
+ * says to read text.)  snowflake_si values carry
  * options.snowflakeSi ({ epoch, indexBits }: the server's settings).
  * @param {{ setTypeParser(oid: number, format: 'text' | 'binary', parse: (value: any) => unknown): void }} types
  * @param {import('./catalog.js').UidTypeOids} oids from lookupTypeOids()
@@ -34,6 +37,7 @@ export function setTypeParsers(types, oids, options = {}) {
     types.setTypeParser(oid, 'text', parse);
     types.setTypeParser(oid, 'binary', fromBytes);
     types.setTypeParser(arrayOid, 'text', arrayParser(parse));
+    types.setTypeParser(arrayOid, 'binary', binaryArrayParser(fromBytes, typname));
   }
 }
 

@@ -5,10 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 
@@ -29,6 +29,7 @@ describe('the packed package', () => {
     npm(['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(dir, packed.filename)], app);
     // the optional peers, as the user's own dependencies would be
     for (const peer of Object.keys(pkg.peerDependencies)) {
+      mkdirSync(dirname(join(app, 'node_modules', peer)), { recursive: true });
       symlinkSync(join(PACKAGE_DIR, 'node_modules', peer), join(app, 'node_modules', peer), 'dir');
     }
   });
