@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { DEFAULT_EPOCH_MS, Muid, SnowflakeSi, UidError } from '../src/index.js';
-import { VECTORS_PATH, expectedFields, fieldsOf, fromHex, ids, refused, valueOf } from './vectors.js';
+import {
+  VECTORS_PATH, expectedFields, fieldsOf, fromHex, ids, partsOf, refused, valueOf,
+} from './vectors.js';
 
 const hex = (bytes) => Buffer.from(bytes).toString('hex');
 
@@ -37,7 +39,30 @@ describe(`the vectors of ${VECTORS_PATH}`, () => {
       if (v.type === 'snowflake_si') {
         assert.equal(typeof id.value, 'number');
         assert.equal(id.value, Number(v.bigint));
+        // the value carries the vector's settings: its getters are the vector's fields
+        assert.deepEqual([id.unixMicros, id.machine, id.index], [BigInt(v.unix_us), v.machine, v.index]);
       }
+    });
+
+    test(`${v.type} ${JSON.stringify(v.options)} ${v.input}: fromParts and boundary`, () => {
+      const id = valueOf(v);
+      const args = partsOf(v);
+      if (v.type === 'muid' && args[0] === 2n ** 52n - 1n) {
+        // the all-ones timestamp is a value but no time the server's muid_from_parts() takes
+        for (const call of [() => v.cls.fromParts(...args), () => v.cls.boundary(args[0])]) {
+          assert.throws(call, { code: '22008', message: 'timestamp out of range for type muid: "2112-09-17 23:53:47.370495+00"' });
+        }
+        return;
+      }
+      const made = v.cls.fromParts(...args);
+      assert.ok(made instanceof v.cls);
+      assert.equal(made.toString(), v.text);
+      assert.deepEqual(fieldsOf(v, made), expectedFields(v));
+      // the smallest ID of its time: at or before it, with its time
+      const [time, options] = [args[0], v.type === 'snowflake_si' ? v.opts : undefined];
+      const boundary = v.cls.boundary(time, options);
+      assert.ok(boundary.compareTo(id) <= 0, `${boundary} <= ${id}`);
+      assert.equal((options ? boundary.fields(options) : boundary).unixMicros, BigInt(v.unix_us));
     });
   }
 

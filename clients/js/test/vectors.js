@@ -58,9 +58,30 @@ function snowflakeOptions(options = {}) {
 /** The bytes of hex text. */
 export const fromHex = (hex) => Uint8Array.from(Buffer.from(hex, 'hex'));
 
-/** The value a vector's input makes: its text parsed, or its bytes ("0x...") received. */
+/**
+ * The value a vector's input makes: its text parsed, or its bytes ("0x...")
+ * received; a snowflake_si carrying the vector's options.
+ */
 export function valueOf(v) {
-  return v.form === 'bytes' ? v.cls.fromBytes(fromHex(v.input.slice(2))) : v.cls.parse(v.input);
+  return v.form === 'bytes' ? v.cls.fromBytes(fromHex(v.input.slice(2)), v.opts) : v.cls.parse(v.input, v.opts);
+}
+
+/** The fields of each type in the order of its fromParts() arguments after the time. */
+const PARTS = {
+  sno: ['meta', 'partition', 'sequence', 'tick'],
+  muid: ['medallion', 'offset'],
+  snowflake_si: ['machine', 'index'],
+  revts8: ['sequence', 'generator', 'cluster'],
+  uid60: ['worker', 'sequence', 'random'],
+};
+
+/**
+ * The arguments of fromParts() that make the vector's ID again: its time
+ * (Unix microseconds), its fields, and for snowflake_si its options.
+ */
+export function partsOf(v) {
+  const args = [BigInt(v.unix_us), ...PARTS[v.type].map((name) => v[name])];
+  return v.type === 'snowflake_si' ? [...args, v.opts] : args;
 }
 
 /**
