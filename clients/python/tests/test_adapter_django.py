@@ -99,3 +99,21 @@ def test_fields_deconstruct(connection):
     from django.core.exceptions import ValidationError
     with pytest.raises(ValidationError, match="invalid input syntax for type sno"):
         uid.django.SnoField().to_python("nope")
+
+
+def test_db_returning_defers_to_django(monkeypatch):
+    """db_returning is db_generated, or what Django's own Field says (from
+    Django 5.0 a property, true for a field with a db_default): a field
+    of this package keeps Django's RETURNING of a db_default."""
+    from django.db import models
+
+    import uid.django
+    assert uid.django.SnoField(db_generated=True).db_returning is True
+    assert uid.django.SnoField().db_returning is False      # Django 3.2: a class attribute
+    monkeypatch.setattr(models.Field, "db_returning",
+                        property(lambda self: getattr(self, "wants_returning", False)),
+                        raising=False)
+    field = uid.django.Uid60Field()
+    assert field.db_returning is False
+    field.wants_returning = True            # as Django 5's property for a db_default
+    assert field.db_returning is True

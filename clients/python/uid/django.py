@@ -78,8 +78,10 @@ class UidField(models.Field):
 
     @property
     def db_returning(self) -> bool:  # type: ignore[override]
-        """A value the database makes is read back from the INSERT."""
-        return self.db_generated
+        """A value the database makes is read back from the INSERT: with
+        db_generated, or where Django's own rule says so (from 5.0, a field
+        with a db_default; before, a plain class attribute, False)."""
+        return self.db_generated or bool(getattr(super(), "db_returning", False))
 
     def parse(self, text: str) -> UidValue:
         """The value of text (the server's input function's rules)."""
