@@ -4,11 +4,13 @@ The vectors are clients/vectors/vectors.json (or the file named by
 UID_VECTORS).  The server is the one the libpq environment (PGHOST, PGPORT,
 PGUSER, PGDATABASE, ...) reaches; the tests that need it are skipped, with
 the reason, when there is none or it lacks uid, and fail instead when
-UID_TEST_REQUIRE_SERVER=1.  They run in a schema of their own, dropped at
+UID_TEST_REQUIRE_SERVER=1; so do those of a driver that is not installed
+(require_module()).  They run in a schema of their own, dropped at
 the end, with TimeZone UTC (the server writes times in messages in it).
 """
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import time
@@ -103,9 +105,22 @@ class Server:
 
 
 def _no_server(reason: str) -> None:
+    """Skips the test (or, called while a module is imported, the module),
+    or fails it when UID_TEST_REQUIRE_SERVER=1."""
     if os.environ.get("UID_TEST_REQUIRE_SERVER") == "1":
         pytest.fail("UID_TEST_REQUIRE_SERVER=1 and " + reason, pytrace=False)
-    pytest.skip(reason)
+    pytest.skip(reason, allow_module_level=True)
+
+
+def require_module(name: str) -> Any:
+    """The module name (a driver), imported; when it cannot be, the tests
+    of the module calling this at import are skipped, or fail (an error
+    collecting them) under UID_TEST_REQUIRE_SERVER=1, unlike
+    pytest.importorskip, which always skips."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        _no_server("these tests need %s, which is not importable: %s" % (name, error))
 
 
 @pytest.fixture(scope="session")

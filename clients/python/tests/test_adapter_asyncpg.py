@@ -6,9 +6,9 @@ import asyncio
 import pytest
 
 import uid
-from conftest import RoundTrip
+from conftest import RoundTrip, require_module
 
-asyncpg = pytest.importorskip("asyncpg")
+asyncpg = require_module("asyncpg")
 import uid.asyncpg  # noqa: E402
 
 

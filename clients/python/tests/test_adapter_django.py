@@ -7,10 +7,10 @@ import os
 import pytest
 
 import uid
-from conftest import RoundTrip
+from conftest import RoundTrip, require_module
 
-django = pytest.importorskip("django")
-pytest.importorskip("psycopg2")
+django = require_module("django")
+require_module("psycopg2")
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 import uid
-from conftest import RoundTrip
+from conftest import RoundTrip, require_module
 
-psycopg = pytest.importorskip("psycopg")
+psycopg = require_module("psycopg")
 import uid.psycopg  # noqa: E402
 
 

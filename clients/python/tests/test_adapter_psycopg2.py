@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 import uid
-from conftest import RoundTrip
+from conftest import RoundTrip, require_module
 
-psycopg2 = pytest.importorskip("psycopg2")
+psycopg2 = require_module("psycopg2")
 import uid.psycopg2  # noqa: E402
 
 

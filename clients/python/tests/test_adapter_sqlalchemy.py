@@ -7,10 +7,10 @@ from typing import Any, List
 import pytest
 
 import uid
-from conftest import RoundTrip
+from conftest import RoundTrip, require_module
 
-sa = pytest.importorskip("sqlalchemy")
-pytest.importorskip("psycopg2")
+sa = require_module("sqlalchemy")
+require_module("psycopg2")
 import uid.sqlalchemy  # noqa: E402
 
 COLUMN_TYPES = {cls.type_name: getattr(uid.sqlalchemy, cls.__name__ + "Type")

@@ -8,9 +8,9 @@ from typing import Any, Callable, List, Tuple
 import pytest
 
 import uid
-from conftest import FIELDS, IDS, REFUSED, value_of, vector_id
+from conftest import FIELDS, IDS, REFUSED, require_module, value_of, vector_id
 
-psycopg = pytest.importorskip("psycopg")
+psycopg = require_module("psycopg")
 from psycopg.adapt import Dumper  # noqa: E402
 from psycopg.pq import Format  # noqa: E402
 
