@@ -38,3 +38,59 @@ def test_round_trip(server, type_name):
     cur.execute("SELECT array_agg(id ORDER BY id) FROM %s" % table)
     assert cur.fetchone()[0] == sorted(ids("SELECT id FROM %s" % table))
     conn.close()
+
+
+def test_register_with_a_cursor_factory(server):
+    """A connection whose cursors make dicts (RealDictCursor) registers
+    all the same: the lookup uses a plain cursor of its own."""
+    import psycopg2.extras
+    conn = psycopg2.connect("", options=server.libpq_options,
+                            cursor_factory=psycopg2.extras.RealDictCursor)
+    conn.autocommit = True
+    try:
+        assert set(uid.psycopg2.register(conn)) == set(uid.TYPES)
+        cur = conn.cursor()
+        cur.execute("SELECT sno_new() AS id")
+        assert type(cur.fetchone()["id"]) is uid.Sno
+    finally:
+        conn.close()
+
+
+def test_register_leaves_an_idle_connection_idle(server):
+    """On a connection that is not autocommit, register() ends the
+    transaction its lookup opened: the connection is idle after it."""
+    conn = psycopg2.connect("", options=server.libpq_options)
+    try:
+        assert conn.get_transaction_status() == psycopg2.extensions.TRANSACTION_STATUS_IDLE
+        uid.psycopg2.register(conn)
+        assert conn.get_transaction_status() == psycopg2.extensions.TRANSACTION_STATUS_IDLE
+        # in a transaction, it stays in it (and its work stays)
+        cur = conn.cursor()
+        cur.execute("CREATE TEMP TABLE kept (n int)")
+        uid.psycopg2.register(conn)
+        assert conn.get_transaction_status() == psycopg2.extensions.TRANSACTION_STATUS_INTRANS
+        cur.execute("SELECT count(*) FROM kept")
+        assert cur.fetchone() == (0,)
+        conn.rollback()
+    finally:
+        conn.close()
+
+
+def test_register_on_a_cursor_keeps_its_results(server):
+    """register(cursor) adapts that cursor, and does not run the lookup on
+    it: what it had fetched is still there."""
+    conn = psycopg2.connect("", options=server.libpq_options)
+    conn.autocommit = True
+    try:
+        cur = conn.cursor()
+        cur.execute("SELECT n FROM generate_series(1, 3) n")
+        assert cur.fetchone() == (1,)
+        uid.psycopg2.register(cur)
+        assert cur.fetchall() == [(2,), (3,)]
+        cur.execute("SELECT uid60_new()")
+        assert type(cur.fetchone()[0]) is uid.Uid60
+        other = conn.cursor()
+        other.execute("SELECT uid60_new()")
+        assert type(other.fetchone()[0]) is str
+    finally:
+        conn.close()

@@ -42,13 +42,27 @@ def register(conn_or_curs: Any, *, types: Optional[Iterable[str]] = None,
              ) -> Dict[str, Tuple[int, int]]:
     """Registers the typecasters of types (all five by default) on
     conn_or_curs (every connection with globally=True) and the adapters of
-    their value classes.  Returns each type's (oid, array oid)."""
-    cursor = conn_or_curs if hasattr(conn_or_curs, "execute") else conn_or_curs.cursor()
+    their value classes.  Returns each type's (oid, array oid).
+
+    The lookup runs on a plain cursor of its own (not the connection's
+    cursor_factory, nor the cursor given, whose results are kept), and a
+    connection that was idle is left idle (rolled back) afterwards."""
+    conn = getattr(conn_or_curs, "connection", conn_or_curs)
     scope = None if globally else conn_or_curs
+    type_readers = readers(types, snowflake_si_epoch, snowflake_si_index_bits)
+    idle = conn.get_transaction_status() == ext.TRANSACTION_STATUS_IDLE
+    rows = {}
+    try:
+        with conn.cursor(cursor_factory=ext.cursor) as cursor:
+            for name in type_readers:
+                cursor.execute(_OIDS, (name,))
+                rows[name] = cursor.fetchone()
+    finally:
+        if idle and not conn.closed:
+            conn.rollback()     # ends the transaction the lookup opened, if any
     oids = {}
-    for name, reader in readers(types, snowflake_si_epoch, snowflake_si_index_bits).items():
-        cursor.execute(_OIDS, (name,))
-        row = cursor.fetchone()
+    for name, reader in type_readers.items():
+        row = rows[name]
         if row is None or row[0] is None:
             raise LookupError("type %s not found: is the extension uid installed in this "
                               "database (CREATE EXTENSION uid) and its schema on the "
