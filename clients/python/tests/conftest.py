@@ -157,6 +157,38 @@ def server() -> Iterator[Server]:
         conn.close()
 
 
+def _database(server: Server, suffix: str, *setup: str) -> Iterator[str]:
+    """A database of its own (its name), made from template0 with setup
+    run in it, and dropped at the end."""
+    import psycopg
+    name = "uid_python_tests_%d_%s" % (os.getpid(), suffix)
+    force = " WITH (FORCE)" if server.conn.info.server_version >= 130000 else ""
+    server.execute("DROP DATABASE IF EXISTS %s%s" % (name, force))
+    server.execute("CREATE DATABASE %s TEMPLATE template0" % name)
+    try:
+        with psycopg.connect(autocommit=True, dbname=name) as conn:
+            for sql in setup:
+                conn.execute(sql)
+        yield name
+    finally:
+        server.execute("DROP DATABASE IF EXISTS %s%s" % (name, force))
+
+
+@pytest.fixture(scope="session")
+def bare_database(server: Server) -> Iterator[str]:
+    """A database without the extension uid."""
+    yield from _database(server, "bare")
+
+
+@pytest.fixture(scope="session")
+def elsewhere_database(server: Server) -> Iterator[str]:
+    """A database with the extension in the schema ids, which is not on the
+    search_path, and a decoy domain public.sno, which is."""
+    yield from _database(server, "elsewhere",
+                         "CREATE SCHEMA ids", "CREATE EXTENSION uid SCHEMA ids",
+                         "CREATE DOMAIN public.sno AS text")
+
+
 # ---------------------------------------------------------------------------
 # the round trip every adapter makes
 

@@ -45,3 +45,27 @@ def test_round_trip(server, type_name):
     finally:
         run(conn.close())
         loop.close()
+
+
+def test_register_finds_the_extension_s_types(elsewhere_database, bare_database):
+    """The types are the extension's, found in its schema off the
+    search_path, not the decoy public.sno on it; a database without the
+    extension is a clear error."""
+    async def check():
+        conn = await asyncpg.connect(database=elsewhere_database)
+        try:
+            await uid.asyncpg.register(conn)
+            value = await conn.fetchval("SELECT ids.sno_new()")
+            assert type(value) is uid.Sno
+            assert await conn.fetchval("SELECT $1::ids.sno", value) == value
+            assert await conn.fetchval("SELECT $1::ids.sno::text", str(value)) == str(value)
+        finally:
+            await conn.close()
+        conn = await asyncpg.connect(database=bare_database)
+        try:
+            with pytest.raises(LookupError, match="CREATE EXTENSION uid"):
+                await uid.asyncpg.register(conn)
+        finally:
+            await conn.close()
+
+    asyncio.run(check())

@@ -1,6 +1,8 @@
 """The psycopg 3 adapters' round trip, over the text and the binary protocol."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 import uid
@@ -41,12 +43,46 @@ def test_round_trip(server, type_name, binary):
     conn.close()
 
 
-def test_register_needs_the_extension(server):
-    """A type that is not there is a clear error."""
-    conn = psycopg.connect(autocommit=True, options="-c search_path=pg_catalog")
+def test_register_needs_the_extension(bare_database):
+    """A database without the extension is a clear error."""
+    conn = psycopg.connect(autocommit=True, dbname=bare_database)
     with pytest.raises(LookupError, match="CREATE EXTENSION uid"):
         uid.psycopg.register(conn)
     conn.close()
+
+
+def test_register_finds_the_extension_s_types(elsewhere_database):
+    """The types are the extension's, found in its schema off the
+    search_path, not the decoy public.sno on it; a connection that is not
+    autocommit is left idle."""
+    conn = psycopg.connect(dbname=elsewhere_database)
+    try:
+        infos = uid.psycopg.register(conn)
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        assert infos["sno"].oid == conn.execute("SELECT 'ids.sno'::regtype::oid").fetchone()[0]
+        assert infos["sno"].array_oid == \
+            conn.execute("SELECT 'ids.sno[]'::regtype::oid").fetchone()[0]
+        value = conn.execute("SELECT ids.sno_new()").fetchone()[0]
+        assert type(value) is uid.Sno
+        assert conn.execute("SELECT pg_typeof(%s)::text, %t::text", [value, value]).fetchone() \
+            == ("ids.sno", str(value))
+        assert conn.execute("SELECT ARRAY[ids.uid60_new()]").fetchone()[0][0].__class__ \
+            is uid.Uid60
+        conn.rollback()
+    finally:
+        conn.close()
+
+    async def register_async():
+        aconn = await psycopg.AsyncConnection.connect(dbname=elsewhere_database)
+        try:
+            await uid.psycopg.register_async(aconn)
+            assert aconn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+            cur = await aconn.execute("SELECT ids.muid_new()")
+            return (await cur.fetchone())[0]
+        finally:
+            await aconn.close()
+
+    assert type(asyncio.run(register_async())) is uid.Muid
 
 
 def test_register_on_a_cursor_and_globally(server, monkeypatch):

@@ -94,3 +94,33 @@ def test_register_on_a_cursor_keeps_its_results(server):
         assert type(other.fetchone()[0]) is str
     finally:
         conn.close()
+
+
+def test_register_finds_the_extension_s_types(elsewhere_database, bare_database):
+    """The types are the extension's, found in its schema off the
+    search_path, not the decoy public.sno on it, and a value is sent as a
+    literal of the qualified type; a database without the extension is a
+    clear error."""
+    saved = dict(psycopg2.extensions.adapters)     # register_adapter is global
+    conn = psycopg2.connect("", dbname=elsewhere_database)
+    try:
+        oids = uid.psycopg2.register(conn)
+        cur = conn.cursor()
+        cur.execute("SELECT 'ids.sno'::regtype::oid, 'ids.sno[]'::regtype::oid")
+        assert oids["sno"] == cur.fetchone()
+        cur.execute("SELECT ids.sno_new()")
+        value = cur.fetchone()[0]
+        assert type(value) is uid.Sno
+        cur.execute("SELECT pg_typeof(%s)::text, %s", [value, value])
+        assert cur.fetchone() == ("ids.sno", value)
+    finally:
+        conn.close()
+        psycopg2.extensions.adapters.clear()
+        psycopg2.extensions.adapters.update(saved)
+    conn = psycopg2.connect("", dbname=bare_database)
+    try:
+        with pytest.raises(LookupError, match="CREATE EXTENSION uid"):
+            uid.psycopg2.register(conn)
+        assert conn.get_transaction_status() == psycopg2.extensions.TRANSACTION_STATUS_IDLE
+    finally:
+        conn.close()

@@ -1,9 +1,10 @@
-"""What the driver adapters share: which types to register and how to make
-a value of each from the server's text or binary form."""
+"""What the driver adapters share: which types to register, where they are
+in the database, and how to make a value of each from the server's text or
+binary form."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, Optional, Type
+from typing import Any, Callable, Dict, Iterable, NamedTuple, Optional, Sequence, Type
 
 from ._types import (DEFAULT_SNOWFLAKE_SI_EPOCH, DEFAULT_SNOWFLAKE_SI_INDEX_BITS, TYPES,
                      Epoch, SnowflakeSi, UidValue, snowflake_si_epoch_ms)
@@ -46,3 +47,40 @@ def readers(types: Optional[Iterable[str]] = None,
         else:
             result[name] = Reader(name, cls, cls.parse, cls.from_bytes)
     return result
+
+
+#: The types of the extension uid in the current database, found through
+#: its membership (pg_depend), not by name on the search_path: a type of the
+#: same name elsewhere is never taken, and the extension's schema need not
+#: be on the path.  Columns: name, oid, array oid, schema, qualified name.
+TYPES_SQL = """
+SELECT t.typname::text, t.oid, t.typarray, n.nspname::text,
+       pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.quote_ident(t.typname)
+FROM pg_catalog.pg_extension e
+JOIN pg_catalog.pg_depend d
+  ON d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass AND d.refobjid = e.oid
+ AND d.classid = 'pg_catalog.pg_type'::pg_catalog.regclass AND d.deptype = 'e'
+JOIN pg_catalog.pg_type t ON t.oid = d.objid
+JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
+WHERE e.extname = 'uid'"""
+
+
+class CatalogType(NamedTuple):
+    """One of the extension's types as TYPES_SQL finds it."""
+
+    name: str
+    oid: int
+    array_oid: int
+    schema: str
+    qualified_name: str     # "schema.name", quoted where it must be
+
+
+def catalog_types(rows: Iterable[Sequence[Any]], names: Iterable[str]) -> Dict[str, CatalogType]:
+    """The rows of TYPES_SQL for each of names, or LookupError for the
+    first that is missing (no extension uid in the database)."""
+    found = {row[0]: CatalogType(*row) for row in rows}
+    for name in names:
+        if name not in found:
+            raise LookupError("type %s not found: is the extension uid installed in this "
+                              "database (CREATE EXTENSION uid)?" % name)
+    return {name: found[name] for name in names}

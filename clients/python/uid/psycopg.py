@@ -1,10 +1,11 @@
 """psycopg 3 adapters for uid's types.
 
-``register(conn)`` looks the types' OIDs up on the connection
-(``TypeInfo.fetch``) and registers, on ``conn`` (or a cursor, or globally
-with ``None``), text and binary loaders that return the value classes and
-text and binary dumpers that send them; arrays of the types too.  A ``%s``
-placeholder sends a value in binary, ``%t`` in text, ``%b`` in binary.
+``register(conn)`` looks the types' OIDs up on the connection (through the
+extension's membership, whatever the search_path) and registers, on
+``conn`` (or a cursor, or globally with ``None``), text and binary loaders
+that return the value classes and text and binary dumpers that send them;
+arrays of the types too.  A ``%s`` placeholder sends a value in binary,
+``%t`` in text, ``%b`` in binary.
 """
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ import psycopg
 from psycopg.abc import AdaptContext
 from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
+from psycopg.rows import tuple_row
 from psycopg.types import TypeInfo
 
-from ._adapt import Reader, readers
+from ._adapt import TYPES_SQL, CatalogType, Reader, catalog_types, readers
 from ._types import DEFAULT_SNOWFLAKE_SI_EPOCH, DEFAULT_SNOWFLAKE_SI_INDEX_BITS, Epoch
 
 __all__ = ["register", "register_async", "register_infos"]
@@ -28,9 +30,8 @@ def _connection_of(context: Optional[AdaptContext]) -> Optional[psycopg.Connecti
     return getattr(context, "connection", None)
 
 
-def _missing(name: str) -> LookupError:
-    return LookupError("type %s not found: is the extension uid installed in this database "
-                       "(CREATE EXTENSION uid) and its schema on the search_path?" % name)
+def _infos(found: Dict[str, CatalogType]) -> Dict[str, TypeInfo]:
+    return {name: TypeInfo(name, t.oid, t.array_oid) for name, t in found.items()}
 
 
 def register(context: Optional[AdaptContext] = None, *,
@@ -51,12 +52,12 @@ def register(context: Optional[AdaptContext] = None, *,
     if conn is None:
         raise TypeError("register() needs a connection to look up the types' OIDs: "
                         "pass one as context or as connection=")
-    infos = {}
-    for name in readers(types):
-        info = TypeInfo.fetch(conn, name)
-        if info is None:
-            raise _missing(name)
-        infos[name] = info
+    names = readers(types)
+    # as TypeInfo.fetch does: the connection is left as it was found
+    with conn.transaction():
+        with conn.cursor(row_factory=tuple_row) as cur:
+            rows = cur.execute(TYPES_SQL).fetchall()
+    infos = _infos(catalog_types(rows, names))
     register_infos(infos, context, snowflake_si_epoch, snowflake_si_index_bits)
     return infos
 
@@ -68,12 +69,11 @@ async def register_async(context: psycopg.AsyncConnection, *,
                          ) -> Dict[str, TypeInfo]:
     """register() for an AsyncConnection (or its cursor): the same adapters."""
     conn = getattr(context, "connection", context)
-    infos = {}
-    for name in readers(types):
-        info = await TypeInfo.fetch(conn, name)
-        if info is None:
-            raise _missing(name)
-        infos[name] = info
+    names = readers(types)
+    async with conn.transaction():
+        async with conn.cursor(row_factory=tuple_row) as cur:
+            rows = await (await cur.execute(TYPES_SQL)).fetchall()
+    infos = _infos(catalog_types(rows, names))
     register_infos(infos, context, snowflake_si_epoch, snowflake_si_index_bits)
     return infos
 

@@ -1,10 +1,12 @@
 """psycopg2 adapters for uid's types.
 
-``register(conn)`` looks the types' OIDs up on the connection and registers
+``register(conn)`` looks the types' OIDs up on the connection (through the
+extension's membership, whatever the search_path) and registers
 typecasters (``new_type``, and ``new_array_type`` for their arrays) that
 return the value classes, on that connection or cursor (or globally with
 ``globally=True``), and adapters (``register_adapter``, always global in
-psycopg2) that send a value as a typed literal such as ``'...'::sno``.
+psycopg2) that send a value as a typed literal, the type qualified with
+the extension's schema: ``'...'::public.sno``.
 psycopg2 reads results as text only.
 """
 from __future__ import annotations
@@ -13,12 +15,10 @@ from typing import Any, Dict, Iterable, Optional, Tuple
 
 import psycopg2.extensions as ext
 
-from ._adapt import readers
+from ._adapt import TYPES_SQL, catalog_types, readers
 from ._types import DEFAULT_SNOWFLAKE_SI_EPOCH, DEFAULT_SNOWFLAKE_SI_INDEX_BITS, Epoch, UidValue
 
 __all__ = ["register"]
-
-_OIDS = "SELECT t.oid, t.typarray, t.oid::regtype::text FROM pg_type t WHERE t.oid = to_regtype(%s)"
 
 
 class _Literal:
@@ -27,12 +27,15 @@ class _Literal:
     def __init__(self, value: UidValue, type_sql: str) -> None:
         self._quoted = ext.QuotedString(str(value))
         self._type_sql = type_sql
+        self._encoding = "utf-8"
 
     def prepare(self, conn: Any) -> None:
         self._quoted.prepare(conn)
+        self._encoding = ext.encodings.get(conn.encoding, "utf-8")
 
     def getquoted(self) -> bytes:
-        return self._quoted.getquoted() + b"::" + self._type_sql.encode("ascii")
+        # the type's name is quoted already, and in the connection's encoding
+        return self._quoted.getquoted() + b"::" + self._type_sql.encode(self._encoding)
 
 
 def register(conn_or_curs: Any, *, types: Optional[Iterable[str]] = None,
@@ -51,23 +54,17 @@ def register(conn_or_curs: Any, *, types: Optional[Iterable[str]] = None,
     scope = None if globally else conn_or_curs
     type_readers = readers(types, snowflake_si_epoch, snowflake_si_index_bits)
     idle = conn.get_transaction_status() == ext.TRANSACTION_STATUS_IDLE
-    rows = {}
     try:
         with conn.cursor(cursor_factory=ext.cursor) as cursor:
-            for name in type_readers:
-                cursor.execute(_OIDS, (name,))
-                rows[name] = cursor.fetchone()
+            cursor.execute(TYPES_SQL)
+            found = catalog_types(cursor.fetchall(), type_readers)
     finally:
         if idle and not conn.closed:
             conn.rollback()     # ends the transaction the lookup opened, if any
     oids = {}
     for name, reader in type_readers.items():
-        row = rows[name]
-        if row is None or row[0] is None:
-            raise LookupError("type %s not found: is the extension uid installed in this "
-                              "database (CREATE EXTENSION uid) and its schema on the "
-                              "search_path?" % name)
-        oid, array_oid, type_sql = row
+        oid, array_oid = found[name].oid, found[name].array_oid
+        type_sql = found[name].qualified_name
 
         def cast(text: Optional[str], _cursor: Any, _read: Any = reader.from_text) -> Any:
             return None if text is None else _read(text)
