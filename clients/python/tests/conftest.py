@@ -36,6 +36,9 @@ FIELDS: Dict[str, List[str]] = {
     "uid60": ["worker", "sequence", "random"],
 }
 
+#: The 8-byte types, whose parameters may be ints (bigint::type).
+INT_TYPES = ["snowflake_si", "revts8", "uid60"]
+
 #: How long apart two IDs of a type must be made to differ in time.
 TICK = {"sno": 0.004, "muid": 0.000001, "snowflake_si": 0.001, "revts8": 0.001, "uid60": 1.0}
 

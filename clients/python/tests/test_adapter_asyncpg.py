@@ -6,7 +6,7 @@ import asyncio
 import pytest
 
 import uid
-from conftest import RoundTrip, require_module
+from conftest import INT_TYPES, RoundTrip, require_module
 
 asyncpg = require_module("asyncpg")
 import uid.asyncpg  # noqa: E402
@@ -42,6 +42,9 @@ def test_round_trip(server, type_name):
         assert run(conn.fetchval("SELECT array_agg(id ORDER BY id) FROM %s" % table)) == values
         assert run(conn.fetchval("SELECT $1::%s[]::text[]" % type_name, values)) == \
             [str(v) for v in values]
+        if type_name in INT_TYPES:     # an int is bigint::type
+            assert run(conn.fetchval("SELECT id FROM %s WHERE id = $1" % table,
+                                     int(values[0]))) == values[0]
     finally:
         run(conn.close())
         loop.close()
@@ -69,3 +72,27 @@ def test_register_finds_the_extension_s_types(elsewhere_database, bare_database)
             await conn.close()
 
     asyncio.run(check())
+
+
+def test_int_parameters(server):
+    """An int parameter of the 8-byte types is bigint::type, in both
+    formats, with the server's range check; not of sno."""
+    async def check(format):
+        conn = await asyncpg.connect(server_settings={"search_path": server.search_path})
+        try:
+            await uid.asyncpg.register(conn, format=format)
+            assert await conn.fetchval("SELECT $1::snowflake_si::text", 5) == "5"
+            r = uid.Revts8.boundary(uid.DEFAULT_SNOWFLAKE_SI_EPOCH)
+            assert await conn.fetchval("SELECT $1::revts8", int(r)) == r
+            u = uid.Uid60.from_int(1 << 40)
+            assert await conn.fetchval("SELECT $1::uid60", int(u)) == u
+            # the encoder's errors, as asyncpg reports them
+            with pytest.raises(asyncpg.DataError, match="out of range for type uid60"):
+                await conn.fetchval("SELECT $1::uid60", 1 << 60)
+            with pytest.raises(asyncpg.DataError, match="must be a str, not int"):
+                await conn.fetchval("SELECT $1::sno", 5)
+        finally:
+            await conn.close()
+
+    asyncio.run(check("binary"))
+    asyncio.run(check("text"))

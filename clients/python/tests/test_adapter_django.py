@@ -7,7 +7,7 @@ import os
 import pytest
 
 import uid
-from conftest import RoundTrip, require_module
+from conftest import INT_TYPES, RoundTrip, require_module
 
 django = require_module("django")
 require_module("psycopg2")
@@ -80,6 +80,8 @@ def test_round_trip(server, connection, type_name):
     assert all(type(m.id) is uid.TYPES[type_name] for m in made)
     assert sorted(m.id for m in made) == sorted(model.objects.values_list("id", flat=True))
     assert model.objects.get(id=made[0].id).n == made[0].n
+    if type_name in INT_TYPES:         # an int is bigint::type
+        assert model.objects.get(id=int(made[0].id)).id == made[0].id
     assert list(model.objects.order_by("id").values_list("id", flat=True)) == sorted(m.id for m in made)
 
 
@@ -117,3 +119,24 @@ def test_db_returning_defers_to_django(monkeypatch):
     assert field.db_returning is False
     field.wants_returning = True            # as Django 5's property for a db_default
     assert field.db_returning is True
+
+
+def test_int_values():
+    """An int is a value of the 8-byte types' fields (bigint::type), with
+    the server's range check; not of sno and muid."""
+    from django.core.exceptions import ValidationError
+
+    import uid.django
+    field = uid.django.SnowflakeSiField(index_bits=4)
+    value = field.to_python(4097)
+    assert (value, value.index_bits, value.machine) == (uid.SnowflakeSi.from_int(4097), 4, 256)
+    assert field.get_prep_value(4097) == "4097"
+    u = uid.Uid60.from_int(1 << 40)
+    assert uid.django.Uid60Field().get_prep_value(int(u)) == str(u)
+    r = uid.Revts8.boundary(uid.DEFAULT_SNOWFLAKE_SI_EPOCH)
+    assert uid.django.Revts8Field().to_python(int(r)) == r
+    for field, bad in ((uid.django.SnowflakeSiField(), -1), (uid.django.Uid60Field(), 1 << 60),
+                       (uid.django.Revts8Field(), -1),       # reserved bits set
+                       (uid.django.SnoField(), 5), (uid.django.Uid60Field(), True)):
+        with pytest.raises(ValidationError):
+            field.to_python(bad)

@@ -7,7 +7,7 @@ from typing import Any, List
 import pytest
 
 import uid
-from conftest import RoundTrip, require_module
+from conftest import INT_TYPES, RoundTrip, require_module
 
 sa = require_module("sqlalchemy")
 require_module("psycopg2")
@@ -65,6 +65,9 @@ def test_round_trip(server, type_name):
         first = str(ordered[0])
         assert conn.execute(sa.select(table.c.id).where(table.c.id == first)).scalar_one() \
             == ordered[0]
+        if type_name in INT_TYPES:     # an int is bigint::type
+            assert conn.execute(sa.select(table.c.id).where(
+                table.c.id == int(ordered[0]))).scalar_one() == ordered[0]
     engine.dispose()
 
 
@@ -84,3 +87,31 @@ def test_column_type():
     assert "CAST('%s' AS sno)" % b in sql
     value = table.c.s.type.process_result_value("4097", None)
     assert (value.index_bits, value.machine, value.index) == (4, 256, 1)
+
+
+def test_int_parameters():
+    """An int is a value of the 8-byte types (bigint::type), in
+    comparisons and literals; not of sno and muid."""
+    from sqlalchemy.dialects import postgresql
+
+    table = sa.Table("t", sa.MetaData(), sa.Column("s", uid.sqlalchemy.SnowflakeSiType()),
+                     sa.Column("r", uid.sqlalchemy.Revts8Type()),
+                     sa.Column("u", uid.sqlalchemy.Uid60Type()),
+                     sa.Column("id", uid.sqlalchemy.SnoType()))
+    u = uid.Uid60.from_int(1 << 40)
+    r = uid.Revts8.boundary(uid.DEFAULT_SNOWFLAKE_SI_EPOCH)
+    sql = str(sa.select(table.c.s).where(table.c.s == 5, table.c.u == int(u),
+                                          table.c.r == int(r)).compile(
+        dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}))
+    assert "CAST('5' AS snowflake_si)" in sql
+    assert "CAST('%s' AS uid60)" % u in sql
+    assert "CAST('%s' AS revts8)" % r in sql
+    value = uid.sqlalchemy.SnowflakeSiType(index_bits=4).coerce(4097)
+    assert (value, value.index_bits, value.machine) == (uid.SnowflakeSi.from_int(4097), 4, 256)
+    assert uid.sqlalchemy.SnowflakeSiType().process_bind_param(5, None) == "5"
+    with pytest.raises(uid.NumericValueOutOfRange):
+        uid.sqlalchemy.SnowflakeSiType().coerce(-1)
+    with pytest.raises(TypeError):
+        uid.sqlalchemy.SnoType().coerce(5)
+    with pytest.raises(TypeError):
+        uid.sqlalchemy.Uid60Type().coerce(True)

@@ -3,6 +3,7 @@ in the database, and how to make a value of each from the server's text or
 binary form."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, NamedTuple, Optional, Sequence, Type
 
@@ -18,6 +19,25 @@ class Reader:
     cls: Type[UidValue]
     from_text: Callable[[str], UidValue]
     from_binary: Callable[[bytes], UidValue]
+    #: ``bigint::type`` for the 8-byte types (snowflake_si, revts8, uid60)
+    from_int: Optional[Callable[[int], UidValue]] = None
+
+    def coerce(self, value: Any) -> UidValue:
+        """value (a parameter) as the class: a value of it as it is, an int
+        as ``bigint::type`` for the 8-byte types, else text, parsed."""
+        if isinstance(value, self.cls):
+            return value
+        if self.from_int is not None and isinstance(value, int) \
+                and not isinstance(value, bool):
+            return self.from_int(value)
+        return self.from_text(value)
+
+
+@functools.lru_cache(maxsize=None)
+def reader(type_name: str, snowflake_si_epoch: Epoch = DEFAULT_SNOWFLAKE_SI_EPOCH,
+           snowflake_si_index_bits: int = DEFAULT_SNOWFLAKE_SI_INDEX_BITS) -> Reader:
+    """The Reader of one type (the same one for the same arguments)."""
+    return readers([type_name], snowflake_si_epoch, snowflake_si_index_bits)[type_name]
 
 
 def readers(types: Optional[Iterable[str]] = None,
@@ -43,9 +63,11 @@ def readers(types: Optional[Iterable[str]] = None,
             result[name] = Reader(
                 name, cls,
                 lambda text: SnowflakeSi.parse(text, epoch_ms, snowflake_si_index_bits),
-                lambda data: SnowflakeSi.from_bytes(data, epoch_ms, snowflake_si_index_bits))
+                lambda data: SnowflakeSi.from_bytes(data, epoch_ms, snowflake_si_index_bits),
+                lambda n: SnowflakeSi.from_int(n, epoch_ms, snowflake_si_index_bits))
         else:
-            result[name] = Reader(name, cls, cls.parse, cls.from_bytes)
+            result[name] = Reader(name, cls, cls.parse, cls.from_bytes,
+                                  getattr(cls, "from_int", None))
     return result
 
 

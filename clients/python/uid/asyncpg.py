@@ -2,7 +2,8 @@
 
 ``await register(conn)`` sets a codec for each type (``set_type_codec``),
 in the binary format by default, so that results come back as the value
-classes and parameters of those types take them (or their text).  Use it as
+classes and parameters of those types take them (or their text, or for
+snowflake_si, revts8 and uid60 an int, as ``bigint::type``).  Use it as
 a pool's ``init`` to have it on every connection of the pool.
 """
 from __future__ import annotations
@@ -17,8 +18,7 @@ __all__ = ["register"]
 
 def _encoder(reader: Reader, binary: bool) -> Any:
     def encode(value: Any) -> Any:
-        if not isinstance(value, reader.cls):
-            value = reader.from_text(value)
+        value = reader.coerce(value)
         return value.to_bytes() if binary else str(value)
     return encode
 

@@ -3,7 +3,8 @@
 ``SnoField``, ``MuidField``, ``SnowflakeSiField``, ``Revts8Field`` and
 ``Uid60Field`` make columns of the PostgreSQL types (``db_type()`` is the
 type's name) and hold the value classes.  Lookups (``id__gte=Sno.boundary(t)``)
-send the value's text, which the server reads as the column's type.
+send the value's text, which the server reads as the column's type; for
+snowflake_si, revts8 and uid60 an int is taken too, as ``bigint::type``.
 
 ``db_generated=True`` leaves the value to the column's DEFAULT (such as
 ``sno_new()``, set by a ``RunSQL`` migration: Django before 5.0 writes no
@@ -19,6 +20,7 @@ from django.db import models
 from django.db.models.expressions import Expression
 from django.db.models.query_utils import DeferredAttribute
 
+from ._adapt import Reader, reader
 from ._core import UidError
 from ._types import (DEFAULT_SNOWFLAKE_SI_EPOCH, DEFAULT_SNOWFLAKE_SI_INDEX_BITS, Epoch, Muid,
                      Revts8, Sno, SnowflakeSi, Uid60, UidValue)
@@ -83,15 +85,21 @@ class UidField(models.Field):
         with a db_default; before, a plain class attribute, False)."""
         return self.db_generated or bool(getattr(super(), "db_returning", False))
 
+    @property
+    def _reader(self) -> Reader:
+        return reader(self.value_class.type_name)
+
     def parse(self, text: str) -> UidValue:
         """The value of text (the server's input function's rules)."""
-        return self.value_class.parse(text)
+        return self._reader.from_text(text)
 
     def to_python(self, value: Any) -> Optional[UidValue]:
-        if value is None or isinstance(value, self.value_class):
+        """value as the value class: itself, parsed from its text, or for
+        snowflake_si, revts8 and uid60 an int as ``bigint::type``."""
+        if value is None:
             return value
         try:
-            return self.parse(value)
+            return self._reader.coerce(value)
         except (UidError, TypeError) as error:
             raise exceptions.ValidationError(self.error_messages["invalid"], code="invalid",
                                              params={"value": value, "error": error})
@@ -159,8 +167,9 @@ class SnowflakeSiField(UidField):
             kwargs["index_bits"] = self.index_bits
         return name, path, args, kwargs
 
-    def parse(self, text: str) -> UidValue:
-        return SnowflakeSi.parse(text, self.epoch, self.index_bits)
+    @property
+    def _reader(self) -> Reader:
+        return reader("snowflake_si", self.epoch, self.index_bits)
 
     def to_python(self, value: Any) -> Optional[UidValue]:
         if isinstance(value, SnowflakeSi):

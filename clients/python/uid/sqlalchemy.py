@@ -5,10 +5,12 @@
 columns of them hold the value classes, and a comparison such as
 ``table.c.id >= Sno.boundary(t)`` sends the value as a parameter cast to
 the type (``CAST(%(id_1)s AS sno)``), which a btree index on the column
-serves.  They work with SQLAlchemy 1.4 and 2.0, in ``Column(...)`` and in
-``mapped_column(...)`` (2.0, with ``Mapped[Sno]`` annotations), with any
-PostgreSQL driver: values travel as text, and come back as text or, where
-a driver adapter of this package is registered, already as values.
+serves; for snowflake_si, revts8 and uid60 an int is taken too, as
+``bigint::type`` (``table.c.id == 5``).  They work with SQLAlchemy 1.4 and
+2.0, in ``Column(...)`` and in ``mapped_column(...)`` (2.0, with
+``Mapped[Sno]`` annotations), with any PostgreSQL driver: values travel as
+text, and come back as text or, where a driver adapter of this package is
+registered, already as values.
 
 A default made by the server: ``server_default=text("sno_new()")``.
 """
@@ -19,6 +21,7 @@ from typing import Any, Optional, Type
 from sqlalchemy import cast
 from sqlalchemy.types import TypeDecorator, UserDefinedType
 
+from ._adapt import Reader, reader
 from ._types import (DEFAULT_SNOWFLAKE_SI_EPOCH, DEFAULT_SNOWFLAKE_SI_INDEX_BITS, Epoch, Muid,
                      Revts8, Sno, SnowflakeSi, Uid60, UidValue)
 
@@ -46,11 +49,14 @@ class _UidType(TypeDecorator):
     def python_type(self) -> Type[UidValue]:
         return self.value_class
 
+    @property
+    def _reader(self) -> Reader:
+        return reader(self.value_class.type_name)
+
     def coerce(self, value: Any) -> UidValue:
-        """value as the value class: itself, or parsed from its text."""
-        if isinstance(value, self.value_class):
-            return value
-        return self.value_class.parse(value)
+        """value as the value class: itself, parsed from its text, or for
+        snowflake_si, revts8 and uid60 an int as ``bigint::type``."""
+        return self._reader.coerce(value)
 
     def bind_expression(self, bindvalue: Any) -> Any:
         return cast(bindvalue, self.impl)
@@ -94,7 +100,11 @@ class SnowflakeSiType(_column_type(SnowflakeSi, "")):  # type: ignore[misc]
         self.epoch = epoch
         self.index_bits = index_bits
 
+    @property
+    def _reader(self) -> Reader:
+        return reader("snowflake_si", self.epoch, self.index_bits)
+
     def coerce(self, value: Any) -> UidValue:
         if isinstance(value, SnowflakeSi):
             return value.with_layout(self.epoch, self.index_bits)
-        return SnowflakeSi.parse(value, self.epoch, self.index_bits)
+        return super().coerce(value)
