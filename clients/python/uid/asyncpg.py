@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional
 
+import asyncpg
+
 from ._adapt import TYPES_SQL, Reader, catalog_types, readers
 from ._types import DEFAULT_SNOWFLAKE_SI_EPOCH, DEFAULT_SNOWFLAKE_SI_INDEX_BITS, Epoch
 
@@ -23,7 +25,7 @@ def _encoder(reader: Reader, binary: bool) -> Any:
     return encode
 
 
-async def register(conn: Any, *, types: Optional[Iterable[str]] = None,
+async def register(conn: asyncpg.Connection, *, types: Optional[Iterable[str]] = None,
                    format: str = "binary",
                    snowflake_si_epoch: Epoch = DEFAULT_SNOWFLAKE_SI_EPOCH,
                    snowflake_si_index_bits: int = DEFAULT_SNOWFLAKE_SI_INDEX_BITS) -> None:
