@@ -327,6 +327,116 @@ FROM regress_uid_overloader;
 REVOKE CREATE ON SCHEMA public FROM regress_uid_overloader;
 DROP ROLE regress_uid_overloader;
 
+-- A claim and a renewal are durable whatever the session says: with
+-- synchronous_commit off or local, their transaction commits with "on"
+-- (SET LOCAL inside them: it lasts until the transaction ends); a stronger
+-- setting is kept; a release changes nothing.
+BEGIN;
+SET LOCAL synchronous_commit = off;
+SELECT id, token FROM uid_pool_claim('durable', 4, 'a');
+SHOW synchronous_commit;
+COMMIT;
+BEGIN;
+SET LOCAL synchronous_commit = local;
+SELECT uid_pool_renew('durable', 0, 1) > clock_timestamp() AS renewed;
+SHOW synchronous_commit;
+COMMIT;
+BEGIN;
+SET LOCAL synchronous_commit = remote_apply;
+SELECT id, token FROM uid_pool_claim('durable', 4, 'b');
+SHOW synchronous_commit;
+COMMIT;
+BEGIN;
+SET LOCAL synchronous_commit = off;
+SELECT uid_pool_release('durable', 1, 2);
+SHOW synchronous_commit;
+COMMIT;
+
+-- A holder that ends in " key" and 16 hex digits (as uid servers name
+-- themselves) gets its own live lease back when it claims again: a claim
+-- it gave up waiting for that committed later.  With a new token, the old
+-- one no longer renews.  Another key, or a holder without one, takes
+-- another id.
+SELECT id, token FROM uid_pool_claim('again', 8, 'h:5432 system 1 key 00000000000000a1');
+SELECT id, token FROM uid_pool_claim('again', 8, 'h:5432 system 1 key 00000000000000a1');
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('again', 0, 1)$$);
+-- the host part may differ (a rename): the key decides
+SELECT id, token FROM uid_pool_claim('again', 8, 'renamed:5432 system 1 key 00000000000000a1');
+SELECT id, token FROM uid_pool_claim('again', 8, 'h:5432 system 1 key 00000000000000b2');
+SELECT id, token FROM uid_pool_claim('again', 8, 'app');
+SELECT id, token FROM uid_pool_claim('again', 8, 'app');
+-- an expired or released lease is not handed back: the lowest free id is
+-- taken as for anyone (here the released id 2, with no grace period left)
+UPDATE uid_pool_lease SET expires_at = clock_timestamp() - interval '1 s' WHERE pool = 'again' AND id = 0;
+SELECT uid_pool_release('again', 1, 4);
+UPDATE uid_pool_lease SET released_at = clock_timestamp() - interval '2 min' WHERE pool = 'again' AND id = 1;
+SELECT id, token FROM uid_pool_claim('again', 8, 'h:5432 system 1 key 00000000000000a1');
+SELECT id, holder, token, state FROM uid_pool_leases('again');
+
+-- Each claim and renewal records where it was written; the pool's longest
+-- time to live is kept.
+SELECT written_in = (SELECT place FROM uid_pool_place(true::uid_internal_call)) AS written_here,
+       written_timeline = (SELECT timeline FROM uid_pool_place(true::uid_internal_call)) AS on_this_timeline,
+       written_synced, max_ttl, hold_until
+FROM uid_pool WHERE pool = 'durable';
+
+-- A pool whose last write was elsewhere (a dump restored into another
+-- database, as if): it went back in time.  The claim that finds it so
+-- hands out nothing and warns; it commits the hold, and the claims after it
+-- are refused (55000) until the longest time to live and the grace period
+-- have passed.  Leases its rows hold are still renewed; one they do not
+-- (a claim of the lost history) or one that expired is not confirmed
+-- (55P03) until the hold ends.  Tokens jump past anything the lost history
+-- could have given.
+-- pool_err() with this cluster and database masked too, and the times
+-- in the message.
+CREATE FUNCTION pg_temp.pool_err_here(stmt text) RETURNS SETOF text
+LANGUAGE sql AS $$
+    SELECT regexp_replace(regexp_replace(line, 'system \d+ database \d+', 'system <N> database <M>', 'g'),
+                          '\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?\+00', '<time>', 'g')
+    FROM pg_temp.pool_err(stmt) line
+$$;
+SELECT id, token FROM uid_pool_claim('restored', 4, 'a', '1 hour');
+SELECT id, token FROM uid_pool_claim('restored', 4, 'b', '2 hours');
+SELECT id, token FROM uid_pool_claim('restored', 4, 'c', '10 min');
+UPDATE uid_pool_lease SET expires_at = clock_timestamp() - interval '1 s' WHERE pool = 'restored' AND id = 2;
+UPDATE uid_pool SET written_in = 'system 1 database 1' WHERE pool = 'restored';
+-- (the warning names this cluster and the time: not shown)
+SET client_min_messages = error;
+SELECT count(*) AS ids FROM uid_pool_claim('restored', 4, 'd');
+RESET client_min_messages;
+SELECT hold_until - clock_timestamp() BETWEEN interval '2 hours 59 s' AND interval '2 hours 60 s' AS two_hours_and_grace,
+       regexp_replace(hold_why, 'system \d+ database \d+', 'system <N> database <M>', 'g') AS hold_why,
+       claims > 1000000000000000 AS tokens_jumped
+FROM uid_pool WHERE pool = 'restored';
+SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_claim('restored', 4, 'd')$$);
+SELECT uid_pool_renew('restored', 0, 1) > clock_timestamp() AS held_lease_renewed;
+SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_renew('restored', 2, 3)$$);
+SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_renew('restored', 3, 4)$$);
+-- a release is as ever
+SELECT uid_pool_release('restored', 1, 2);
+-- the hold over, the rules are as before, with tokens from the jump on
+UPDATE uid_pool SET hold_until = clock_timestamp() - interval '1 s' WHERE pool = 'restored';
+SELECT uid_pool_renew('restored', 2, 3) > clock_timestamp() AS expired_lease_renewed;
+SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('restored', 3, 4)$$);
+SELECT id, token > 1000000000000000 AS jumped FROM uid_pool_claim('restored', 4, 'd');
+
+-- On another timeline (a promoted standby, a point-in-time restore): back
+-- in time unless the last write waited for a synchronous standby.
+UPDATE uid_pool SET written_timeline = 0, written_synced = true WHERE pool = 'durable';
+SELECT uid_pool_renew('durable', 0, 1) > clock_timestamp() AS renewed;
+SELECT hold_until FROM uid_pool WHERE pool = 'durable';
+UPDATE uid_pool SET written_timeline = 0, written_synced = false WHERE pool = 'durable';
+SET client_min_messages = error;
+SELECT uid_pool_renew('durable', 0, 1) > clock_timestamp() AS renewed;
+RESET client_min_messages;
+SELECT hold_until > clock_timestamp() AS on_hold, hold_why FROM uid_pool WHERE pool = 'durable';
+-- uid_pool_resume() ends a hold (of one pool, or of all) for an
+-- administrator who knows nothing was lost; only the owner may.
+SELECT uid_pool_resume('durable'), uid_pool_resume('durable'), uid_pool_resume();
+SELECT id, token > 1000000000000000 AS jumped FROM uid_pool_claim('durable', 4, 'c');
+SELECT has_function_privilege('public', 'uid_pool_resume(text)', 'EXECUTE') AS public_may_resume;
+
 -- Deleting a pool deletes its leases.
 DELETE FROM uid_pool;
 SELECT count(*) AS leases FROM uid_pool_lease;

@@ -23,8 +23,10 @@
 --    40001.
 -- So no id ever has two live holders.  The lock is held until the caller's
 -- transaction ends: claim in a short transaction of its own, and use what
--- it returns only once it has committed (a claim rolled back, or lost in a
--- crash, gives its id and its token to the next claim).
+-- it returns only once it has committed (a claim rolled back gives its id
+-- and its token to the next claim; one that committed is durable, and a
+-- pool that went back in time goes on hold: see uid_pool_prepare() in
+-- pool_functions.sql).
 --
 -- The functions run as the extension's owner (SECURITY DEFINER), with the
 -- search_path pinned.  The extension is relocatable: the PL/pgSQL functions

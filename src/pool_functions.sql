@@ -23,6 +23,16 @@ LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uid_pool_grace(uid_internal_call) IS
 'internal: uid_pool_grace(), as the pool''s functions call it';
 
+-- Where the coordinator writes: this cluster's system identifier and this
+-- database, as text, and the timeline WAL is inserted on (src/report.c).
+CREATE FUNCTION uid_pool_place(call uid_internal_call, OUT place text, OUT timeline bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'uid_pool_place'
+LANGUAGE C VOLATILE STRICT;
+COMMENT ON FUNCTION uid_pool_place(uid_internal_call) IS
+'internal: the cluster and database a pool is being written in ("system N database M"), and the timeline';
+REVOKE EXECUTE ON FUNCTION uid_pool_place(uid_internal_call) FROM PUBLIC;
+
 -- What uid_pool_claim(), uid_pool_renew() and uid_pool_release() do first,
 -- once each has refused its null arguments: check their other arguments,
 -- lock the pool's row, and read the clock once (t, which all their
@@ -31,16 +41,45 @@ COMMENT ON FUNCTION uid_pool_grace(uid_internal_call) IS
 -- pool with its size and refuses a pool of another size; for a renewal or
 -- a release, pool_size is null when there is no such pool.  Internal: they
 -- call it through the extension's current schema, as they reach its tables.
+--
+-- A claim or a renewal (ttl given) is a promise a holder acts on at once,
+-- so it must outlive every failure of the coordinator:
+--  - Durable whatever the session or the server says: with fsync off an
+--    operating-system crash may lose it, so it is refused; with
+--    synchronous_commit off or local, the transaction's commit is made to
+--    wait for the WAL flush (and any synchronous standby) all the same
+--    (SET LOCAL: it lasts until the caller's transaction ends).
+--  - Never handed out twice by a pool that went back in time.  Every claim
+--    and renewal records where it was written (uid_pool_place()) and
+--    whether it waited for a synchronous standby.  Found written in another
+--    cluster or database (a dump restored, a copy, pg_upgrade), or on an
+--    earlier timeline without a synchronous standby (a failover to an
+--    asynchronous standby, a point-in-time restore), the pool may have lost
+--    claims and renewals its holders act on: it goes on hold (hold_until),
+--    for the longest time to live it has given plus the grace period.
+--    Until then no claim hands out an id, and only leases that are held in
+--    its rows are renewed; the claims' count jumps to the clock's
+--    microseconds, so no later token repeats one the lost history gave.
+--    Every lease the lost history gave has ended when the hold does.
+--    uid_pool_resume() ends a hold that an administrator knows is needless.
 CREATE FUNCTION uid_pool_prepare(call uid_internal_call,
                                  pool text, size integer DEFAULT NULL, holder text DEFAULT NULL,
                                  id integer DEFAULT NULL, ttl interval DEFAULT NULL,
-                                 OUT pool_size integer, OUT t timestamptz)
+                                 OUT pool_size integer, OUT t timestamptz, OUT hold_until timestamptz,
+                                 OUT hold_why text, OUT moved boolean)
 RETURNS record
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     nsp name;               -- the extension's schema
+    max_ttl interval;
+    was_in text;            -- where the last claim or renewal was written
+    was_timeline bigint;
+    was_synced boolean;
+    here text;
+    timeline bigint;
+    grace interval;
 BEGIN
     IF pool = '' OR octet_length(pool) > 63 THEN
         RAISE EXCEPTION 'invalid pool name "%": a pool name has 1 to 63 bytes', pool
@@ -62,6 +101,12 @@ BEGIN
         RAISE EXCEPTION 'ttl must be positive and at most 365 days, not %', ttl
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    IF ttl IS NOT NULL AND current_setting('fsync') = 'off' THEN
+        RAISE EXCEPTION 'this coordinator has "fsync" off: a claim or renewal could be lost'
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  DETAIL = 'A crash of its operating system could lose a lease that a holder already uses, and the id would be handed out again.',
+                  HINT = 'Set "fsync" on on the coordinator; see "What the coordinator needs" in doc/several-servers.md.';
+    END IF;
 
     SELECT ns.nspname INTO STRICT nsp
     FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
@@ -75,8 +120,9 @@ BEGIN
     -- REPEATABLE READ the INSERT fails with 40001 instead.  A pool deleted
     -- while a claim waited for its lock is created again.
     LOOP
-        EXECUTE format('SELECT p.size FROM %I.uid_pool p WHERE p.pool = $1 FOR UPDATE', nsp)
-            INTO pool_size USING pool;
+        EXECUTE format('SELECT p.size, p.max_ttl, p.written_in, p.written_timeline, p.written_synced, '
+                       'p.hold_until, p.hold_why FROM %I.uid_pool p WHERE p.pool = $1 FOR UPDATE', nsp)
+            INTO pool_size, max_ttl, was_in, was_timeline, was_synced, hold_until, hold_why USING pool;
         EXIT WHEN pool_size IS NOT NULL OR size IS NULL;
         EXECUTE format('INSERT INTO %I.uid_pool (pool, size) VALUES ($1, $2) ON CONFLICT (pool) DO NOTHING', nsp)
             USING pool, size;
@@ -88,10 +134,49 @@ BEGIN
     END IF;
 
     t := clock_timestamp();
+    moved := false;
+
+    IF ttl IS NOT NULL AND pool_size IS NOT NULL THEN
+        IF current_setting('synchronous_commit') IN ('off', 'local') THEN
+            PERFORM set_config('synchronous_commit', 'on', true);
+        END IF;
+        EXECUTE format('SELECT p.place, p.timeline FROM %1$I.uid_pool_place(true::%1$I.uid_internal_call) p', nsp)
+            INTO here, timeline;
+        IF was_in IS NOT NULL AND
+           (was_in <> here OR (was_timeline <> timeline AND NOT was_synced)) THEN
+            EXECUTE format('SELECT %1$I.uid_pool_grace(true::%1$I.uid_internal_call)', nsp) INTO grace;
+            hold_until := greatest(hold_until, t + greatest(max_ttl, ttl) + grace);
+            moved := true;
+            hold_why := CASE
+                WHEN was_in <> here THEN
+                    format('Its last claim or renewal was written in %s, timeline %s; this is %s, timeline %s.',
+                           was_in, was_timeline, here, timeline)
+                ELSE
+                    format('Its last claim or renewal was written on timeline %s without waiting for a synchronous standby; this is timeline %s.',
+                           was_timeline, timeline)
+                END;
+            RAISE WARNING 'pool "%" went back in time: no id is handed out until %', pool, hold_until
+                USING DETAIL = hold_why,
+                      HINT = 'Holders of the leases in its rows go on renewing them.  See "When the coordinator goes back in time" in doc/several-servers.md.';
+            EXECUTE format($q$
+                UPDATE %I.uid_pool p
+                SET hold_until = $2, hold_why = $3,
+                    claims = greatest(p.claims, floor(extract(epoch FROM $4) * 1000000)::bigint)
+                WHERE p.pool = $1$q$, nsp)
+                USING pool, hold_until, hold_why, t;
+        END IF;
+        EXECUTE format($q$
+            UPDATE %I.uid_pool p
+            SET written_in = $2, written_timeline = $3,
+                written_synced = current_setting('synchronous_standby_names') <> '',
+                max_ttl = greatest(p.max_ttl, $4)
+            WHERE p.pool = $1$q$, nsp)
+            USING pool, here, timeline, ttl;
+    END IF;
 END
 $$;
 COMMENT ON FUNCTION uid_pool_prepare(uid_internal_call, text, integer, text, integer, interval) IS
-'internal: checks the arguments of uid_pool_claim(), uid_pool_renew() or uid_pool_release(), locks the pool''s row (a claim creates it) and reads the clock; returns the pool''s size (null if there is no pool) and the time';
+'internal: checks the arguments of uid_pool_claim(), uid_pool_renew() or uid_pool_release(), locks the pool''s row (a claim creates it), reads the clock, and for a claim or renewal makes its commit durable and puts a pool found written elsewhere on hold; returns the pool''s size (null if there is no pool), the time, the hold, and whether this call found the pool moved';
 -- Only the pool's functions call it, as the extension's owner: it is not for
 -- GRANTs.
 REVOKE EXECUTE ON FUNCTION uid_pool_prepare(uid_internal_call, text, integer, text, integer, interval) FROM PUBLIC;
@@ -114,6 +199,10 @@ DECLARE
     next_released boolean;
     why text;               -- the detail of an exhausted pool
     n bigint;
+    hold_until timestamptz; -- the pool went back in time: nothing handed out before
+    hold_why text;
+    moved boolean;          -- this claim found it so
+    key_tag text;           -- a uid server's key, from holder
 BEGIN
     IF pool IS NULL OR size IS NULL OR holder IS NULL OR ttl IS NULL THEN
         RAISE EXCEPTION 'uid_pool_claim: pool, size, holder and ttl must not be null'
@@ -127,8 +216,50 @@ BEGIN
     -- the checks, the pool's row (created by the first claim) locked, the clock
     EXECUTE format('SELECT * FROM %1$I.uid_pool_prepare(call => true::%1$I.uid_internal_call, '
                    'pool => $1, size => $2, holder => $3, ttl => $4)', nsp)
-        INTO pool_size, t USING pool, size, holder, ttl;
+        INTO pool_size, t, hold_until, hold_why, moved USING pool, size, holder, ttl;
     EXECUTE format('SELECT %1$I.uid_pool_grace(true::%1$I.uid_internal_call)', nsp) INTO grace;
+
+    -- A pool that went back in time hands out nothing until its hold ends
+    -- (see uid_pool_prepare()).  The claim that found it so returns no row,
+    -- so that its transaction commits the hold; the claims after it are
+    -- refused.
+    IF moved THEN
+        RETURN;
+    END IF;
+    IF hold_until > t THEN
+        RAISE EXCEPTION 'pool "%" hands out no id until %', pool, hold_until
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  DETAIL = hold_why || ' It may have lost claims and renewals whose holders still use their ids.',
+                  HINT = 'Holders of the leases in its rows go on renewing them; see "When the coordinator goes back in time" in doc/several-servers.md.';
+    END IF;
+
+    -- A uid server names itself with its lease's key at the end of holder
+    -- (" key" and 16 hex digits).  A live lease of that key is one of its
+    -- own claims that it gave up waiting for (uid.coordinator_timeout) and
+    -- that committed later: it is handed back, with a new token, rather
+    -- than left to hold a second id until it expires.
+    key_tag := substring(holder FROM ' key [0-9a-f]{16}$');
+    IF key_tag IS NOT NULL THEN
+        EXECUTE format($q$
+            SELECT min(l.id) FROM %I.uid_pool_lease l
+            WHERE l.pool = $1 AND l.id < $2 AND l.released_at IS NULL AND l.expires_at > $3
+              AND substring(l.holder FROM ' key [0-9a-f]{16}$') = $4$q$, nsp)
+            INTO free_id USING pool, pool_size, t, key_tag;
+    END IF;
+    IF free_id IS NOT NULL THEN
+        EXECUTE format('UPDATE %I.uid_pool p SET claims = p.claims + 1 WHERE p.pool = $1 RETURNING p.claims', nsp)
+            INTO claim_token USING pool;
+        EXECUTE format($q$
+            UPDATE %I.uid_pool_lease l
+            SET holder = $3, token = $4, claimed_at = $5, renewed_at = $5, expires_at = $5 + $6
+            WHERE l.pool = $1 AND l.id = $2$q$, nsp)
+            USING pool, free_id, holder, claim_token, t, ttl;
+        id := free_id;
+        token := claim_token;
+        expires_at := t + ttl;
+        RETURN NEXT;
+        RETURN;
+    END IF;
 
     -- The lowest free id.  It is 0, one above an id that has a row, or an id
     -- whose row is free: so the candidates come from the pool's rows, without
@@ -219,6 +350,9 @@ DECLARE
     cur_holder text;
     cur_released timestamptz;
     why text;
+    hold_until timestamptz;
+    hold_why text;
+    moved boolean;
 BEGIN
     IF pool IS NULL OR id IS NULL OR token IS NULL OR ttl IS NULL THEN
         RAISE EXCEPTION 'uid_pool_renew: pool, id, token and ttl must not be null'
@@ -233,17 +367,35 @@ BEGIN
     -- another holder runs wholly before or wholly after this renewal), the clock
     EXECUTE format('SELECT * FROM %1$I.uid_pool_prepare(call => true::%1$I.uid_internal_call, '
                    'pool => $1, id => $2, ttl => $3)', nsp)
-        INTO pool_size, t USING pool, id, ttl;
+        INTO pool_size, t, hold_until, hold_why, moved USING pool, id, ttl;
 
     -- A lease that expired but that nobody claimed since still has this
-    -- token: it is renewed, even after its grace period.
+    -- token: it is renewed, even after its grace period.  Not while the
+    -- pool is on hold (see uid_pool_prepare()): then only a lease its rows
+    -- hold now is renewed, for the history it lost may have handed the id
+    -- of an expired one to another holder.
     EXECUTE format($q$
         UPDATE %I.uid_pool_lease l SET renewed_at = $4, expires_at = $4 + $5
         WHERE l.pool = $1 AND l.id = $2 AND l.token = $3 AND l.released_at IS NULL
+          AND ($6 IS NULL OR $6 <= $4 OR l.expires_at > $4)
         RETURNING l.expires_at$q$, nsp)
-        INTO new_expiry USING pool, id, token, t, ttl;
+        INTO new_expiry USING pool, id, token, t, ttl, hold_until;
     IF new_expiry IS NOT NULL THEN
         RETURN new_expiry;
+    END IF;
+
+    -- On hold, a lease its rows do not hold may be one the lost history
+    -- gave: its holder may use it until it ends, and no claim takes its id
+    -- before the hold ends.  The renewal that found the pool moved returns
+    -- null, so that its transaction commits the hold.
+    IF moved THEN
+        RETURN NULL;
+    END IF;
+    IF hold_until > t THEN
+        RAISE EXCEPTION 'lease % of pool "%" cannot be renewed until %', id, pool, hold_until
+            USING ERRCODE = 'lock_not_available',
+                  DETAIL = hold_why || ' It may have lost this lease''s claim or renewals: its holder may use the id until the lease ends, and no claim takes the id before then.',
+                  HINT = 'Renew it again once the hold has ended; see "When the coordinator goes back in time" in doc/several-servers.md.';
     END IF;
 
     EXECUTE format('SELECT l.token, l.holder, l.released_at FROM %I.uid_pool_lease l WHERE l.pool = $1 AND l.id = $2', nsp)
@@ -300,6 +452,35 @@ END
 $$;
 COMMENT ON FUNCTION uid_pool_release(text, integer, bigint) IS
 'releases the lease of an id held by the claim''s token: true; false if the token does not hold it (already released, or claimed by another); the id is free uid_pool_grace() later';
+
+-- Ends the hold of a pool that went back in time (see uid_pool_prepare()),
+-- or of every pool (null): for an administrator who knows its coordinator
+-- lost no claim or renewal (a failover to a standby that was synchronous
+-- although the pool could not tell, pg_upgrade).  Returns how many pools
+-- were on hold.
+CREATE FUNCTION uid_pool_resume(pool text DEFAULT NULL)
+RETURNS integer
+LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    nsp name;
+    n integer;
+BEGIN
+    SELECT ns.nspname INTO STRICT nsp
+    FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
+    WHERE ext.extname = 'uid';
+    EXECUTE format($q$
+        UPDATE %I.uid_pool p SET hold_until = NULL
+        WHERE ($1 IS NULL OR p.pool = $1) AND p.hold_until > clock_timestamp()$q$, nsp)
+        USING pool;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN n;
+END
+$$;
+COMMENT ON FUNCTION uid_pool_resume(text) IS
+'ends the hold of a pool (null: of every pool) found written elsewhere before, for when the coordinator is known to have lost no claim or renewal; returns how many pools were on hold';
+REVOKE EXECUTE ON FUNCTION uid_pool_resume(text) FROM PUBLIC;
 
 -- In SQL, not PL/pgSQL: its argument and its first result column are both
 -- named pool, which PL/pgSQL refuses.  The body is parsed when the function

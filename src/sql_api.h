@@ -41,6 +41,7 @@ extern Datum uid_partition_time(PG_FUNCTION_ARGS);
 /* report.c: the settings */
 extern Datum uid_config(PG_FUNCTION_ARGS);
 extern Datum uid_pool_grace(PG_FUNCTION_ARGS);
+extern Datum uid_pool_place(PG_FUNCTION_ARGS);
 
 /* sno.c: the sno type */
 extern Datum bytea_to_sno(PG_FUNCTION_ARGS);

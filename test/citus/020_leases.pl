@@ -27,6 +27,11 @@ use CitusTest;
 my ($coord, $w1, $w2) = citus_cluster();
 my $pool_conninfo = 'host=127.0.0.1 port=' . $coord->port . ' dbname=postgres';
 
+# The pool's database needs fsync (PostgreSQL::Test::Cluster turns it off).
+ok(reload_setting($coord, 'fsync', 'on',
+		sub { $coord->safe_psql('postgres', 'SHOW fsync') eq 'on' }),
+	'the coordinator, where the pool is, has fsync on');
+
 # Leases the identity of $node from the pool on the coordinator's database.
 sub lease_on
 {

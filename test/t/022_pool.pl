@@ -30,7 +30,7 @@ use Test::More;
 use UidTest;
 
 my $grace = 5;    # seconds: uid.pool_grace
-my $node = uid_node('pool', conf => ["uid.pool_grace = $grace"]);
+my $node = uid_node('pool', conf => ["uid.pool_grace = $grace", 'fsync = on']);
 
 $node->safe_psql(
 	'postgres', q{

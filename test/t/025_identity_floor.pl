@@ -27,7 +27,7 @@ my $coord = PostgreSQL::Test::Cluster->new('floor_coordinator');
 $coord->init;
 # the writer's clock goes 30 s back: a grace of 120 s keeps it within the
 # bound of half of it (031 tests the bound itself)
-$coord->append_conf('postgresql.conf', "uid.pool_grace = 120\n");
+$coord->append_conf('postgresql.conf', "uid.pool_grace = 120\nfsync = on\n");
 $coord->start;
 $coord->safe_psql('postgres', 'CREATE EXTENSION uid');
 my $conninfo = sprintf("host=%s port=%d dbname=postgres", $coord->host, $coord->port);

@@ -51,7 +51,7 @@ my $plain = 'plain_role';
 my $coord = PostgreSQL::Test::Cluster->new('coordinator');
 $coord->init;
 $coord->append_conf('postgresql.conf',
-	"listen_addresses = '127.0.0.1'\npassword_encryption = 'scram-sha-256'");
+	"listen_addresses = '127.0.0.1'\npassword_encryption = 'scram-sha-256'\nfsync = on");
 {
 	my $hba = $coord->data_dir . '/pg_hba.conf';
 	my $text = slurp_file($hba);

@@ -1490,13 +1490,15 @@ sub check_new_ids
 # A coordinator: a started node with the extension created, @conf more
 # lines for its postgresql.conf.  Returns the node and the conninfo by
 # which servers reach it (for uid.coordinator, or uid_node's coordinator).
+# fsync is on, as a coordinator needs (the pool refuses claims without it;
+# PostgreSQL::Test::Cluster turns it off).
 sub coordinator_node
 {
 	my ($name, @conf) = @_;
 	my $node = PostgreSQL::Test::Cluster->new($name);
 
 	$node->init;
-	$node->append_conf('postgresql.conf', join("\n", @conf)) if @conf;
+	$node->append_conf('postgresql.conf', join("\n", 'fsync = on', @conf));
 	$node->start;
 	$node->safe_psql('postgres', 'CREATE EXTENSION uid');
 	return ($node,
