@@ -219,9 +219,9 @@ uid_skew_detail(const UidIdentSnap *s, const UidSkewText *t, bool refused)
 		return errdetail("Measured when renewing id %d of pool \"%s\", to within %s s (at least %s s); the bound is %s s, half the coordinator's \"uid.pool_grace\".",
 						 SNAP_ID(s), uid_pool, t->within, t->least, t->bound);
 	if (t->claimed)
-		return errdetail("Measured when claiming id %d of pool \"%s\", to within %s s (at least %s s).  Surely further off than the bound, the server stops generating under its lease.",
+		return errdetail("Measured when claiming id %d of pool \"%s\", to within %s s (at least %s s).  Within the bound, the server goes on generating; once surely further off than the bound, it makes no ID under its lease until a measurement finds its clock within it.",
 						 SNAP_ID(s), uid_pool, t->within, t->least);
-	return errdetail("Measured when renewing id %d of pool \"%s\", to within %s s (at least %s s).  Surely further off than the bound, the server stops generating under its lease.",
+	return errdetail("Measured when renewing id %d of pool \"%s\", to within %s s (at least %s s).  Within the bound, the server goes on generating; once surely further off than the bound, it makes no ID under its lease until a measurement finds its clock within it.",
 					 SNAP_ID(s), uid_pool, t->within, t->least);
 }
 
@@ -265,11 +265,17 @@ uid_ident_warn_skew(const UidIdentSnap *s)
 			 errhint("%s", uid_skew_hint)));
 }
 
+/*
+ * How this server names itself as a claim's holder: where it runs, for the
+ * administrator, and the lease's key at the end, " key" and 16 hex digits,
+ * by which the coordinator knows a claim of its own that it gave up
+ * waiting for (pool_functions.sql, uid_pool_claim()).
+ */
 static char *
-uid_ident_holder(void)
+uid_ident_holder(uint64 key)
 {
-	return psprintf("%s:%d system " UINT64_FORMAT, uid_host_name(), PostPortNumber,
-					GetSystemIdentifier());
+	return psprintf("%s:%d system " UINT64_FORMAT " key %016" INT64_MODIFIER "x", uid_host_name(),
+					PostPortNumber, GetSystemIdentifier(), key);
 }
 
 /*
@@ -303,10 +309,20 @@ uid_coord_open(UidRemote *r, char **schema, const char **call, char *sqlstate)
 	char	   *err;
 
 	err = uid_remote_connect(r, uid_coordinator, uid_coordinator_timeout_ms);
+
+	/*
+	 * The claim or renewal that follows must be durable before this server
+	 * acts on it: with synchronous_commit off (or local, with synchronous
+	 * standbys) a crash or a failover of the coordinator could lose it and
+	 * hand the id out again.  A coordinator of 0.7.0 or later makes it so
+	 * itself; this covers older ones.  A stronger setting is kept.
+	 */
 	if (err == NULL)
 		err = uid_remote_query(r,
 							   "SELECT pg_catalog.quote_ident(n.nspname), "
-							   "pg_catalog.to_regtype(pg_catalog.quote_ident(n.nspname) || '.uid_internal_call') IS NOT NULL "
+							   "pg_catalog.to_regtype(pg_catalog.quote_ident(n.nspname) || '.uid_internal_call') IS NOT NULL, "
+							   "CASE WHEN pg_catalog.current_setting('synchronous_commit') IN ('off', 'local') "
+							   "THEN pg_catalog.set_config('synchronous_commit', 'on', false) END "
 							   "FROM pg_catalog.pg_extension e "
 							   "JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uid'",
 							   0, NULL, &res, sqlstate);
@@ -364,7 +380,11 @@ uid_coord_renew(UidRemote *r, const char *schema, const char *call, uint64 stamp
 	t1 = uid_clock_unix_us();
 	if (err == NULL)
 	{
-		err = uid_ident_answer(res, 0, &expiry_us, &grace_us);
+		/* a null expiry: a coordinator that found its pool went back in time */
+		if (PQntuples(res) == 1 && PQnfields(res) == 2 && PQgetisnull(res, 0, 0))
+			err = pstrdup("the coordinator did not renew the lease: it found its pool went back in time and holds every id for a while (its warning says until when)");
+		else
+			err = uid_ident_answer(res, 0, &expiry_us, &grace_us);
 		PQclear(res);
 	}
 	if (err == NULL)
@@ -411,7 +431,7 @@ uid_coord_claim(UidRemote *r, const char *schema, const char *call, uint64 stamp
 	char	   *err;
 	char		ttl[32];
 	char		size[16];
-	char	   *holder = uid_ident_holder();
+	char	   *holder = uid_ident_holder(key);
 	const char *params[4] = {uid_pool, size, holder, ttl};
 	int64		t0;
 	int64		t1;
@@ -427,7 +447,7 @@ uid_coord_claim(UidRemote *r, const char *schema, const char *call, uint64 stamp
 	t1 = uid_clock_unix_us();
 	if (err == NULL && (PQntuples(res) != 1 || PQnfields(res) != 4))
 	{
-		err = pstrdup("the coordinator's uid_pool_claim() returned no lease");
+		err = pstrdup("the coordinator's uid_pool_claim() handed out no id: it found its pool went back in time and holds every id for a while (its warning says until when)");
 		PQclear(res);
 	}
 	else if (err == NULL)

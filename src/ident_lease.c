@@ -86,9 +86,33 @@ uid_hash_str(uint64 seed, const char *s)
 }
 
 /*
+ * The host name as this server life first saw it, hashed, for the key:
+ * read once per postmaster life (kept in the shared state with a tag of
+ * the life), so that a host renamed while the server runs changes no key,
+ * and sessions begun before and after the rename hold one lease; the next
+ * start takes the new name.
+ */
+static uint64
+uid_host_hash(void)
+{
+	pg_atomic_uint64 *w = &uid_state->ident.host;
+	uint64		life = (uid_mix64((uint64) PgStartTime ^ (uint64) PostmasterPid) | 1) & UINT64CONST(0xFFFFFFFF);
+	uint64		seen = pg_atomic_read_u64(w);
+	uint64		mine;
+
+	if (seen >> 32 == life)
+		return seen & UINT64CONST(0xFFFFFFFF);
+	mine = life << 32 | (uid_hash_str(0, uid_host_name()) & UINT64CONST(0xFFFFFFFF));
+	if (pg_atomic_compare_exchange_u64(w, &seen, mine))
+		return mine & UINT64CONST(0xFFFFFFFF);
+	/* another backend of this life was first: its reading stands */
+	return (seen >> 32 == life ? seen : mine) & UINT64CONST(0xFFFFFFFF);
+}
+
+/*
  * What a lease is for: where the coordinator is (not how we log in to it),
  * the pool and its size, and this server's system, timeline, state file and
- * host.  Never 0.
+ * host (as this server life first saw it).  Never 0.
  */
 /* uid_rec_word when key_cached was worked out */
 static uint64 key_rec_for = UINT64_MAX;
@@ -103,7 +127,7 @@ uid_ident_key(void)
 	k = uid_mix64(GetSystemIdentifier());
 	k = uid_mix64(k ^ uid_state_file_id());
 	k = uid_mix64(k ^ (uint64) GetWALInsertionTimeLine());
-	k = uid_hash_str(k, uid_host_name());
+	k = uid_mix64(k ^ uid_host_hash());
 	/* the coordinator, pool and size of the server's settings record */
 	k = uid_mix64(k ^ (uint64) uid_rec_value(UID_REC_LEASE_KEY));
 	key_cached = k | 1;

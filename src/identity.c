@@ -312,7 +312,8 @@ uid_identity(PG_FUNCTION_ARGS)
 			else if (!n.live)
 				note = pstrdup("the lease has expired: the next ID renews it or claims another");
 			else
-				note = pstrdup("leased from the coordinator");
+				note = psprintf("leased from pool \"%s\" of the coordinator; every pool hands out the same ids: servers whose IDs meet lease from one pool",
+								uid_pool);
 		}
 		else if ((group = uid_ident_citus(r->setting)) < UID_GROUP_NONE)
 		{

@@ -65,7 +65,11 @@ typedef struct UidIdentState
 								 * coordinator (monotonic us), 0 when none */
 	pg_atomic_uint64 retry_at;	/* no renewal before this after a failure
 								 * (monotonic us) */
-	pg_atomic_uint64 unused[3];	/* zero */
+	pg_atomic_uint64 host;		/* the host name's hash as this postmaster
+								 * life first saw it (low 32 bits) and the
+								 * life's tag (high 32 bits); zero in files
+								 * of 0.6.0 and older */
+	pg_atomic_uint64 unused[2];	/* zero */
 	pg_atomic_uint64 last_sqlstate;	/* of last_error: the coordinator's code, packed */
 	pg_atomic_uint64 last_key;	/* the key last_error was for */
 	pg_atomic_uint64 spare[3];
