@@ -12,6 +12,9 @@
 #     claim goes on making IDs under it; a lease the dump held is renewed;
 #     once the hold is over both servers hold ids of their own.  No ID in
 #     common.
+#     The same after a failover to a standby that had not received the
+#     last claim (the pool finds itself on a new timeline, its last write
+#     made without a synchronous standby).
 #  3. A claim the server gave up waiting for (uid.coordinator_timeout; the
 #     coordinator waits for a synchronous standby that is not there)
 #     commits later: the server's next claims get that id back, so once the
@@ -217,6 +220,49 @@ sub held
 	is(in_common($a, $b), 0, '2. and made no ID in common, all along');
 	$_->stop for $a, $b;
 	$c2->stop;
+}
+
+
+# 2b. A failover to a standby that had not received the last claim.
+{
+	my $ttl = 20;
+	my $p = PostgreSQL::Test::Cluster->new('lag_primary');
+	$p->init(allows_streaming => 1);
+	$p->append_conf('postgresql.conf', "fsync = on\nuid.pool_grace = 1\n");
+	$p->start;
+	$p->safe_psql('postgres', 'CREATE EXTENSION uid');
+	$p->backup('lag');
+	my $s = PostgreSQL::Test::Cluster->new('lag_standby');
+	$s->init_from_backup($p, 'lag', has_streaming => 1);
+	$s->start;
+	# both nodes' addresses: the servers follow the one that takes writes
+	my $conn = sprintf('host=%s,%s port=%d,%d dbname=postgres target_session_attrs=read-write',
+		$p->host, $s->host, $p->port, $s->port);
+	my @pool = ("uid.pool = 'p2b'", 'uid.pool_size = 4', "uid.pool_ttl = $ttl");
+	is(q1($p, "SELECT id FROM uid_pool_claim('p2b', 4, 'app', '$ttl s')"), '0',
+		'2b. an application claims id 0');
+	$p->wait_for_catchup($s);
+	$s->stop;    # it lags from here: it receives nothing more
+	my $a = writer('lag_a', $conn, @pool);
+	gen_together(0.5, $a);
+	is(lease_id($a), '1', '2b. server a claims id 1 on the primary, which the standby never receives');
+	$p->stop('immediate');
+	$s->start;
+	$s->promote;
+	ok(poll_until('the standby takes writes', sub { q1($s, 'SELECT NOT pg_is_in_recovery()') eq 't' }),
+		'2b. the standby is promoted');
+	my $b = writer('lag_b', $conn, @pool);
+	gen_together(4, $a, $b);
+	is(in_common($a, $b), 0, '2b. a and b made no ID in common');
+	is(q1($b, 'SELECT count(*) FROM ids'), 0, '2b. b made no ID: the promoted pool hands out none');
+	like(q1($b, 'SELECT string_agg(DISTINCT detail, $$ | $$) FROM refusals'),
+		qr/went back in time/, '2b. b was told the pool went back in time');
+	like(q1($s, q{SELECT hold_why FROM uid_pool WHERE pool = 'p2b'}),
+		qr/written on timeline 1 without waiting for a synchronous standby; this is timeline 2/,
+		'2b. the pool says it was written on timeline 1 without a synchronous standby');
+	is(q1($a, 'SELECT count(*) FROM refusals'), 0, '2b. a went on, refused nothing');
+	$_->stop for $a, $b;
+	$s->stop;
 }
 
 
