@@ -122,6 +122,16 @@ not_run() {
 	record "-" "$1: not run ($2)"
 }
 
+# The client packages' tests need Node.js 20.10+ with npm: the one on PATH,
+# else one from the npm registry, pinned and cached (test/node.sh, which may
+# apt-get Debian's npm to fetch it with: before anything runs beside).  The
+# clients suites alone get it first on PATH; without one they fail with its
+# line.
+NODE_BIN=
+if want clients; then
+	step "Node.js 20.10+ with npm for the client packages' tests" ensure_node || true
+fi
+
 run_regress() {
 	as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PATH="$PG_BIN:$PATH" \
 		make -C "$BUILD" -s installcheck PG_CONFIG="$PG_CONFIG" && return 0
@@ -359,7 +369,7 @@ for m in $majors; do
 		if [ -n "$clients_here" ]; then
 			suite "client packages (Python, JavaScript) on $ver" \
 				env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PGDATABASE=postgres \
-				bash "$UID_SRC/test/clients.sh" "$BUILD" || true
+				PATH="${NODE_BIN:+$NODE_BIN:}$PATH" bash "$UID_SRC/test/clients.sh" "$BUILD" || true
 		fi
 	fi
 	stop_cluster

@@ -12,8 +12,11 @@
 #   clients/js       npm ci (the npm registry: pg, postgres, drizzle-orm,
 #                    kysely), npm test, then npm pack and the tarball
 #                    installed into an empty project with --offline;
-#                    they need Node.js 20.10 or later with npm (checked
-#                    first: Debian 12's nodejs is 18)
+#                    they need Node.js 20.10 or later with npm: the one on
+#                    PATH if it is new enough, else (Debian 12's nodejs is
+#                    18) the one test/node.sh installs from the npm registry,
+#                    pinned, into UID_PG_CACHE/node-VERSION once, put first
+#                    on PATH here (test/lib.sh's ensure_node)
 #
 # Both read the shared vectors (clients/vectors/vectors.json, which make
 # vectorcheck holds to the C codecs).  UID_TEST_REQUIRE_SERVER=1 makes a
@@ -24,15 +27,18 @@ export UID_TEST_REQUIRE_SERVER=1 UID_VECTORS="$SRC/clients/vectors/vectors.json"
 : "${PGHOST:?the server to test against: PGHOST, PGPORT, PGUSER, PGDATABASE}"
 PY=/usr/bin/python3
 
+source "$(dirname "$0")/lib.sh" # ensure_node
+
 # node --test --test-concurrency (npm test) came in Node 20.10; kysely 0.28 needs 20
-node_version=$(node --version 2>/dev/null) || node_version="no node"
-if ! [[ $node_version =~ ^v([0-9]+)\.([0-9]+)\. ]] ||
-	((BASH_REMATCH[1] < 20 || (BASH_REMATCH[1] == 20 && BASH_REMATCH[2] < 10))) ||
-	! command -v npm >/dev/null 2>&1; then
-	echo "test/clients.sh: clients/js's tests need Node.js 20.10 or later with npm;" \
-		"this machine has $node_version, npm $(npm --version 2>/dev/null || echo "missing")" >&2
-	exit 1
+ensure_node || exit 1
+[ -z "$NODE_BIN" ] || PATH=$NODE_BIN:$PATH
+# The official build of Node.js (test/node.sh's) trusts its own copy of
+# Mozilla's CAs, Debian's nodejs the system's: npm ci reaches the registry
+# with both, as a machine behind a TLS proxy needs (its CA is the system's).
+if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+	export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
 fi
+echo "== Node.js $(node --version), npm $(npm --version): $(command -v node)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

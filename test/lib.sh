@@ -89,8 +89,8 @@ uid_packages() {
 	# and ORMs, pytest, venv and pip for the offline install
 	echo "python3-psycopg python3-psycopg2 python3-asyncpg python3-sqlalchemy python3-django"
 	echo "python3-pytest python3-venv python3-pip python3-setuptools"
-	# (and Node.js 20.10+ with npm, which Debian 12 has not: its nodejs is 18;
-	# test/clients.sh says so when the machine's is missing or older)
+	# (and Node.js 20.10+ with npm, which Debian 12 has not: its nodejs is
+	# 18; ensure_node, below)
 }
 
 # install_packages MAJOR...
@@ -118,6 +118,31 @@ install_packages() {
 		"${SUDO[@]}" useradd --system --user-group --create-home --home-dir /var/lib/postgresql \
 			--shell /bin/bash --comment "PostgreSQL administrator" postgres
 	fi
+}
+
+# node_new_enough: the node on PATH is Node.js 20.10 or later, and an npm runs
+# (the client packages' tests: `node --test --test-concurrency` came in 20.10).
+node_new_enough() {
+	local v
+	v=$(node --version 2>/dev/null) || return 1
+	[[ $v =~ ^v([0-9]+)\.([0-9]+)\. ]] || return 1
+	((BASH_REMATCH[1] > 20 || (BASH_REMATCH[1] == 20 && BASH_REMATCH[2] >= 10))) || return 1
+	npm --version >/dev/null 2>&1
+}
+
+# ensure_node: a Node.js for test/clients.sh.  The one on PATH when it is new
+# enough (NODE_BIN empty: nothing installed); else test/node.sh's, pinned,
+# from the npm registry once into UID_PG_CACHE/node-VERSION and from there
+# later (NODE_BIN: its bin directory, to put first on PATH).  Fails with
+# test/node.sh's one line when it has none to give.
+ensure_node() {
+	# shellcheck disable=SC2034 # the caller's
+	NODE_BIN=
+	if node_new_enough; then
+		echo "Node.js $(node --version), npm $(npm --version): $(command -v node), on PATH"
+		return 0
+	fi
+	NODE_BIN=$("${SUDO[@]}" env UID_PG_CACHE="$UID_PG_CACHE" PATH="$PATH" bash "$UID_SRC/test/node.sh") || return 1
 }
 
 # The current major's server: nothing to do for a packaged one; the others are
