@@ -141,6 +141,10 @@ sub node_config
 	  : ('uid.partition' => 7, 'uid.generator' => 5, 'uid.cluster' => 3,
 		'uid.medallion' => "'5ea4c0ffee'");
 	my $sync = $sc =~ /^(sync|coordinator)$/ ? 'true' : 'false';
+	# The coordinator commits asynchronously, as many servers do: the pool
+	# makes its claims and renewals durable itself (doc/several-servers.md,
+	# "What the coordinator needs"); 0.7.0's lost them in a crash.
+	my $commit = $sc eq 'coordinator' ? 'off' : 'on';
 	my $hosts = join ',', map { "127.0.0.1:$_" } @etcd_client;
 	write_file("$dir/$name/patroni.yml", <<"EOF" . yaml_params(%identity) . <<"EOF2");
 scope: uid-int-$sc
@@ -169,7 +173,7 @@ bootstrap:
         max_wal_senders: 10
         max_replication_slots: 10
         wal_keep_size: 256MB
-        synchronous_commit: 'on'
+        synchronous_commit: '$commit'
 EOF
   initdb:
     - encoding: UTF8
