@@ -74,13 +74,16 @@ mounted_under() { # mount points at or below $1, deepest first
 		/proc/self/mountinfo | sort -r
 }
 
-# The processes whose root is the Debian root: the test's servers, anything a
-# maintainer script left running.
+# The processes whose root is the Debian root or one below it (a root made
+# inside it, as test/fresh-root.sh's check.sh makes 19's): the test's
+# servers, anything a maintainer script left running.
 root_pids() {
-	local p
+	local p r
 	[ -d "$ROOT" ] || return 0
 	for p in /proc/[0-9]*; do
-		[ "$(readlink "$p/root" 2>/dev/null)" = "$ROOT" ] && echo "${p#/proc/}"
+		r=$(readlink "$p/root" 2>/dev/null) || continue
+		[ "$r" = "$ROOT" ] || [[ $r == "$ROOT"/* ]] || continue
+		echo "${p#/proc/}"
 	done
 	return 0
 }
