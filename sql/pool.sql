@@ -373,20 +373,25 @@ UPDATE uid_pool_lease SET released_at = clock_timestamp() - interval '2 min' WHE
 SELECT id, token FROM uid_pool_claim('again', 8, 'h:5432 system 1 key 00000000000000a1');
 SELECT id, holder, token, state FROM uid_pool_leases('again');
 
--- Each claim and renewal records where it was written; the pool's longest
--- time to live is kept.
-SELECT written_in = (SELECT place FROM uid_pool_place(true::uid_internal_call)) AS written_here,
-       written_timeline = (SELECT timeline FROM uid_pool_place(true::uid_internal_call)) AS on_this_timeline,
-       written_synced, max_ttl, hold_until
-FROM uid_pool WHERE pool = 'durable';
+-- The guard: one row, where the install and then the last claim or renewal
+-- of any pool was written, and the longest time to live given.
+SELECT count(*) AS rows,
+       bool_and(written_in = (SELECT place FROM uid_pool_place(true::uid_internal_call))) AS written_here,
+       bool_and(written_timeline = (SELECT timeline FROM uid_pool_place(true::uid_internal_call))) AS on_this_timeline,
+       bool_and(written_synced) AS synced, max(max_ttl) AS max_ttl, max(hold_until) AS hold_until
+FROM uid_pool_guard;
+SELECT c.relname, has_table_privilege('public', c.oid, 'SELECT, INSERT, UPDATE, DELETE') AS public_may,
+       c.oid = ANY (e.extconfig) AS dumped
+FROM pg_class c, pg_extension e WHERE c.relname = 'uid_pool_guard' AND e.extname = 'uid';
 
--- A pool whose last write was elsewhere (a dump restored into another
--- database, as if): it went back in time.  The claim that finds it so
--- hands out nothing and warns; it commits the hold, and the claims after it
--- are refused (55000) until the longest time to live and the grace period
--- have passed.  Leases its rows hold are still renewed; one they do not
--- (a claim of the lost history) or one that expired is not confirmed
--- (55P03) until the hold ends.  Tokens jump past anything the lost history
+-- A dump restored into another cluster or database (as if): its guard row,
+-- of where it was taken, beside the one its CREATE EXTENSION wrote.  The
+-- pools went back in time.  The claim that finds it so hands out nothing
+-- and warns; it commits the hold, and the claims after it are refused
+-- (55000) until the longest time to live and the grace period have passed.
+-- Leases the rows hold are still renewed; one they do not (a claim of the
+-- lost history) or one that expired is not confirmed (55P03) until the
+-- hold ends.  Every pool's tokens jump past anything the lost history
 -- could have given.
 -- pool_err() with this cluster and database masked too, and the times
 -- in the message.
@@ -397,45 +402,51 @@ LANGUAGE sql AS $$
     FROM pg_temp.pool_err(stmt) line
 $$;
 SELECT id, token FROM uid_pool_claim('restored', 4, 'a', '1 hour');
-SELECT id, token FROM uid_pool_claim('restored', 4, 'b', '2 hours');
+SELECT id, token FROM uid_pool_claim('restored', 4, 'b', '90 min');
 SELECT id, token FROM uid_pool_claim('restored', 4, 'c', '10 min');
 UPDATE uid_pool_lease SET expires_at = clock_timestamp() - interval '1 s' WHERE pool = 'restored' AND id = 2;
-UPDATE uid_pool SET written_in = 'system 1 database 1' WHERE pool = 'restored';
+-- (the longest TTL given here so far is 365 days, the limit above: the
+-- dump's row says 2 hours)
+UPDATE uid_pool_guard SET max_ttl = interval '0';
+INSERT INTO uid_pool_guard (written_in, written_timeline, written_synced, max_ttl)
+VALUES ('system 1 database 1', 1, true, '2 hours');
 -- (the warning names this cluster and the time: not shown)
 SET client_min_messages = error;
 SELECT count(*) AS ids FROM uid_pool_claim('restored', 4, 'd');
 RESET client_min_messages;
-SELECT hold_until - clock_timestamp() BETWEEN interval '2 hours 59 s' AND interval '2 hours 60 s' AS two_hours_and_grace,
-       regexp_replace(hold_why, 'system \d+ database \d+', 'system <N> database <M>', 'g') AS hold_why,
-       claims > 1000000000000000 AS tokens_jumped
-FROM uid_pool WHERE pool = 'restored';
+SELECT count(*) AS rows,
+       hold_until - clock_timestamp() BETWEEN interval '2 hours 59 s' AND interval '2 hours 60 s' AS two_hours_and_grace,
+       regexp_replace(hold_why, 'system \d+ database \d+', 'system <N> database <M>', 'g') AS hold_why
+FROM uid_pool_guard GROUP BY 2, 3;
+SELECT pool, claims > 1000000000000000 AS tokens_jumped FROM uid_pool ORDER BY pool;
 SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_claim('restored', 4, 'd')$$);
+SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_claim('durable', 4, 'd')$$);
 SELECT uid_pool_renew('restored', 0, 1) > clock_timestamp() AS held_lease_renewed;
 SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_renew('restored', 2, 3)$$);
 SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_renew('restored', 3, 4)$$);
 -- a release is as ever
 SELECT uid_pool_release('restored', 1, 2);
 -- the hold over, the rules are as before, with tokens from the jump on
-UPDATE uid_pool SET hold_until = clock_timestamp() - interval '1 s' WHERE pool = 'restored';
+UPDATE uid_pool_guard SET hold_until = clock_timestamp() - interval '1 s';
 SELECT uid_pool_renew('restored', 2, 3) > clock_timestamp() AS expired_lease_renewed;
 SELECT * FROM pg_temp.pool_err($$SELECT uid_pool_renew('restored', 3, 4)$$);
 SELECT id, token > 1000000000000000 AS jumped FROM uid_pool_claim('restored', 4, 'd');
 
 -- On another timeline (a promoted standby, a point-in-time restore): back
 -- in time unless the last write waited for a synchronous standby.
-UPDATE uid_pool SET written_timeline = 0, written_synced = true WHERE pool = 'durable';
+UPDATE uid_pool_guard SET written_timeline = 0, written_synced = true;
 SELECT uid_pool_renew('durable', 0, 1) > clock_timestamp() AS renewed;
-SELECT hold_until FROM uid_pool WHERE pool = 'durable';
-UPDATE uid_pool SET written_timeline = 0, written_synced = false WHERE pool = 'durable';
+SELECT hold_until > clock_timestamp() AS on_hold FROM uid_pool_guard;
+UPDATE uid_pool_guard SET written_timeline = 0, written_synced = false;
 SET client_min_messages = error;
 SELECT uid_pool_renew('durable', 0, 1) > clock_timestamp() AS renewed;
 RESET client_min_messages;
-SELECT hold_until > clock_timestamp() AS on_hold, hold_why FROM uid_pool WHERE pool = 'durable';
--- uid_pool_resume() ends a hold (of one pool, or of all) for an
--- administrator who knows nothing was lost; only the owner may.
-SELECT uid_pool_resume('durable'), uid_pool_resume('durable'), uid_pool_resume();
+SELECT hold_until > clock_timestamp() AS on_hold, hold_why FROM uid_pool_guard;
+-- uid_pool_resume() ends a hold, for an administrator who knows nothing
+-- was lost; only the owner may.
+SELECT uid_pool_resume(), uid_pool_resume();
 SELECT id, token > 1000000000000000 AS jumped FROM uid_pool_claim('durable', 4, 'c');
-SELECT has_function_privilege('public', 'uid_pool_resume(text)', 'EXECUTE') AS public_may_resume;
+SELECT has_function_privilege('public', 'uid_pool_resume()', 'EXECUTE') AS public_may_resume;
 
 -- Deleting a pool deletes its leases.
 DELETE FROM uid_pool;

@@ -23,15 +23,55 @@ LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION uid_pool_grace(uid_internal_call) IS
 'internal: uid_pool_grace(), as the pool''s functions call it';
 
--- Where the coordinator writes: this cluster's system identifier and this
--- database, as text, and the timeline WAL is inserted on (src/report.c).
-CREATE FUNCTION uid_pool_place(call uid_internal_call, OUT place text, OUT timeline bigint)
-RETURNS record
-AS 'MODULE_PATHNAME', 'uid_pool_place'
+-- The rules for the coordinator's own failures (src/core/pool.h, which the
+-- simulator models; src/pool.c): uid_pool_prepare(), uid_pool_claim() and
+-- uid_pool_renew() decide by them.  A hold is a timestamptz, -infinity for
+-- none.
+CREATE FUNCTION uid_pool_rule_commit(call uid_internal_call) RETURNS void
+AS 'MODULE_PATHNAME', 'uid_pool_rule_commit'
 LANGUAGE C VOLATILE STRICT;
-COMMENT ON FUNCTION uid_pool_place(uid_internal_call) IS
-'internal: the cluster and database a pool is being written in ("system N database M"), and the timeline';
-REVOKE EXECUTE ON FUNCTION uid_pool_place(uid_internal_call) FROM PUBLIC;
+COMMENT ON FUNCTION uid_pool_rule_commit(uid_internal_call) IS
+'internal: the transaction of a claim or renewal commits durably (synchronous_commit off or local raised to on until it ends)';
+CREATE FUNCTION uid_pool_rule_went_back(call uid_internal_call, written_in text,
+                                        written_timeline bigint, written_synced boolean)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uid_pool_rule_went_back'
+LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION uid_pool_rule_went_back(uid_internal_call, text, bigint, boolean) IS
+'internal: has a pool last written where the arguments say (nulls: never) gone back in time?';
+CREATE FUNCTION uid_pool_rule_hold_end(call uid_internal_call, t timestamptz, max_ttl interval,
+                                       ttl interval, grace interval, hold_until timestamptz)
+RETURNS timestamptz
+AS 'MODULE_PATHNAME', 'uid_pool_rule_hold_end'
+LANGUAGE C IMMUTABLE STRICT;
+COMMENT ON FUNCTION uid_pool_rule_hold_end(uid_internal_call, timestamptz, interval, interval, interval, timestamptz) IS
+'internal: when a hold found at t ends';
+CREATE FUNCTION uid_pool_rule_token_floor(call uid_internal_call, claims bigint, t timestamptz)
+RETURNS bigint
+AS 'MODULE_PATHNAME', 'uid_pool_rule_token_floor'
+LANGUAGE C IMMUTABLE STRICT;
+COMMENT ON FUNCTION uid_pool_rule_token_floor(uid_internal_call, bigint, timestamptz) IS
+'internal: the claims'' count once a hold begins at t';
+CREATE FUNCTION uid_pool_rule_hands_out(call uid_internal_call, t timestamptz, hold_until timestamptz)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uid_pool_rule_hands_out'
+LANGUAGE C IMMUTABLE STRICT;
+COMMENT ON FUNCTION uid_pool_rule_hands_out(uid_internal_call, timestamptz, timestamptz) IS
+'internal: does a claim hand out an id at t?';
+CREATE FUNCTION uid_pool_rule_renews(call uid_internal_call, t timestamptz, expires_at timestamptz,
+                                     hold_until timestamptz)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uid_pool_rule_renews'
+LANGUAGE C IMMUTABLE STRICT;
+COMMENT ON FUNCTION uid_pool_rule_renews(uid_internal_call, timestamptz, timestamptz, timestamptz) IS
+'internal: is a lease the pool''s rows hold renewed at t?';
+REVOKE EXECUTE ON FUNCTION uid_pool_rule_commit(uid_internal_call),
+                           uid_pool_rule_went_back(uid_internal_call, text, bigint, boolean),
+                           uid_pool_rule_hold_end(uid_internal_call, timestamptz, interval, interval, interval, timestamptz),
+                           uid_pool_rule_token_floor(uid_internal_call, bigint, timestamptz),
+                           uid_pool_rule_hands_out(uid_internal_call, timestamptz, timestamptz),
+                           uid_pool_rule_renews(uid_internal_call, timestamptz, timestamptz, timestamptz)
+FROM PUBLIC;
 
 -- What uid_pool_claim(), uid_pool_renew() and uid_pool_release() do first,
 -- once each has refused its null arguments: check their other arguments,
@@ -49,19 +89,21 @@ REVOKE EXECUTE ON FUNCTION uid_pool_place(uid_internal_call) FROM PUBLIC;
 --    synchronous_commit off or local, the transaction's commit is made to
 --    wait for the WAL flush (and any synchronous standby) all the same
 --    (SET LOCAL: it lasts until the caller's transaction ends).
---  - Never handed out twice by a pool that went back in time.  Every claim
---    and renewal records where it was written (uid_pool_place()) and
---    whether it waited for a synchronous standby.  Found written in another
+--  - Never handed out twice by a pool that went back in time.  The guard
+--    (uid_pool_guard, pool_guard.sql) records where the install and then
+--    every claim and renewal of any pool was written (uid_pool_place()) and
+--    whether a synchronous standby waited for it.  Found written in another
 --    cluster or database (a dump restored, a copy, pg_upgrade), or on an
 --    earlier timeline without a synchronous standby (a failover to an
---    asynchronous standby, a point-in-time restore), the pool may have lost
---    claims and renewals its holders act on: it goes on hold (hold_until),
---    for the longest time to live it has given plus the grace period.
---    Until then no claim hands out an id, and only leases that are held in
---    its rows are renewed; the claims' count jumps to the clock's
---    microseconds, so no later token repeats one the lost history gave.
---    Every lease the lost history gave has ended when the hold does.
+--    asynchronous standby, a point-in-time restore), the pools may have
+--    lost claims and renewals their holders act on: they go on hold, for
+--    the longest time to live given plus the grace period.  Until then no
+--    claim hands out an id, and only leases that are held in the rows and
+--    still run are renewed; every pool's count of claims jumps to the
+--    clock's microseconds, so no later token repeats one the lost history
+--    gave.  Every lease the lost history gave has ended when the hold does.
 --    uid_pool_resume() ends a hold that an administrator knows is needless.
+--    The rules are core/pool.h's (src/pool.c), which the simulator models.
 CREATE FUNCTION uid_pool_prepare(call uid_internal_call,
                                  pool text, size integer DEFAULT NULL, holder text DEFAULT NULL,
                                  id integer DEFAULT NULL, ttl interval DEFAULT NULL,
@@ -73,10 +115,11 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     nsp name;               -- the extension's schema
+    g record;               -- a row of the guard
+    keep tid;               -- the one it keeps
+    back boolean;
     max_ttl interval;
-    was_in text;            -- where the last claim or renewal was written
-    was_timeline bigint;
-    was_synced boolean;
+    why text;
     here text;
     timeline bigint;
     grace interval;
@@ -112,6 +155,39 @@ BEGIN
     FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
     WHERE ext.extname = 'uid';
 
+    -- A claim or renewal locks the guard first (uid_pool_guard: where the
+    -- pools were last written), before its pool's row, as every other one
+    -- does, and reads it: the longest TTL given, the hold, and whether a row
+    -- says the pools went back in time (core/pool.h's rule; after a restore
+    -- the dump's row stands beside the one of its CREATE EXTENSION).
+    moved := false;
+    IF ttl IS NOT NULL THEN
+        EXECUTE format('SELECT p.place, p.timeline FROM %1$I.uid_pool_place(true::%1$I.uid_internal_call) p', nsp)
+            INTO here, timeline;
+        max_ttl := interval '0';
+        FOR g IN EXECUTE format('SELECT g.ctid AS row_id, g.* FROM %I.uid_pool_guard g FOR UPDATE', nsp) LOOP
+            keep := coalesce(keep, g.row_id);
+            max_ttl := greatest(max_ttl, g.max_ttl);
+            IF g.hold_until > hold_until OR hold_until IS NULL THEN
+                hold_until := g.hold_until;
+                hold_why := g.hold_why;
+            END IF;
+            EXECUTE format('SELECT %1$I.uid_pool_rule_went_back(true::%1$I.uid_internal_call, $1, $2, $3)', nsp)
+                INTO back USING g.written_in, g.written_timeline, g.written_synced;
+            IF back AND NOT moved THEN
+                moved := true;
+                why := CASE
+                    WHEN g.written_in <> here THEN
+                        format('The pools were last written in %s, timeline %s; this is %s, timeline %s.',
+                               g.written_in, g.written_timeline, here, timeline)
+                    ELSE
+                        format('The pools were last written on timeline %s without waiting for a synchronous standby; this is timeline %s.',
+                               g.written_timeline, timeline)
+                    END;
+            END IF;
+        END LOOP;
+    END IF;
+
     -- The pool's row, locked (see the top of this file): a claim that hands
     -- an id out runs wholly before or wholly after every other claim,
     -- renewal and release of the pool.  The first claim creates the row.
@@ -120,9 +196,8 @@ BEGIN
     -- REPEATABLE READ the INSERT fails with 40001 instead.  A pool deleted
     -- while a claim waited for its lock is created again.
     LOOP
-        EXECUTE format('SELECT p.size, p.max_ttl, p.written_in, p.written_timeline, p.written_synced, '
-                       'p.hold_until, p.hold_why FROM %I.uid_pool p WHERE p.pool = $1 FOR UPDATE', nsp)
-            INTO pool_size, max_ttl, was_in, was_timeline, was_synced, hold_until, hold_why USING pool;
+        EXECUTE format('SELECT p.size FROM %I.uid_pool p WHERE p.pool = $1 FOR UPDATE', nsp)
+            INTO pool_size USING pool;
         EXIT WHEN pool_size IS NOT NULL OR size IS NULL;
         EXECUTE format('INSERT INTO %I.uid_pool (pool, size) VALUES ($1, $2) ON CONFLICT (pool) DO NOTHING', nsp)
             USING pool, size;
@@ -134,49 +209,45 @@ BEGIN
     END IF;
 
     t := clock_timestamp();
-    moved := false;
 
     IF ttl IS NOT NULL AND pool_size IS NOT NULL THEN
-        IF current_setting('synchronous_commit') IN ('off', 'local') THEN
-            PERFORM set_config('synchronous_commit', 'on', true);
-        END IF;
-        EXECUTE format('SELECT p.place, p.timeline FROM %1$I.uid_pool_place(true::%1$I.uid_internal_call) p', nsp)
-            INTO here, timeline;
-        IF was_in IS NOT NULL AND
-           (was_in <> here OR (was_timeline <> timeline AND NOT was_synced)) THEN
+        EXECUTE format('SELECT %1$I.uid_pool_rule_commit(true::%1$I.uid_internal_call)', nsp);
+        IF moved THEN
             EXECUTE format('SELECT %1$I.uid_pool_grace(true::%1$I.uid_internal_call)', nsp) INTO grace;
-            hold_until := greatest(hold_until, t + greatest(max_ttl, ttl) + grace);
-            moved := true;
-            hold_why := CASE
-                WHEN was_in <> here THEN
-                    format('Its last claim or renewal was written in %s, timeline %s; this is %s, timeline %s.',
-                           was_in, was_timeline, here, timeline)
-                ELSE
-                    format('Its last claim or renewal was written on timeline %s without waiting for a synchronous standby; this is timeline %s.',
-                           was_timeline, timeline)
-                END;
-            RAISE WARNING 'pool "%" went back in time: no id is handed out until %', pool, hold_until
+            EXECUTE format('SELECT %1$I.uid_pool_rule_hold_end(true::%1$I.uid_internal_call, $1, $2, $3, $4, $5)', nsp)
+                INTO hold_until USING t, max_ttl, ttl, grace, coalesce(hold_until, '-infinity');
+            hold_why := why;
+            RAISE WARNING 'this coordinator''s pools went back in time: none hands out an id until %', hold_until
                 USING DETAIL = hold_why,
-                      HINT = 'Holders of the leases in its rows go on renewing them.  See "When the coordinator goes back in time" in doc/several-servers.md.';
+                      HINT = 'Holders of the leases in their rows go on renewing them.  See "When the coordinator goes back in time" in doc/several-servers.md.';
+            -- every pool's tokens, past those the lost history may have given
             EXECUTE format($q$
-                UPDATE %I.uid_pool p
-                SET hold_until = $2, hold_why = $3,
-                    claims = greatest(p.claims, floor(extract(epoch FROM $4) * 1000000)::bigint)
-                WHERE p.pool = $1$q$, nsp)
-                USING pool, hold_until, hold_why, t;
+                UPDATE %1$I.uid_pool p
+                SET claims = %1$I.uid_pool_rule_token_floor(true::%1$I.uid_internal_call, p.claims, $1)$q$, nsp)
+                USING t;
         END IF;
+        -- Where this claim or renewal was written: the guard's one row,
+        -- updated in place (the next writer's lock waits for it, then
+        -- follows it), any other deleted.
+        IF keep IS NULL THEN
+            EXECUTE format($q$
+                INSERT INTO %I.uid_pool_guard (written_in, written_timeline, written_synced)
+                VALUES ('', 0, false) RETURNING ctid$q$, nsp)
+                INTO keep;
+        END IF;
+        EXECUTE format('DELETE FROM %I.uid_pool_guard g WHERE g.ctid <> $1', nsp) USING keep;
         EXECUTE format($q$
-            UPDATE %I.uid_pool p
+            UPDATE %I.uid_pool_guard g
             SET written_in = $2, written_timeline = $3,
                 written_synced = current_setting('synchronous_standby_names') <> '',
-                max_ttl = greatest(p.max_ttl, $4)
-            WHERE p.pool = $1$q$, nsp)
-            USING pool, here, timeline, ttl;
+                max_ttl = greatest($4, $5), hold_until = $6, hold_why = $7
+            WHERE g.ctid = $1$q$, nsp)
+            USING keep, here, timeline, max_ttl, ttl, hold_until, hold_why;
     END IF;
 END
 $$;
 COMMENT ON FUNCTION uid_pool_prepare(uid_internal_call, text, integer, text, integer, interval) IS
-'internal: checks the arguments of uid_pool_claim(), uid_pool_renew() or uid_pool_release(), locks the pool''s row (a claim creates it), reads the clock, and for a claim or renewal makes its commit durable and puts a pool found written elsewhere on hold; returns the pool''s size (null if there is no pool), the time, the hold, and whether this call found the pool moved';
+'internal: checks the arguments of uid_pool_claim(), uid_pool_renew() or uid_pool_release(), locks the pool''s row (a claim creates it), reads the clock, and for a claim or renewal locks the guard first, makes its commit durable and puts pools found written elsewhere on hold; returns the pool''s size (null if there is no pool), the time, the hold, and whether this call found the pools moved';
 -- Only the pool's functions call it, as the extension's owner: it is not for
 -- GRANTs.
 REVOKE EXECUTE ON FUNCTION uid_pool_prepare(uid_internal_call, text, integer, text, integer, interval) FROM PUBLIC;
@@ -203,6 +274,7 @@ DECLARE
     hold_why text;
     moved boolean;          -- this claim found it so
     key_tag text;           -- a uid server's key, from holder
+    hands_out boolean;
 BEGIN
     IF pool IS NULL OR size IS NULL OR holder IS NULL OR ttl IS NULL THEN
         RAISE EXCEPTION 'uid_pool_claim: pool, size, holder and ttl must not be null'
@@ -226,7 +298,9 @@ BEGIN
     IF moved THEN
         RETURN;
     END IF;
-    IF hold_until > t THEN
+    EXECUTE format('SELECT %1$I.uid_pool_rule_hands_out(true::%1$I.uid_internal_call, $1, $2)', nsp)
+        INTO hands_out USING t, coalesce(hold_until, '-infinity');
+    IF NOT hands_out THEN
         RAISE EXCEPTION 'pool "%" hands out no id until %', pool, hold_until
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   DETAIL = hold_why || ' It may have lost claims and renewals whose holders still use their ids.',
@@ -375,11 +449,11 @@ BEGIN
     -- hold now is renewed, for the history it lost may have handed the id
     -- of an expired one to another holder.
     EXECUTE format($q$
-        UPDATE %I.uid_pool_lease l SET renewed_at = $4, expires_at = $4 + $5
+        UPDATE %1$I.uid_pool_lease l SET renewed_at = $4, expires_at = $4 + $5
         WHERE l.pool = $1 AND l.id = $2 AND l.token = $3 AND l.released_at IS NULL
-          AND ($6 IS NULL OR $6 <= $4 OR l.expires_at > $4)
+          AND %1$I.uid_pool_rule_renews(true::%1$I.uid_internal_call, $4, l.expires_at, $6)
         RETURNING l.expires_at$q$, nsp)
-        INTO new_expiry USING pool, id, token, t, ttl, hold_until;
+        INTO new_expiry USING pool, id, token, t, ttl, coalesce(hold_until, '-infinity');
     IF new_expiry IS NOT NULL THEN
         RETURN new_expiry;
     END IF;
@@ -391,7 +465,7 @@ BEGIN
     IF moved THEN
         RETURN NULL;
     END IF;
-    IF hold_until > t THEN
+    IF hold_until > t THEN  -- not uid_pool_rule_hands_out(): the hold is what the message names
         RAISE EXCEPTION 'lease % of pool "%" cannot be renewed until %', id, pool, hold_until
             USING ERRCODE = 'lock_not_available',
                   DETAIL = hold_why || ' It may have lost this lease''s claim or renewals: its holder may use the id until the lease ends, and no claim takes the id before then.',
@@ -453,13 +527,12 @@ $$;
 COMMENT ON FUNCTION uid_pool_release(text, integer, bigint) IS
 'releases the lease of an id held by the claim''s token: true; false if the token does not hold it (already released, or claimed by another); the id is free uid_pool_grace() later';
 
--- Ends the hold of a pool that went back in time (see uid_pool_prepare()),
--- or of every pool (null): for an administrator who knows its coordinator
--- lost no claim or renewal (a failover to a standby that was synchronous
--- although the pool could not tell, pg_upgrade).  Returns how many pools
--- were on hold.
-CREATE FUNCTION uid_pool_resume(pool text DEFAULT NULL)
-RETURNS integer
+-- Ends the hold of pools that went back in time (see uid_pool_prepare()),
+-- for an administrator who knows the coordinator lost no claim or renewal
+-- (a failover to a standby that was synchronous although the pools could
+-- not tell, pg_upgrade).  True if they were on hold.
+CREATE FUNCTION uid_pool_resume()
+RETURNS boolean
 LANGUAGE plpgsql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
@@ -471,16 +544,15 @@ BEGIN
     FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
     WHERE ext.extname = 'uid';
     EXECUTE format($q$
-        UPDATE %I.uid_pool p SET hold_until = NULL
-        WHERE ($1 IS NULL OR p.pool = $1) AND p.hold_until > clock_timestamp()$q$, nsp)
-        USING pool;
+        UPDATE %I.uid_pool_guard g SET hold_until = NULL
+        WHERE g.hold_until > clock_timestamp()$q$, nsp);
     GET DIAGNOSTICS n = ROW_COUNT;
-    RETURN n;
+    RETURN n > 0;
 END
 $$;
-COMMENT ON FUNCTION uid_pool_resume(text) IS
-'ends the hold of a pool (null: of every pool) found written elsewhere before, for when the coordinator is known to have lost no claim or renewal; returns how many pools were on hold';
-REVOKE EXECUTE ON FUNCTION uid_pool_resume(text) FROM PUBLIC;
+COMMENT ON FUNCTION uid_pool_resume() IS
+'ends the hold of pools found written elsewhere before, for when the coordinator is known to have lost no claim or renewal; true if they were on hold';
+REVOKE EXECUTE ON FUNCTION uid_pool_resume() FROM PUBLIC;
 
 -- In SQL, not PL/pgSQL: its argument and its first result column are both
 -- named pool, which PL/pgSQL refuses.  The body is parsed when the function

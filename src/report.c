@@ -1,7 +1,6 @@
 /*
  * report.c
- *		The settings as SQL reports them: uid_config() and uid_pool_grace();
- *		where a coordinator writes its pools: uid_pool_place().
+ *		The settings as SQL reports them: uid_config() and uid_pool_grace().
  *
  * It sits above every other module: what a setting means on this server
  * (the identity a lease gives, the sno ranges in force, a refusal) comes
@@ -11,8 +10,6 @@
  */
 #include "postgres.h"
 
-#include "access/htup_details.h"
-#include "access/xlog.h"
 #include "catalog/pg_authid.h"
 #include "fmgr.h"
 #include "funcapi.h"
@@ -188,30 +185,3 @@ uid_pool_grace(PG_FUNCTION_ARGS)
 	PG_RETURN_INTERVAL_P(grace);
 }
 
-/*
- * Where a coordinator's pool is being written (pool_functions.sql's
- * uid_pool_prepare() compares it with where it was last written): this
- * cluster's system identifier and this database, as text, and the
- * timeline WAL is inserted on.  A restored dump, a copy or pg_upgrade
- * changes the first; a promoted standby or a point-in-time restore the
- * second.
- */
-PG_FUNCTION_INFO_V1(uid_pool_place);
-Datum
-uid_pool_place(PG_FUNCTION_ARGS)
-{
-	TupleDesc	tupdesc;
-	Datum		values[2];
-	bool		nulls[2] = {0};
-
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
-	if (RecoveryInProgress())
-		ereport(ERROR,
-				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-				 errmsg("cannot write a lease pool during recovery")));
-	values[0] = CStringGetTextDatum(psprintf("system " UINT64_FORMAT " database %u",
-											 GetSystemIdentifier(), MyDatabaseId));
-	values[1] = Int64GetDatum((int64) GetWALInsertionTimeLine());
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
-}

@@ -38,10 +38,18 @@ extern Datum uid_internal_enter_as_owner_staging(PG_FUNCTION_ARGS);
 extern Datum uid_partition_boundary(PG_FUNCTION_ARGS);
 extern Datum uid_partition_time(PG_FUNCTION_ARGS);
 
+/* pool.c: the coordinator's rules for its own failures (core/pool.h) */
+extern Datum uid_pool_place(PG_FUNCTION_ARGS);
+extern Datum uid_pool_rule_commit(PG_FUNCTION_ARGS);
+extern Datum uid_pool_rule_went_back(PG_FUNCTION_ARGS);
+extern Datum uid_pool_rule_hold_end(PG_FUNCTION_ARGS);
+extern Datum uid_pool_rule_token_floor(PG_FUNCTION_ARGS);
+extern Datum uid_pool_rule_hands_out(PG_FUNCTION_ARGS);
+extern Datum uid_pool_rule_renews(PG_FUNCTION_ARGS);
+
 /* report.c: the settings */
 extern Datum uid_config(PG_FUNCTION_ARGS);
 extern Datum uid_pool_grace(PG_FUNCTION_ARGS);
-extern Datum uid_pool_place(PG_FUNCTION_ARGS);
 
 /* sno.c: the sno type */
 extern Datum bytea_to_sno(PG_FUNCTION_ARGS);
