@@ -80,6 +80,24 @@
 #          coordinator's generator 0 in the same cluster
 #   group-over-lease a node that leases takes its node group first: it
 #          embeds its group, another node's lease id (or the coordinator's 0)
+#
+# And the coordinator's rules for its own failures (pool.h), in the leased
+# schedules (src/pool.c applies them for pool_functions.sql):
+#   async  a claim or renewal commits at the session's synchronous_commit
+#          (0.7.0's pool): with it off, a crash of the coordinator loses a
+#          claim, and the next server gets the same id
+#   back   a pool restored elsewhere is not seen to have gone back in time
+#          (0.7.0's pool): it hands out again ids its lost history gave
+#   timeline a new timeline is never going back: a failover to a standby
+#          that lagged hands out again ids it never received
+#   token  the claims' count does not jump when a hold begins: a token of
+#          the lost history is given again, and its holder renews another's
+#          lease as its own
+#   renew  a lease is renewed on hold though it expired: the lost history
+#          may have handed its id to another server, which still uses it
+#          (found at seed 5753: it searches 1-6000)
+#   hold   a hold lasts the grace alone, not the longest TTL: the lost
+#          history's leases outlive it
 # Not planted: a group kept with the count read after its read instead of
 # before.  The count is citus.c's, passed in; and in the server an
 # invalidation reaches a read only at table_open's lock, before the scan,
@@ -207,10 +225,25 @@ plant cluster-alone-split source.h \
 	's/\tif \(id >= lows\)\n\t\treturn false;\n\t\*low = id;\n/\t*low = id % lows;\n/ or die "cluster-alone-split"'
 plant group-over-lease source.h \
 	's/\tif \(in->leased\)\n\t\treturn UID_ID_LEASE;/\tif (in->leased)\n\t\treturn in->group >= 0 ? UID_ID_CITUS : UID_ID_LEASE;/ or die "group-over-lease"'
+# And the coordinator's rules for its own failures (pool.h), in the leased
+# schedules (a crash, a restore of its last backup into a new cluster, a
+# failover to its standby):
+plant async pool.h \
+	's/return session < UID_COMMIT_REMOTE_WRITE \? UID_COMMIT_ON : session;/return session;/ or die "async"'
+plant back pool.h \
+	's/return written && \(!same_place \|\| \(!same_timeline && !synced\)\);/return false;/ or die "back"'
+plant timeline pool.h \
+	's/return written && \(!same_place \|\| \(!same_timeline && !synced\)\);/return written && !same_place;/ or die "timeline"'
+plant token pool.h \
+	's/return Max\(claims, now_us\);/return claims;/ or die "token"'
+plant renew pool.h \
+	's/return hold_us <= now_us \|\| expires_us > now_us;/return true;/ or die "renew"' 1-6000
+plant hold pool.h \
+	's/now_us \+ Max\(max_ttl_us, ttl_us\) \+ grace_us;/now_us + grace_us;/ or die "hold"'
 # The plants that search longest start first, the others filling the jobs
-# around them (durable and stale search 1-6000; inherit's first seed is past
-# 1500).
-slow="durable inherit stale"
+# around them (durable, stale and renew search 1-6000; inherit's first seed
+# is past 1500).
+slow="durable inherit stale renew"
 started=
 for name in $slow $names; do
 	case " $started " in *" $name "*) continue ;; esac

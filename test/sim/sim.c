@@ -36,6 +36,13 @@
  *   partition  (leased identities) a server cannot reach the coordinator for
  *              a while: its lease runs out, and another server may claim
  *              its id
+ *   coordinator (leased identities, drawn apart: no other schedule moves)
+ *              the coordinator crashes and restarts from what it flushed,
+ *              is restored from its last backup into a new cluster, or
+ *              fails over to its standby (synchronous, or one that lags),
+ *              at random and half the time within 2 s after an id moved
+ *              between servers; its synchronous_commit is drawn, and each
+ *              claim and renewal goes through core/pool.h's rules
  *
  * Half the seeds give each server a hand-set identity of its own; the
  * other half lease ids from a coordinator (identity.c) from a pool with one
@@ -160,6 +167,7 @@
 
 #include "core/alloc.h"
 #include "core/backfill.h"
+#include "core/pool.h"
 #include "core/record.h"
 #include "core/source.h"
 #include "core/window.h"
@@ -527,6 +535,26 @@ typedef struct PoolEntry
 	int64		expiry_us;
 } PoolEntry;
 
+/*
+ * The coordinator's rows (leased runs): its pool and the count of claims, and
+ * what pool_functions.sql records with each claim and renewal for
+ * core/pool.h's rules: where it was written (a cluster and database, a
+ * timeline), whether a synchronous standby waited for it, the longest TTL,
+ * the hold.  The live rows and three copies: what a crash keeps (flushed),
+ * what the standby holds, the last backup.
+ */
+typedef struct CoordRows
+{
+	PoolEntry	pool[POOL_MAX];
+	uint64		next_token;
+	bool		written;
+	int			place;
+	int			timeline;
+	bool		synced;
+	int64		max_ttl_us;
+	int64		hold_us;
+} CoordRows;
+
 /* An ID handed out: its value as the formats embed it. */
 typedef struct IdKey
 {
@@ -558,6 +586,35 @@ typedef struct Sim
 	int			pool_size;
 	PoolEntry	pool[POOL_MAX];
 	uint64		next_token;
+	/*
+	 * (leased) the coordinator's own failures: the rest of its live rows,
+	 * their copies, where it runs now (a cluster and database; a timeline),
+	 * its session's synchronous_commit, whether it has a synchronous standby,
+	 * when the WAL writer flushes next and the next backup is taken, the
+	 * draws of its events (apart: no other schedule moves), what happened
+	 */
+	CoordRows	rows_flushed;
+	CoordRows	rows_standby;
+	CoordRows	rows_backup;
+	bool		pool_written;
+	int			pool_place;
+	int			pool_timeline;
+	bool		pool_synced;
+	int64		pool_max_ttl_us;
+	int64		pool_hold_us;
+	int			coord_place;
+	int			coord_timeline;
+	UidCommitLevel coord_commit;
+	bool		coord_sync_standby;
+	int64		coord_flush_at;
+	int64		coord_backup_at;
+	int64		coord_event_at;	/* a failure due then (0: none) */
+	int			coord_event_kind;
+	Rng			krng;
+	uint64		coord_events[3];	/* crashes, restores, failovers */
+	uint64		coord_holds;
+	uint64		coord_held;		/* conversations answered "not now" by a hold */
+	uint64		coord_reclaims;
 	uint64		refused;		/* calls refused: no usable lease */
 	uint64		moves;			/* ids claimed that another server held before */
 	uint64		leased_ids;		/* IDs handed out under a leased id */
@@ -994,6 +1051,142 @@ server_index(const Server *s)
 	return (int) (s - sim->servers);
 }
 
+/* ------------------------------------ the coordinator's own failures (leased) */
+
+static void
+rows_save(CoordRows *r)
+{
+	memcpy(r->pool, sim->pool, sizeof(r->pool));
+	r->next_token = sim->next_token;
+	r->written = sim->pool_written;
+	r->place = sim->pool_place;
+	r->timeline = sim->pool_timeline;
+	r->synced = sim->pool_synced;
+	r->max_ttl_us = sim->pool_max_ttl_us;
+	r->hold_us = sim->pool_hold_us;
+}
+
+static void
+rows_load(const CoordRows *r)
+{
+	memcpy(sim->pool, r->pool, sizeof(sim->pool));
+	sim->next_token = r->next_token;
+	sim->pool_written = r->written;
+	sim->pool_place = r->place;
+	sim->pool_timeline = r->timeline;
+	sim->pool_synced = r->synced;
+	sim->pool_max_ttl_us = r->max_ttl_us;
+	sim->pool_hold_us = r->hold_us;
+}
+
+/*
+ * A claim or renewal commits (pool_functions.sql, uid_pool_rule_commit()):
+ * at uid_pool_commit_level() of the coordinator's setting.  Flushed, a
+ * crash keeps it; waited for by the synchronous standby, a failover does.
+ * Otherwise the WAL writer flushes it a little later, and an asynchronous
+ * standby receives it later still (coord_step).
+ */
+static void
+coord_commit(void)
+{
+	UidCommitLevel level = uid_pool_commit_level(sim->coord_commit);
+
+	if (level >= UID_COMMIT_LOCAL)
+		rows_save(&sim->rows_flushed);
+	if (sim->coord_sync_standby && level >= UID_COMMIT_REMOTE_WRITE)
+		rows_save(&sim->rows_standby);
+}
+
+/*
+ * What uid_pool_prepare() does for a claim or renewal at c, on the
+ * coordinator's rows: puts a pool that went back in time on hold, then
+ * records where it was written.  True if this call found it gone back.
+ */
+static bool
+coord_prepare(int64 c)
+{
+	bool		moved = uid_pool_went_back(sim->pool_written, sim->pool_place == sim->coord_place,
+										   sim->pool_timeline == sim->coord_timeline,
+										   sim->pool_synced);
+
+	if (moved)
+	{
+		sim->pool_hold_us = uid_pool_hold_end(c, sim->pool_max_ttl_us, LEASE_TTL_US,
+											  LEASE_GRACE_US, sim->pool_hold_us);
+		sim->next_token = (uint64) uid_pool_token_floor((int64) sim->next_token, c);
+		sim->coord_holds++;
+		trace(NULL, -1, "coordinator: the pool went back in time, on hold until %" PRId64,
+			  sim->pool_hold_us);
+	}
+	sim->pool_written = true;
+	sim->pool_place = sim->coord_place;
+	sim->pool_timeline = sim->coord_timeline;
+	sim->pool_synced = sim->coord_sync_standby;
+	sim->pool_max_ttl_us = Max(sim->pool_max_ttl_us, LEASE_TTL_US);
+	return moved;
+}
+
+/*
+ * Each step (leased runs): the WAL writer's flush every 200 ms (an
+ * asynchronous standby receives what it flushed half the time: it lags),
+ * a backup every 1 to 3 s, and now and then one of the coordinator's
+ * failures: a crash (it restarts from what was flushed), a restore of its
+ * last backup into a new cluster, a failover to its standby (a new
+ * timeline).  Drawn from krng alone.
+ */
+static void
+coord_step(void)
+{
+	uint64		r = rng_next(&sim->krng);
+
+	int			kind;
+
+	if (sim->t >= sim->coord_flush_at)
+	{
+		rows_save(&sim->rows_flushed);
+		if (!sim->coord_sync_standby && r % 8 == 0)
+			rows_save(&sim->rows_standby);
+		sim->coord_flush_at = sim->t + 200000;
+	}
+	if (sim->t >= sim->coord_backup_at)
+	{
+		rows_save(&sim->rows_backup);
+		sim->coord_backup_at = sim->t + 1000000 + (int64) ((r >> 8) % 2000000);
+	}
+	if (sim->coord_event_at != 0 && sim->t >= sim->coord_event_at)
+	{
+		/* one due after an id moved between servers (ident_talk) */
+		kind = sim->coord_event_kind;
+		sim->coord_event_at = 0;
+	}
+	else if ((r >> 32) % 40000 == 0)
+		kind = (int) ((r >> 16) % 3);
+	else
+		return;
+	switch (kind)
+	{
+		case 0:
+			rows_load(&sim->rows_flushed);
+			trace(NULL, -1, "coordinator: crash, restarted from its flushed WAL");
+			break;
+		case 1:
+			rows_load(&sim->rows_backup);
+			sim->coord_place++;
+			trace(NULL, -1, "coordinator: restored from its last backup into cluster %d",
+				  sim->coord_place);
+			break;
+		case 2:
+			rows_load(&sim->rows_standby);
+			sim->coord_timeline++;
+			trace(NULL, -1, "coordinator: failover to its %s standby, timeline %d",
+				  sim->coord_sync_standby ? "synchronous" : "asynchronous", sim->coord_timeline);
+			break;
+	}
+	sim->coord_events[kind]++;
+	rows_save(&sim->rows_flushed);
+	rows_save(&sim->rows_standby);
+}
+
 /* A conversation under way, not one that died with its backend long ago. */
 static bool
 ident_busy(Server *s)
@@ -1018,6 +1211,7 @@ ident_talk(Backend *b, Server *s)
 	int64		t1;
 	int64		c;
 	int64		expiry_c = 0;
+	bool		moved;
 	UidClockOffset o;
 
 	s->talk_began = sim->t;
@@ -1033,14 +1227,29 @@ ident_talk(Backend *b, Server *s)
 		return;
 	}
 	c = coord_now_us();
+	/* a claim or renewal: a pool that went back in time goes on hold (core/pool.h) */
+	moved = coord_prepare(c);
 	if (held)
 	{
 		PoolEntry  *e = &sim->pool[li->id];
 
-		if (e->holder == me && e->holder_key == s->key && e->token == li->token)
+		/* the token alone names the lease, as in uid_pool_renew() */
+		if (e->holder >= 0 && e->token == li->token &&
+			uid_pool_renews(c, e->expiry_us, sim->pool_hold_us))
 		{
 			e->expiry_us = c + LEASE_TTL_US;
 			expiry_c = e->expiry_us;
+		}
+		else if (moved || !uid_pool_hands_out(c, sim->pool_hold_us))
+		{
+			/* on hold: not confirmed (null, or 55P03); the lease runs on, retried later */
+			coord_commit();
+			sim->coord_held++;
+			sim_sleep_us((int64) rng_below(&sim->sched, 20000));
+			trace(b, me, "renewal of id %d not confirmed: the pool is on hold", li->id);
+			s->retry_at = sim->t + RETRY_US;
+			s->talk_began = 0;
+			return;
 		}
 		else
 		{
@@ -1053,6 +1262,29 @@ ident_talk(Backend *b, Server *s)
 	{
 		int			id = -1;
 
+		/* on hold, nothing is handed out (no row, or 55000) */
+		if (moved || !uid_pool_hands_out(c, sim->pool_hold_us))
+		{
+			coord_commit();
+			sim->coord_held++;
+			sim_sleep_us((int64) rng_below(&sim->sched, 20000));
+			trace(b, me, "no id handed out: the pool is on hold");
+			li->id = n.id;
+			s->retry_at = sim->t + RETRY_US;
+			s->talk_began = 0;
+			return;
+		}
+		/* a live lease of this server's key: a claim it never heard back from */
+		for (int i = 0; i < sim->pool_size && id < 0; i++)
+		{
+			PoolEntry  *e = &sim->pool[i];
+
+			if (e->holder >= 0 && e->holder_key == s->key && e->expiry_us > c)
+			{
+				id = i;
+				sim->coord_reclaims++;
+			}
+		}
 		for (int i = 0; i < sim->pool_size && id < 0; i++)
 		{
 			PoolEntry  *e = &sim->pool[i];
@@ -1062,6 +1294,7 @@ ident_talk(Backend *b, Server *s)
 		}
 		if (id < 0)
 		{
+			coord_commit();
 			sim_sleep_us((int64) rng_below(&sim->sched, 20000));
 			trace(b, me, "no id free in the pool");
 			li->id = n.id;
@@ -1070,7 +1303,19 @@ ident_talk(Backend *b, Server *s)
 			return;
 		}
 		if (sim->pool[id].holder >= 0 && sim->pool[id].holder != me)
+		{
 			sim->moves++;
+			/*
+			 * Half the time one of the coordinator's failures follows
+			 * within 2 s: the rare case where the history it may lose
+			 * holds an id handed from one server to another.
+			 */
+			if (sim->coord_event_at == 0 && rng_below(&sim->krng, 2) == 0)
+			{
+				sim->coord_event_at = sim->t + 1 + (int64) rng_below(&sim->krng, 2000000);
+				sim->coord_event_kind = (int) rng_below(&sim->krng, 3);
+			}
+		}
 		sim->pool[id].holder = me;
 		sim->pool[id].holder_key = s->key;
 		sim->pool[id].token = ++sim->next_token;
@@ -1080,6 +1325,7 @@ ident_talk(Backend *b, Server *s)
 		n.key = s->key;
 		n.token = sim->pool[id].token;
 	}
+	coord_commit();
 	sim_sleep_us((int64) rng_below(&sim->sched, 20000));	/* the answer's way back */
 	t1 = sim_unix_us();
 
@@ -2931,6 +3177,7 @@ typedef struct RunResult
 	uint64		stalls;
 	uint64		worker_deaths;
 	uint64		parallel_calls;
+	uint64		coord[6];		/* crashes, restores, failovers, holds, held, reclaims */
 	bool		leased;
 	bool		citus;
 	uint64		citus_adds;
@@ -2981,6 +3228,17 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	 */
 	sim->crng.s = uid_mix64(seed ^ UINT64CONST(0xC17C5C17C5C17C5));
 	sim->xrng.s = uid_mix64(seed ^ UINT64CONST(0x5EC0DC17C5A11));
+	/* the coordinator's own failures, drawn apart again */
+	sim->krng.s = uid_mix64(seed ^ UINT64CONST(0xC00D1A7012A11));
+	sim->coord_commit = (UidCommitLevel) rng_below(&sim->krng, UID_COMMIT_REMOTE_APPLY + 1);
+	sim->coord_sync_standby = rng_below(&sim->krng, 2) == 0;
+	sim->pool_hold_us = INT64_MIN;
+	/* the guard's row of the install: written here, before any claim */
+	sim->pool_written = true;
+	sim->pool_synced = sim->coord_sync_standby;
+	rows_save(&sim->rows_flushed);
+	rows_save(&sim->rows_standby);
+	rows_save(&sim->rows_backup);
 	sim->citus = sim->nservers > 1 && rng_below(&sim->crng, sim->leased ? 4 : 2) == 0;
 	if (sim->citus)
 		citus_setup();
@@ -3022,6 +3280,8 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 			sim->t += (int64) ((r >> 8) % 100000);
 
 		maybe_fault();
+		if (sim->leased)
+			coord_step();
 		if (sim->ho_phase)
 			handover_step();
 		if (sim->citus)
@@ -3066,6 +3326,10 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	out->refused = sim->refused;
 	out->moves = sim->moves;
 	out->leased_ids = sim->leased_ids;
+	memcpy(out->coord, sim->coord_events, sizeof(sim->coord_events));
+	out->coord[3] = sim->coord_holds;
+	out->coord[4] = sim->coord_held;
+	out->coord[5] = sim->coord_reclaims;
 	out->backfilled = sim->backfilled;
 	out->bf_refused = sim->bf_refused;
 	out->rec_refused = sim->rec_refused;
@@ -3209,6 +3473,7 @@ main(int argc, char **argv)
 				total_refused = 0,
 				total_moves = 0,
 				total_leased_ids = 0,
+				coord[6] = {0},
 				total_backfilled = 0,
 				total_bf_refused = 0,
 				total_rec_refused = 0,
@@ -3295,6 +3560,8 @@ main(int argc, char **argv)
 		total_refused += r.refused;
 		total_moves += r.moves;
 		total_leased_ids += r.leased_ids;
+		for (int k = 0; k < 6; k++)
+			coord[k] += r.coord[k];
 		total_backfilled += r.backfilled;
 		total_bf_refused += r.bf_refused;
 		total_rec_refused += r.rec_refused;
@@ -3351,6 +3618,10 @@ main(int argc, char **argv)
 		   total_bf_refused);
 	for (int k = 0; k < NFAULTKINDS; k++)
 		printf(" %s %" PRIu64, fault_names[k], fault_counts[k]);
+	printf("; the coordinator: %" PRIu64 " crashes, %" PRIu64 " restores of a backup, %"
+		   PRIu64 " failovers, %" PRIu64 " holds (%" PRIu64 " conversations answered on hold), %"
+		   PRIu64 " claims handed back", coord[0], coord[1], coord[2], coord[3], coord[4],
+		   coord[5]);
 	printf("; settings: %" PRIu64 " workers started (%" PRIu64 " stalled, %" PRIu64
 		   " died), %" PRIu64 " records published, %" PRIu64 " calls in parallel workers, %"
 		   PRIu64 " partitions handed over, %" PRIu64 " calls refused (no record of the "
