@@ -163,3 +163,15 @@ uid_pool_rule_renews(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(uid_pool_renews(PG_GETARG_TIMESTAMPTZ(1), PG_GETARG_TIMESTAMPTZ(2),
 								   PG_GETARG_TIMESTAMPTZ(3)));
 }
+
+/*
+ * uid_pool_rule_reclaims(call, same_key, released, expires_at, t): does a
+ * claim take back this lease?
+ */
+PG_FUNCTION_INFO_V1(uid_pool_rule_reclaims);
+Datum
+uid_pool_rule_reclaims(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(uid_pool_reclaims(PG_GETARG_BOOL(1), PG_GETARG_BOOL(2),
+									 PG_GETARG_TIMESTAMPTZ(3), PG_GETARG_TIMESTAMPTZ(4)));
+}

@@ -65,7 +65,15 @@ AS 'MODULE_PATHNAME', 'uid_pool_rule_renews'
 LANGUAGE C IMMUTABLE STRICT;
 COMMENT ON FUNCTION uid_pool_rule_renews(uid_internal_call, timestamptz, timestamptz, timestamptz) IS
 'internal: is a lease the pool''s rows hold renewed at t?';
+CREATE FUNCTION uid_pool_rule_reclaims(call uid_internal_call, same_key boolean, released boolean,
+                                       expires_at timestamptz, t timestamptz)
+RETURNS boolean
+AS 'MODULE_PATHNAME', 'uid_pool_rule_reclaims'
+LANGUAGE C IMMUTABLE STRICT;
+COMMENT ON FUNCTION uid_pool_rule_reclaims(uid_internal_call, boolean, boolean, timestamptz, timestamptz) IS
+'internal: does a claim take back this lease (the claimant''s own, live)?';
 REVOKE EXECUTE ON FUNCTION uid_pool_rule_commit(uid_internal_call),
+                           uid_pool_rule_reclaims(uid_internal_call, boolean, boolean, timestamptz, timestamptz),
                            uid_pool_rule_went_back(uid_internal_call, text, bigint, boolean),
                            uid_pool_rule_hold_end(uid_internal_call, timestamptz, interval, interval, interval, timestamptz),
                            uid_pool_rule_token_floor(uid_internal_call, bigint, timestamptz),
@@ -315,9 +323,11 @@ BEGIN
     key_tag := substring(holder FROM ' key [0-9a-f]{16}$');
     IF key_tag IS NOT NULL THEN
         EXECUTE format($q$
-            SELECT min(l.id) FROM %I.uid_pool_lease l
-            WHERE l.pool = $1 AND l.id < $2 AND l.released_at IS NULL AND l.expires_at > $3
-              AND substring(l.holder FROM ' key [0-9a-f]{16}$') = $4$q$, nsp)
+            SELECT min(l.id) FROM %1$I.uid_pool_lease l
+            WHERE l.pool = $1 AND l.id < $2
+              AND %1$I.uid_pool_rule_reclaims(true::%1$I.uid_internal_call,
+                      coalesce(substring(l.holder FROM ' key [0-9a-f]{16}$') = $4, false),
+                      l.released_at IS NOT NULL, l.expires_at, $3)$q$, nsp)
             INTO free_id USING pool, pool_size, t, key_tag;
     END IF;
     IF free_id IS NOT NULL THEN

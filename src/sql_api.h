@@ -46,6 +46,7 @@ extern Datum uid_pool_rule_hold_end(PG_FUNCTION_ARGS);
 extern Datum uid_pool_rule_token_floor(PG_FUNCTION_ARGS);
 extern Datum uid_pool_rule_hands_out(PG_FUNCTION_ARGS);
 extern Datum uid_pool_rule_renews(PG_FUNCTION_ARGS);
+extern Datum uid_pool_rule_reclaims(PG_FUNCTION_ARGS);
 
 /* report.c: the settings */
 extern Datum uid_config(PG_FUNCTION_ARGS);

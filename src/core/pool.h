@@ -105,4 +105,16 @@ uid_pool_renews(int64 now_us, int64 expires_us, int64 hold_us)
 	return hold_us <= now_us || expires_us > now_us;
 }
 
+/*
+ * Does a claim take back a lease of the pool rather than another id?  A
+ * live lease (not released, not expired) of the claimant's own key: one of
+ * its claims that it gave up waiting for (or whose backend died) and that
+ * committed, which would otherwise hold an id nobody uses until it expires.
+ */
+static inline bool
+uid_pool_reclaims(bool same_key, bool released, int64 expires_us, int64 now_us)
+{
+	return same_key && !released && expires_us > now_us;
+}
+
 #endif							/* UID_CORE_POOL_H */

@@ -98,6 +98,9 @@
 #          (found at seed 5753: it searches 1-6000)
 #   hold   a hold lasts the grace alone, not the longest TTL: the lost
 #          history's leases outlive it
+#   reclaim a claim never takes back the claimant's own live lease (0.7.0's
+#          pool): each claim it never heard back from holds an id nobody
+#          uses until it expires (the held-once invariant)
 # Not planted: a group kept with the count read after its read instead of
 # before.  The count is citus.c's, passed in; and in the server an
 # invalidation reaches a read only at table_open's lock, before the scan,
@@ -238,6 +241,8 @@ plant token pool.h \
 	's/return Max\(claims, now_us\);/return claims;/ or die "token"'
 plant renew pool.h \
 	's/return hold_us <= now_us \|\| expires_us > now_us;/return true;/ or die "renew"' 1-6000
+plant reclaim pool.h \
+	's/return same_key && !released && expires_us > now_us;/return false;/ or die "reclaim"'
 plant hold pool.h \
 	's/now_us \+ Max\(max_ttl_us, ttl_us\) \+ grace_us;/now_us + grace_us;/ or die "hold"'
 # The plants that search longest start first, the others filling the jobs

@@ -135,6 +135,8 @@
  *   available  no call is refused for want of a record while one of this
  *              server life is in force, nor (Citus) for an empty
  *              pg_dist_local_group if it began once the table was filled
+ *   held-once  (leased) a claim leaves a server's key one live lease in the
+ *              pool: not one more per claim it never heard back from
  *   handover   a hand-set partition is issued only by a server that may:
  *              not by a after its record showed the new one, not by b before
  *              its reload
@@ -1279,7 +1281,8 @@ ident_talk(Backend *b, Server *s)
 		{
 			PoolEntry  *e = &sim->pool[i];
 
-			if (e->holder >= 0 && e->holder_key == s->key && e->expiry_us > c)
+			if (e->holder >= 0 &&
+				uid_pool_reclaims(e->holder_key == s->key, false, e->expiry_us, c))
 			{
 				id = i;
 				sim->coord_reclaims++;
@@ -1324,6 +1327,12 @@ ident_talk(Backend *b, Server *s)
 		n.id = id;
 		n.key = s->key;
 		n.token = sim->pool[id].token;
+		/* held-once: a server's key holds one live lease, not one per attempt */
+		for (int i = 0; i < sim->pool_size; i++)
+			if (i != id && sim->pool[i].holder >= 0 && sim->pool[i].holder_key == s->key &&
+				sim->pool[i].expiry_us > c)
+				fail("held-once: server %d claims id %d while its key holds id %d until %" PRId64
+					 " (a claim it never heard back from)", s->ident, id, i, sim->pool[i].expiry_us);
 	}
 	coord_commit();
 	sim_sleep_us((int64) rng_below(&sim->sched, 20000));	/* the answer's way back */
