@@ -316,15 +316,26 @@ uid_coord_open(UidRemote *r, char **schema, const char **call, char *sqlstate)
 	 * standbys) a crash or a failover of the coordinator could lose it and
 	 * hand the id out again.  A coordinator of 0.7.0 or later makes it so
 	 * itself; this covers older ones.  A stronger setting is kept.
+	 *
+	 * And it must not outlive this server's wait: a claim that waits on
+	 * the coordinator (for the pool's lock, behind one waiting for a
+	 * synchronous standby that is away) is cancelled there once this
+	 * server has given up (statement_timeout), instead of each attempt
+	 * leaving a connection that waits on, until the coordinator has none
+	 * left.  (A commit already waiting for the standby is past the
+	 * statement: it commits when the standby returns, and the next claim
+	 * takes its lease back.)
 	 */
 	if (err == NULL)
 		err = uid_remote_query(r,
-							   "SELECT pg_catalog.quote_ident(n.nspname), "
-							   "pg_catalog.to_regtype(pg_catalog.quote_ident(n.nspname) || '.uid_internal_call') IS NOT NULL, "
-							   "CASE WHEN pg_catalog.current_setting('synchronous_commit') IN ('off', 'local') "
-							   "THEN pg_catalog.set_config('synchronous_commit', 'on', false) END "
-							   "FROM pg_catalog.pg_extension e "
-							   "JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uid'",
+							   psprintf("SELECT pg_catalog.quote_ident(n.nspname), "
+										"pg_catalog.to_regtype(pg_catalog.quote_ident(n.nspname) || '.uid_internal_call') IS NOT NULL, "
+										"CASE WHEN pg_catalog.current_setting('synchronous_commit') IN ('off', 'local') "
+										"THEN pg_catalog.set_config('synchronous_commit', 'on', false) END, "
+										"pg_catalog.set_config('statement_timeout', '%d', false) "
+										"FROM pg_catalog.pg_extension e "
+										"JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'uid'",
+										uid_coordinator_timeout_ms),
 							   0, NULL, &res, sqlstate);
 	if (err == NULL)
 	{
