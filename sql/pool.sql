@@ -415,7 +415,7 @@ SET client_min_messages = error;
 SELECT count(*) AS ids FROM uid_pool_claim('restored', 4, 'd');
 RESET client_min_messages;
 SELECT count(*) AS rows,
-       hold_until - clock_timestamp() BETWEEN interval '2 hours 59 s' AND interval '2 hours 60 s' AS two_hours_and_grace,
+       hold_until - clock_timestamp() BETWEEN interval '2 hours 50 s' AND interval '2 hours 60 s' AS two_hours_and_grace,
        regexp_replace(hold_why, 'system \d+ database \d+', 'system <N> database <M>', 'g') AS hold_why
 FROM uid_pool_guard GROUP BY 2, 3;
 SELECT pool, claims > 1000000000000000 AS tokens_jumped FROM uid_pool ORDER BY pool;
