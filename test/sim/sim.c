@@ -586,24 +586,18 @@ typedef struct Sim
 	uint64		fault_period;
 	bool		leased;
 	int			pool_size;
-	PoolEntry	pool[POOL_MAX];
-	uint64		next_token;
 	/*
-	 * (leased) the coordinator's own failures: the rest of its live rows,
-	 * their copies, where it runs now (a cluster and database; a timeline),
-	 * its session's synchronous_commit, whether it has a synchronous standby,
-	 * when the WAL writer flushes next and the next backup is taken, the
-	 * draws of its events (apart: no other schedule moves), what happened
+	 * (leased) the coordinator: its live rows and their copies (what a
+	 * crash keeps, what its standby holds, its last backup), where it runs
+	 * now (a cluster and database; a timeline), its session's
+	 * synchronous_commit, whether it has a synchronous standby, when the WAL
+	 * writer flushes next and the next backup is taken, the draws of its
+	 * failures (apart: no other schedule moves), what happened
 	 */
+	CoordRows	live;
 	CoordRows	rows_flushed;
 	CoordRows	rows_standby;
 	CoordRows	rows_backup;
-	bool		pool_written;
-	int			pool_place;
-	int			pool_timeline;
-	bool		pool_synced;
-	int64		pool_max_ttl_us;
-	int64		pool_hold_us;
 	int			coord_place;
 	int			coord_timeline;
 	UidCommitLevel coord_commit;
@@ -1055,30 +1049,17 @@ server_index(const Server *s)
 
 /* ------------------------------------ the coordinator's own failures (leased) */
 
+/* The live rows into a copy, and back. */
 static void
 rows_save(CoordRows *r)
 {
-	memcpy(r->pool, sim->pool, sizeof(r->pool));
-	r->next_token = sim->next_token;
-	r->written = sim->pool_written;
-	r->place = sim->pool_place;
-	r->timeline = sim->pool_timeline;
-	r->synced = sim->pool_synced;
-	r->max_ttl_us = sim->pool_max_ttl_us;
-	r->hold_us = sim->pool_hold_us;
+	*r = sim->live;
 }
 
 static void
 rows_load(const CoordRows *r)
 {
-	memcpy(sim->pool, r->pool, sizeof(sim->pool));
-	sim->next_token = r->next_token;
-	sim->pool_written = r->written;
-	sim->pool_place = r->place;
-	sim->pool_timeline = r->timeline;
-	sim->pool_synced = r->synced;
-	sim->pool_max_ttl_us = r->max_ttl_us;
-	sim->pool_hold_us = r->hold_us;
+	sim->live = *r;
 }
 
 /*
@@ -1107,24 +1088,24 @@ coord_commit(void)
 static bool
 coord_prepare(int64 c)
 {
-	bool		moved = uid_pool_went_back(sim->pool_written, sim->pool_place == sim->coord_place,
-										   sim->pool_timeline == sim->coord_timeline,
-										   sim->pool_synced);
+	bool		moved = uid_pool_went_back(sim->live.written, sim->live.place == sim->coord_place,
+										   sim->live.timeline == sim->coord_timeline,
+										   sim->live.synced);
 
 	if (moved)
 	{
-		sim->pool_hold_us = uid_pool_hold_end(c, sim->pool_max_ttl_us, LEASE_TTL_US,
-											  LEASE_GRACE_US, sim->pool_hold_us);
-		sim->next_token = (uint64) uid_pool_token_floor((int64) sim->next_token, c);
+		sim->live.hold_us = uid_pool_hold_end(c, sim->live.max_ttl_us, LEASE_TTL_US,
+											  LEASE_GRACE_US, sim->live.hold_us);
+		sim->live.next_token = (uint64) uid_pool_token_floor((int64) sim->live.next_token, c);
 		sim->coord_holds++;
 		trace(NULL, -1, "coordinator: the pool went back in time, on hold until %" PRId64,
-			  sim->pool_hold_us);
+			  sim->live.hold_us);
 	}
-	sim->pool_written = true;
-	sim->pool_place = sim->coord_place;
-	sim->pool_timeline = sim->coord_timeline;
-	sim->pool_synced = sim->coord_sync_standby;
-	sim->pool_max_ttl_us = Max(sim->pool_max_ttl_us, LEASE_TTL_US);
+	sim->live.written = true;
+	sim->live.place = sim->coord_place;
+	sim->live.timeline = sim->coord_timeline;
+	sim->live.synced = sim->coord_sync_standby;
+	sim->live.max_ttl_us = Max(sim->live.max_ttl_us, LEASE_TTL_US);
 	return moved;
 }
 
@@ -1233,16 +1214,16 @@ ident_talk(Backend *b, Server *s)
 	moved = coord_prepare(c);
 	if (held)
 	{
-		PoolEntry  *e = &sim->pool[li->id];
+		PoolEntry  *e = &sim->live.pool[li->id];
 
 		/* the token alone names the lease, as in uid_pool_renew() */
 		if (e->holder >= 0 && e->token == li->token &&
-			uid_pool_renews(c, e->expiry_us, sim->pool_hold_us))
+			uid_pool_renews(c, e->expiry_us, sim->live.hold_us))
 		{
 			e->expiry_us = c + LEASE_TTL_US;
 			expiry_c = e->expiry_us;
 		}
-		else if (moved || !uid_pool_hands_out(c, sim->pool_hold_us))
+		else if (moved || !uid_pool_hands_out(c, sim->live.hold_us))
 		{
 			/* on hold: not confirmed (null, or 55P03); the lease runs on, retried later */
 			coord_commit();
@@ -1265,7 +1246,7 @@ ident_talk(Backend *b, Server *s)
 		int			id = -1;
 
 		/* on hold, nothing is handed out (no row, or 55000) */
-		if (moved || !uid_pool_hands_out(c, sim->pool_hold_us))
+		if (moved || !uid_pool_hands_out(c, sim->live.hold_us))
 		{
 			coord_commit();
 			sim->coord_held++;
@@ -1279,7 +1260,7 @@ ident_talk(Backend *b, Server *s)
 		/* a live lease of this server's key: a claim it never heard back from */
 		for (int i = 0; i < sim->pool_size && id < 0; i++)
 		{
-			PoolEntry  *e = &sim->pool[i];
+			PoolEntry  *e = &sim->live.pool[i];
 
 			if (e->holder >= 0 &&
 				uid_pool_reclaims(e->holder_key == s->key, false, e->expiry_us, c))
@@ -1290,7 +1271,7 @@ ident_talk(Backend *b, Server *s)
 		}
 		for (int i = 0; i < sim->pool_size && id < 0; i++)
 		{
-			PoolEntry  *e = &sim->pool[i];
+			PoolEntry  *e = &sim->live.pool[i];
 
 			if (e->holder < 0 || e->expiry_us + LEASE_GRACE_US <= c)
 				id = i;
@@ -1305,7 +1286,7 @@ ident_talk(Backend *b, Server *s)
 			s->talk_began = 0;
 			return;
 		}
-		if (sim->pool[id].holder >= 0 && sim->pool[id].holder != me)
+		if (sim->live.pool[id].holder >= 0 && sim->live.pool[id].holder != me)
 		{
 			sim->moves++;
 			/*
@@ -1319,20 +1300,20 @@ ident_talk(Backend *b, Server *s)
 				sim->coord_event_kind = (int) rng_below(&sim->krng, 3);
 			}
 		}
-		sim->pool[id].holder = me;
-		sim->pool[id].holder_key = s->key;
-		sim->pool[id].token = ++sim->next_token;
-		sim->pool[id].expiry_us = c + LEASE_TTL_US;
-		expiry_c = sim->pool[id].expiry_us;
+		sim->live.pool[id].holder = me;
+		sim->live.pool[id].holder_key = s->key;
+		sim->live.pool[id].token = ++sim->live.next_token;
+		sim->live.pool[id].expiry_us = c + LEASE_TTL_US;
+		expiry_c = sim->live.pool[id].expiry_us;
 		n.id = id;
 		n.key = s->key;
-		n.token = sim->pool[id].token;
+		n.token = sim->live.pool[id].token;
 		/* held-once: a server's key holds one live lease, not one per attempt */
 		for (int i = 0; i < sim->pool_size; i++)
-			if (i != id && sim->pool[i].holder >= 0 && sim->pool[i].holder_key == s->key &&
-				sim->pool[i].expiry_us > c)
+			if (i != id && sim->live.pool[i].holder >= 0 && sim->live.pool[i].holder_key == s->key &&
+				sim->live.pool[i].expiry_us > c)
 				fail("held-once: server %d claims id %d while its key holds id %d until %" PRId64
-					 " (a claim it never heard back from)", s->ident, id, i, sim->pool[i].expiry_us);
+					 " (a claim it never heard back from)", s->ident, id, i, sim->live.pool[i].expiry_us);
 	}
 	coord_commit();
 	sim_sleep_us((int64) rng_below(&sim->sched, 20000));	/* the answer's way back */
@@ -3226,7 +3207,7 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	sim->used_block = (uint32[]) {1, 2, 256}[rng_below(&setup, 3)];
 	sim->pool_size = Max(1, sim->nservers + (rng_below(&setup, 2) ? 1 : -1));
 	for (int i = 0; i < POOL_MAX; i++)
-		sim->pool[i].holder = -1;
+		sim->live.pool[i].holder = -1;
 	sim->next_partition = NSERVERS_MAX;
 	sim->t = 0;
 	/*
@@ -3241,10 +3222,10 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	sim->krng.s = uid_mix64(seed ^ UINT64CONST(0xC00D1A7012A11));
 	sim->coord_commit = (UidCommitLevel) rng_below(&sim->krng, UID_COMMIT_REMOTE_APPLY + 1);
 	sim->coord_sync_standby = rng_below(&sim->krng, 2) == 0;
-	sim->pool_hold_us = INT64_MIN;
+	sim->live.hold_us = INT64_MIN;
 	/* the guard's row of the install: written here, before any claim */
-	sim->pool_written = true;
-	sim->pool_synced = sim->coord_sync_standby;
+	sim->live.written = true;
+	sim->live.synced = sim->coord_sync_standby;
 	rows_save(&sim->rows_flushed);
 	rows_save(&sim->rows_standby);
 	rows_save(&sim->rows_backup);
