@@ -446,7 +446,22 @@ SELECT hold_until > clock_timestamp() AS on_hold, hold_why FROM uid_pool_guard;
 -- was lost; only the owner may.
 SELECT uid_pool_resume(), uid_pool_resume();
 SELECT id, token > 1000000000000000 AS jumped FROM uid_pool_claim('durable', 4, 'c');
+-- A pool made after a hold (the lost history may have made it and claimed
+-- from it) starts its count of claims past the jump too.
+SELECT token_floor > 1000000000000000 AS floor_jumped FROM uid_pool_guard;
+SELECT id, token > (SELECT token_floor FROM uid_pool_guard) AS past_the_floor
+FROM uid_pool_claim('made_later', 4, 'x');
 SELECT has_function_privilege('public', 'uid_pool_resume()', 'EXECUTE') AS public_may_resume;
+
+-- Pools share their ids: uid_pool_overlaps() lists the ids leased in more
+-- than one pool now, with the pools and holders (the servers of those pools
+-- collide wherever their IDs meet).  Only the owner may, as for the leases.
+SELECT id FROM uid_pool_claim('left', 2, 'l1');
+SELECT id FROM uid_pool_claim('right', 4, 'r1');
+SELECT id FROM uid_pool_claim('right', 4, 'r2');
+SELECT id, (SELECT array_agg(h ORDER BY h) FROM unnest(holders) h WHERE h IN ('l1', 'r1', 'r2')) AS holders
+FROM uid_pool_overlaps() WHERE pools @> ARRAY['left', 'right'] ORDER BY id;
+SELECT has_function_privilege('public', 'uid_pool_overlaps()', 'EXECUTE') AS public_may_check;
 
 -- Deleting a pool deletes its leases.
 DELETE FROM uid_pool;

@@ -108,8 +108,10 @@ FROM PUBLIC;
 --    the longest time to live given plus the grace period.  Until then no
 --    claim hands out an id, and only leases that are held in the rows and
 --    still run are renewed; every pool's count of claims jumps to the
---    clock's microseconds, so no later token repeats one the lost history
---    gave.  Every lease the lost history gave has ended when the hold does.
+--    clock's microseconds, and so does where a pool made later starts its
+--    count (the guard's token_floor: the lost history may have made it),
+--    so no later token repeats one the lost history gave.  Every lease the
+--    lost history gave has ended when the hold does.
 --    uid_pool_resume() ends a hold that an administrator knows is needless.
 --    The rules are core/pool.h's (src/pool.c), which the simulator models.
 CREATE FUNCTION uid_pool_prepare(call uid_internal_call,
@@ -126,6 +128,7 @@ DECLARE
     g record;               -- a row of the guard
     keep tid;               -- the one it keeps
     back boolean;
+    floor_tokens bigint;    -- where a pool made now starts its count of claims
     max_ttl interval;
     why text;
     here text;
@@ -173,9 +176,11 @@ BEGIN
         EXECUTE format('SELECT p.place, p.timeline FROM %1$I.uid_pool_place(true::%1$I.uid_internal_call) p', nsp)
             INTO here, timeline;
         max_ttl := interval '0';
+        floor_tokens := 0;
         FOR g IN EXECUTE format('SELECT g.ctid AS row_id, g.* FROM %I.uid_pool_guard g FOR UPDATE', nsp) LOOP
             keep := coalesce(keep, g.row_id);
             max_ttl := greatest(max_ttl, g.max_ttl);
+            floor_tokens := greatest(floor_tokens, g.token_floor);
             IF g.hold_until > hold_until OR hold_until IS NULL THEN
                 hold_until := g.hold_until;
                 hold_why := g.hold_why;
@@ -207,8 +212,8 @@ BEGIN
         EXECUTE format('SELECT p.size FROM %I.uid_pool p WHERE p.pool = $1 FOR UPDATE', nsp)
             INTO pool_size USING pool;
         EXIT WHEN pool_size IS NOT NULL OR size IS NULL;
-        EXECUTE format('INSERT INTO %I.uid_pool (pool, size) VALUES ($1, $2) ON CONFLICT (pool) DO NOTHING', nsp)
-            USING pool, size;
+        EXECUTE format('INSERT INTO %I.uid_pool (pool, size, claims) VALUES ($1, $2, $3) ON CONFLICT (pool) DO NOTHING', nsp)
+            USING pool, size, floor_tokens;
     END LOOP;
     IF pool_size <> size THEN
         RAISE EXCEPTION 'pool "%" has size %, not %', pool, pool_size, size
@@ -228,7 +233,11 @@ BEGIN
             RAISE WARNING 'this coordinator''s pools went back in time: none hands out an id until %', hold_until
                 USING DETAIL = hold_why,
                       HINT = 'Holders of the leases in their rows go on renewing them.  See "When the coordinator goes back in time" in doc/several-servers.md.';
-            -- every pool's tokens, past those the lost history may have given
+            -- every pool's tokens, and those of a pool made later (which the
+            -- lost history may have made and claimed from), past those the
+            -- lost history may have given
+            EXECUTE format('SELECT %1$I.uid_pool_rule_token_floor(true::%1$I.uid_internal_call, $1, $2)', nsp)
+                INTO floor_tokens USING floor_tokens, t;
             EXECUTE format($q$
                 UPDATE %1$I.uid_pool p
                 SET claims = %1$I.uid_pool_rule_token_floor(true::%1$I.uid_internal_call, p.claims, $1)$q$, nsp)
@@ -248,9 +257,9 @@ BEGIN
             UPDATE %I.uid_pool_guard g
             SET written_in = $2, written_timeline = $3,
                 written_synced = current_setting('synchronous_standby_names') <> '',
-                max_ttl = greatest($4, $5), hold_until = $6, hold_why = $7
+                max_ttl = greatest($4, $5), hold_until = $6, hold_why = $7, token_floor = $8
             WHERE g.ctid = $1$q$, nsp)
-            USING keep, here, timeline, max_ttl, ttl, hold_until, hold_why;
+            USING keep, here, timeline, max_ttl, ttl, hold_until, hold_why, floor_tokens;
     END IF;
 END
 $$;
@@ -592,6 +601,27 @@ BEGIN ATOMIC
 END;
 COMMENT ON FUNCTION uid_pool_leases(text) IS
 'the lease of every id ever claimed, of one pool or (null) of all: state held (not released, not expired), grace (ended, not yet reusable) or free (reusable from reusable_at)';
+
+-- Every pool hands out the same ids (id n of one is id n of another): the
+-- ids that more than one pool of this coordinator leases now (held, or in
+-- their grace), with the pools and holders.  Servers of two such pools
+-- whose IDs meet (one table, one replicated set) collide on them.  In SQL,
+-- parsed at creation, like uid_pool_leases(), which it reads.
+CREATE FUNCTION uid_pool_overlaps()
+RETURNS TABLE (id integer, pools text[], holders text[])
+LANGUAGE sql VOLATILE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+BEGIN ATOMIC
+    SELECT l.id, array_agg(l.pool ORDER BY l.pool), array_agg(l.holder ORDER BY l.pool)
+    FROM uid_pool_leases() l
+    WHERE l.state <> 'free'
+    GROUP BY l.id
+    HAVING count(DISTINCT l.pool) > 1
+    ORDER BY l.id;
+END;
+COMMENT ON FUNCTION uid_pool_overlaps() IS
+'the ids that more than one pool of this coordinator leases now (held or in grace): servers of those pools whose IDs meet collide on them';
+REVOKE EXECUTE ON FUNCTION uid_pool_overlaps() FROM PUBLIC;
 
 -- The twins a uid server calls on its coordinator (identity.c), where a
 -- role may create in the extension's schema: the server passes

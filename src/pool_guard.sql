@@ -26,7 +26,8 @@ CREATE TABLE uid_pool_guard (
     written_synced boolean NOT NULL,
     max_ttl interval NOT NULL DEFAULT '0',
     hold_until timestamptz,
-    hold_why text
+    hold_why text,
+    token_floor bigint NOT NULL DEFAULT 0
 );
 COMMENT ON TABLE uid_pool_guard IS
 'where this coordinator''s pools were last written, and their hold: one row, more right after a restore; kept by pg_dump';
@@ -36,6 +37,7 @@ COMMENT ON COLUMN uid_pool_guard.written_synced IS 'whether it waited for a sync
 COMMENT ON COLUMN uid_pool_guard.max_ttl IS 'the longest time to live a claim or renewal of any pool was given';
 COMMENT ON COLUMN uid_pool_guard.hold_until IS 'no pool hands out an id before it: they were found written elsewhere before (restored, copied, a standby promoted); null if never';
 COMMENT ON COLUMN uid_pool_guard.hold_why IS 'where the pools were found written before, when hold_until was set';
+COMMENT ON COLUMN uid_pool_guard.token_floor IS 'where a pool made from now on starts its count of claims: past every token a history the coordinator lost may have given (0 until a hold)';
 SELECT pg_catalog.pg_extension_config_dump('uid_pool_guard', '');
 REVOKE ALL ON TABLE uid_pool_guard FROM PUBLIC;
 
