@@ -1178,6 +1178,23 @@ ident_busy(Server *s)
 }
 
 /*
+ * The coordinator committed and answered with no lease for the server (on
+ * hold, or no id free): its answer comes back, the server's lease is then
+ * *id_to (NULL: as it was), and it tries again a pace later.
+ */
+static void
+talk_unanswered(Backend *b, Server *s, const char *why, const int *id_to)
+{
+	coord_commit();
+	sim_sleep_us((int64) rng_below(&sim->sched, 20000));
+	trace(b, server_index(s), "%s", why);
+	if (id_to)
+		s->file.ident.id = *id_to;
+	s->retry_at = sim->t + RETRY_US;
+	s->talk_began = 0;
+}
+
+/*
  * One conversation with the coordinator, as identity.c's uid_ident_talk:
  * renew the lease held, or claim an id; the answer measures the clock.  The
  * backend may die at any step of it.
@@ -1226,12 +1243,8 @@ ident_talk(Backend *b, Server *s)
 		else if (moved || !uid_pool_hands_out(c, sim->live.hold_us))
 		{
 			/* on hold: not confirmed (null, or 55P03); the lease runs on, retried later */
-			coord_commit();
 			sim->coord_held++;
-			sim_sleep_us((int64) rng_below(&sim->sched, 20000));
-			trace(b, me, "renewal of id %d not confirmed: the pool is on hold", li->id);
-			s->retry_at = sim->t + RETRY_US;
-			s->talk_began = 0;
+			talk_unanswered(b, s, "renewal not confirmed: the pool is on hold", NULL);
 			return;
 		}
 		else
@@ -1248,13 +1261,8 @@ ident_talk(Backend *b, Server *s)
 		/* on hold, nothing is handed out (no row, or 55000) */
 		if (moved || !uid_pool_hands_out(c, sim->live.hold_us))
 		{
-			coord_commit();
 			sim->coord_held++;
-			sim_sleep_us((int64) rng_below(&sim->sched, 20000));
-			trace(b, me, "no id handed out: the pool is on hold");
-			li->id = n.id;
-			s->retry_at = sim->t + RETRY_US;
-			s->talk_began = 0;
+			talk_unanswered(b, s, "no id handed out: the pool is on hold", &n.id);
 			return;
 		}
 		/* a live lease of this server's key: a claim it never heard back from */
@@ -1278,12 +1286,7 @@ ident_talk(Backend *b, Server *s)
 		}
 		if (id < 0)
 		{
-			coord_commit();
-			sim_sleep_us((int64) rng_below(&sim->sched, 20000));
-			trace(b, me, "no id free in the pool");
-			li->id = n.id;
-			s->retry_at = sim->t + RETRY_US;
-			s->talk_began = 0;
+			talk_unanswered(b, s, "no id free in the pool", &n.id);
 			return;
 		}
 		if (sim->live.pool[id].holder >= 0 && sim->live.pool[id].holder != me)
