@@ -274,8 +274,8 @@ uid_ident_warn_skew(const UidIdentSnap *s)
 static char *
 uid_ident_holder(uint64 key)
 {
-	return psprintf("%s:%d system " UINT64_FORMAT " key %016" INT64_MODIFIER "x", uid_host_name(),
-					PostPortNumber, GetSystemIdentifier(), key);
+	return psprintf("%s:%d system " UINT64_FORMAT " key %016llx", uid_host_name(),
+					PostPortNumber, GetSystemIdentifier(), (unsigned long long) key);
 }
 
 /*
