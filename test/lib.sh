@@ -135,8 +135,8 @@ node_new_enough() {
 # from the npm registry once into UID_PG_CACHE/node-VERSION and from there
 # later (NODE_BIN: its bin directory, to put first on PATH).  Fails with
 # test/node.sh's one line when it has none to give.
+# shellcheck disable=SC2034 # NODE_BIN is the caller's
 ensure_node() {
-	# shellcheck disable=SC2034 # the caller's
 	NODE_BIN=
 	if node_new_enough; then
 		echo "Node.js $(node --version), npm $(npm --version): $(command -v node), on PATH"
