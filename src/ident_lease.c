@@ -63,6 +63,7 @@
 #include "coordinator.h"
 #include "ident_lease.h"
 #include "published.h"
+#include "reload.h"
 #include "guc.h"
 #include "guc_coordinator.h"
 #include "remote.h"
@@ -96,7 +97,7 @@ static uint64
 uid_host_hash(void)
 {
 	pg_atomic_uint64 *w = &uid_state->ident.host;
-	uint64		life = (uid_mix64((uint64) PgStartTime ^ (uint64) PostmasterPid) | 1) & UINT64CONST(0xFFFFFFFF);
+	uint64		life = (uid_pm_key() & UINT64CONST(0xFFFFFFFF)) | 1;
 	uint64		seen = pg_atomic_read_u64(w);
 	uint64		mine;
 
