@@ -452,6 +452,11 @@ SELECT token_floor > 1000000000000000 AS floor_jumped FROM uid_pool_guard;
 SELECT id, token > (SELECT token_floor FROM uid_pool_guard) AS past_the_floor
 FROM uid_pool_claim('made_later', 4, 'x');
 SELECT has_function_privilege('public', 'uid_pool_resume()', 'EXECUTE') AS public_may_resume;
+-- doc/several-servers.md's hold by hand, as written: claims are refused,
+-- saying so, until uid_pool_resume()
+UPDATE uid_pool_guard SET hold_until = now() + max_ttl + uid_pool_grace(), hold_why = 'The data directory was restored from a snapshot.';
+SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_claim('durable', 4, 'd')$$);
+SELECT uid_pool_resume();
 
 -- Pools share their ids: uid_pool_overlaps() lists the ids leased in more
 -- than one pool now, with the pools and holders (the servers of those pools

@@ -320,7 +320,7 @@ BEGIN
     IF NOT hands_out THEN
         RAISE EXCEPTION 'pool "%" hands out no id until %', pool, hold_until
             USING ERRCODE = 'object_not_in_prerequisite_state',
-                  DETAIL = hold_why || ' It may have lost claims and renewals whose holders still use their ids.',
+                  DETAIL = coalesce(hold_why, 'They were put on hold by hand (uid_pool_guard.hold_until).') || ' It may have lost claims and renewals whose holders still use their ids.',
                   HINT = 'Holders of the leases in its rows go on renewing them; see "When the coordinator goes back in time" in doc/several-servers.md.';
     END IF;
 
@@ -487,7 +487,7 @@ BEGIN
     IF hold_until > t THEN  -- not uid_pool_rule_hands_out(): the hold is what the message names
         RAISE EXCEPTION 'lease % of pool "%" cannot be renewed until %', id, pool, hold_until
             USING ERRCODE = 'lock_not_available',
-                  DETAIL = hold_why || ' It may have lost this lease''s claim or renewals: its holder may use the id until the lease ends, and no claim takes the id before then.',
+                  DETAIL = coalesce(hold_why, 'They were put on hold by hand (uid_pool_guard.hold_until).') || ' It may have lost this lease''s claim or renewals: its holder may use the id until the lease ends, and no claim takes the id before then.',
                   HINT = 'Renew it again once the hold has ended; see "When the coordinator goes back in time" in doc/several-servers.md.';
     END IF;
 
@@ -550,25 +550,19 @@ COMMENT ON FUNCTION uid_pool_release(text, integer, bigint) IS
 -- for an administrator who knows the coordinator lost no claim or renewal
 -- (a failover to a standby that was synchronous although the pools could
 -- not tell, pg_upgrade).  True if they were on hold.
+-- In SQL, parsed at creation (BEGIN ATOMIC): it names the guard by OID,
+-- as uid_pool_leases() names its table.
 CREATE FUNCTION uid_pool_resume()
 RETURNS boolean
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+LANGUAGE sql VOLATILE SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    nsp name;
-    n integer;
-BEGIN
-    SELECT ns.nspname INTO STRICT nsp
-    FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
-    WHERE ext.extname = 'uid';
-    EXECUTE format($q$
-        UPDATE %I.uid_pool_guard g SET hold_until = NULL
-        WHERE g.hold_until > clock_timestamp()$q$, nsp);
-    GET DIAGNOSTICS n = ROW_COUNT;
-    RETURN n > 0;
-END
-$$;
+BEGIN ATOMIC
+    WITH resumed AS (
+        UPDATE uid_pool_guard g SET hold_until = NULL
+        WHERE g.hold_until > clock_timestamp()
+        RETURNING 1)
+    SELECT count(*) > 0 FROM resumed;
+END;
 COMMENT ON FUNCTION uid_pool_resume() IS
 'ends the hold of pools found written elsewhere before, for when the coordinator is known to have lost no claim or renewal; true if they were on hold';
 REVOKE EXECUTE ON FUNCTION uid_pool_resume() FROM PUBLIC;
