@@ -228,33 +228,44 @@ sno_used_note(const UidTickSeq *ts, uint32 live_lo, uint32 live_hi)
 /*
  * The live range sno_new() issues from, worked out when what it depends on
  * changes rather than per ID: the settings record (its ranges and the
- * checks of the live range's settings) and the back-fill word (the range
- * clear of the sequences back-fill used).
+ * checks of the live range's settings), the back-fill word and the
+ * back-fill ranges kept (the range clear of those back-fill may still
+ * date IDs in, core/backfill.h).
  */
 typedef struct SnoLive
 {
 	uint64		rec;			/* the record word; UINT64_MAX: nothing kept */
 	uint64		bf;
+	uint64		kept;
 	uint32		lo;
 	uint32		hi;
 } SnoLive;
 
 static SnoLive sno_live = {UINT64_MAX};
 
-/* Works the live range out from the record rec and the back-fill word bf. */
+/*
+ * Works the live range out from the record rec and the back-fill word bf,
+ * and the back-fill ranges kept, read again after bf: a range that a new
+ * pass replaced is in the closing part of kept from before the back-fill
+ * word moved until the timeline-0 mark is past its IDs.
+ */
 static pg_noinline const SnoLive *
 sno_live_work_out(uint64 rec, uint64 bf)
 {
 	UidSnoRanges r;
+	uint64		kept;
 
 	sno_live.rec = UINT64_MAX;
+	pg_read_barrier();
+	kept = pg_atomic_read_u64(&uid_state->backfill_kept);
 	uid_sno_ranges_dec(sno_ranges_word(), &r);
 	uid_sno_check_live(&r);
 	sno_live.lo = (uint32) r.live_min;
 	sno_live.hi = (uint32) r.live_max;
 	if (bf != 0)
-		sno_live_clear_of_backfill(bf, &sno_live.lo, &sno_live.hi, true);
+		sno_live_clear_of_backfill(bf, kept, &sno_live.lo, &sno_live.hi, true);
 	sno_live.bf = bf;
+	sno_live.kept = kept;
 	sno_live.rec = rec;
 	return &sno_live;
 }
@@ -282,9 +293,10 @@ sno_new(PG_FUNCTION_ARGS)
 	{
 		uint64		rec = uid_rec_sync();
 		uint64		bf = pg_atomic_read_u64(&slot->tt.type[UID_SNO_BF_RANGES]);
+		uint64		kept = pg_atomic_read_u64(&uid_state->backfill_kept);
 		const SnoLive *live = &sno_live;
 
-		if (unlikely(rec != live->rec || bf != live->bf))
+		if (unlikely(rec != live->rec || bf != live->bf || kept != live->kept))
 			live = sno_live_work_out(rec, bf);
 		ts = uid_next_tick_in(&sno_clock, live->lo, live->hi);
 		sno_used_note(&ts, live->lo, live->hi);
@@ -295,7 +307,11 @@ sno_new(PG_FUNCTION_ARGS)
 		 * the used sequences after it published its range; this reads its
 		 * range after it recorded the sequence), made the pair unusable.
 		 * No barrier needed: the CAS that issued the pair, and the one that
-		 * recorded the sequence if it was new, are full barriers.
+		 * recorded the sequence if it was new, are full barriers.  The
+		 * ranges kept need no second look: they change only to keep more
+		 * while the back-fill word stays, or to free a range once the
+		 * timeline-0 mark is past its IDs (the CAS that issued the pair
+		 * came after this process read that).
 		 */
 		if (likely(uid_rec_still(rec) &&
 				   pg_atomic_read_u64(&slot->tt.type[UID_SNO_BF_RANGES]) == bf))

@@ -25,23 +25,30 @@
  * scheme (its tick bit is 0) and never equal to another ID of this server.
  *
  * Its sequences come from the back-fill range, uid.sno_backfill_min..max,
- * which sno_new_at() refuses to use unless it is clear of the live range,
- * and which sno_new() leaves out of its own range for good once used (see
- * sno_live_clear_of_backfill): so no back-filled ID equals a live one,
- * whatever their times.  Among themselves, back-filled IDs are kept apart by
- * two lanes, words of the state file: lane 0 issues only the lower half of
- * the range, lane 1 the upper half, and a lane's word, the (tick, sequence)
- * it issued last, only grows by compare-and-swap, like the generator's own
- * words.  A call for tick t takes the lane that is at t if it has a sequence
- * left there (lane 0 first), else the lane furthest ahead that is still
- * before t (or unused), which moves to t and the first sequence of its half.
- * One session that fills a 4 ms unit gets the lower half, then the upper,
- * in increasing order.  So back-fill goes forward in
- * time per lane: one session (or any number back-filling the same times)
- * going through time in order, or two sessions back-filling two stretches
- * at once, never have a call refused; a call for a time that both lanes have
- * passed is refused (55000), and so is one for a 4 ms unit whose back-fill
- * sequences are used up (54000), never a duplicate.
+ * which sno_new_at() refuses to use unless it is clear of the live range
+ * and of the sequences live IDs used at or before its times (the record of
+ * live sequences), and which sno_new() leaves out of its own range while it
+ * is in use (see sno_live_clear_of_backfill).  Once a new range replaces
+ * it, the timeline-0 mark is raised past the latest time any ID was
+ * back-filled at (core/backfill.h, above UID_RANGE_NONE), and only then may
+ * live IDs take its sequences: every live ID with the tick bit 0 (the
+ * back-filled IDs' own) made after that is dated later than every ID
+ * back-filled in it.  So no back-filled ID equals a live one.
+ *
+ * Among themselves, back-filled IDs are kept apart by two lanes, words of
+ * the state file: lane 0 issues only the lower half of the range, lane 1
+ * the upper half, and a lane's word, the (tick, sequence) it issued last,
+ * only grows by compare-and-swap, like the generator's own words.  A call
+ * for tick t takes the lane that is at t if it has a sequence left there
+ * (lane 0 first), else the lane furthest ahead that is still before t (or
+ * unused), which moves to t and the first sequence of its half.  One
+ * session that fills a 4 ms unit gets the lower half, then the upper, in
+ * increasing order.  So back-fill goes forward in time per lane: one
+ * session (or any number back-filling the same times) going through time
+ * in order, or two sessions back-filling two stretches at once, never have
+ * a call refused; a call for a time that both lanes have passed is refused
+ * (55000), and so is one for a 4 ms unit whose back-fill sequences are used
+ * up (54000), never a duplicate.
  *
  * A new back-fill range (settings changed) begins a new pass: lanes that
  * hold a sequence of an earlier range count as unused.  That is safe only if
@@ -51,7 +58,12 @@
  * outside both is a later pass's: the range word moved on since it was
  * read, and the call looks again (and is refused, its range being older).
  * Such a session never writes a lane that a later pass has written, so a
- * pass's lane words only grow.
+ * pass's lane words only grow.  A call raises the state file's
+ * backfill_until to its time before it writes a lane, and hands its ID out
+ * only if the range word has not moved since it began (read again after
+ * the lane's CAS): the pass that replaced its range, reading backfill_until
+ * after it published its own, bounds every ID of the old range by it
+ * (core/backfill.c, uid_backfill_finish).
  *
  * The lanes are not WAL-logged (the lease covers the live marks only): they
  * are exact on the server that wrote them, across restarts and crashes of
@@ -60,6 +72,9 @@
  * transaction's back-fill.  A copy of the data directory (a standby, a
  * backup, a rewound node) holds the lanes of when it was copied.
  */
+
+StaticAssertDecl(UID_SNO_SEQ_LAST == SNO_SEQ_MAX,
+				 "a timeline-0 mark raised past back-fill uses its tick up");
 
 /* This backend back-filled in the current transaction: sync before commit. */
 static bool sno_backfill_dirty = false;
@@ -121,6 +136,9 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 		.used = &c->live_used,
 		.used_since = &c->live_used_since,
 		.from = uid_state->live_from,
+		.kept = &uid_state->backfill_kept,
+		.until = &uid_state->backfill_until,
+		.mark0 = &slot->tt.mark[0],
 	};
 	UidBackfillSeen seen = {0};
 	uint32		lo = (uint32) r->backfill_min;
@@ -130,7 +148,7 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 	uint32		seq;
 
 	(void) sno_used_read();		/* takes an older file's record over */
-	switch (uid_backfill_alloc(&w, tick, lo, hi, (uint32) r->live_min, (uint32) r->live_max,
+	switch (uid_backfill_alloc(&w, tick, sno_backfill_clock.now(&sno_backfill_clock), lo, hi,
 							   &seen, &seq))
 	{
 		case UID_BACKFILL_ISSUED:
@@ -146,16 +164,6 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 							   uid_range_lo(cur), uid_range_hi(cur)),
 					 errhint("Set \"uid.sno_backfill_min\" and \"uid.sno_backfill_max\" to %u and %u, or clear of %u..%u, and reload the configuration.",
 							 uid_range_lo(cur), uid_range_hi(cur), uid_range_lo(hull), uid_range_hi(hull))));
-			break;
-		case UID_BACKFILL_SPANS_LIVE:
-			hull = (uint32) seen.hull_if_new;
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("the back-fill range %u..%u with those used before would span the live range %d..%d",
-							lo, hi, r->live_min, r->live_max),
-					 errdetail("Back-fill ranges used on this server hold %u..%u; sno_new() keeps clear of all of them.",
-							   uid_range_lo(hull), uid_range_hi(hull)),
-					 errhint("Put every back-fill range on the same side of the live range.")));
 			break;
 		case UID_BACKFILL_UNRECORDED:
 			ereport(ERROR,

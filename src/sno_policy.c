@@ -2,33 +2,38 @@
  * sno_policy.c
  *		sno's range policy: the sequence ranges the server issues from now
  *		(those of the settings record, published.c), what is wrong with the
- *		live or back-fill range, and the live range clear of the sequences
- *		back-fill used.  Called by sno_new() (sno.c), sno_new_at()
+ *		live or back-fill range, and the live range clear of the back-fill
+ *		ranges it must not use.  Called by sno_new() (sno.c), sno_new_at()
  *		(sno_backfill.c), sno_snapshot() (sno_snapshot.c) and uid_config()
  *		(report.c).
  */
 #include "postgres.h"
+
+#include "lib/stringinfo.h"
 
 #include "guc.h"
 #include "sno_policy.h"
 #include "core/backfill.h"
 
 /*
- * The live range lo..hi without the sequences that back-fill has used
- * (the hull in type[2]; uid_live_clear_of_backfill, core/backfill.h).  They
- * are disjoint while the settings record holds the ranges the back-fill
- * was made with (sno_new_at() checks that); ranges changed back later
- * could otherwise issue a back-filled (time, sequence) pair at a time that
- * was back-filled.  Fewer
- * than UID_SNO_RANGE_MIN left is an error, or with error unset (for
+ * The live range lo..hi without the back-fill ranges it keeps clear of
+ * (uid_live_clear_of_backfill, core/backfill.h: the range in use, and those
+ * used before while a back-filled ID of theirs could be dated at or after a
+ * live one; ranges is the back-fill word, type[2], kept the state file's
+ * backfill_kept, read after it).  The range in use is clear of the live
+ * range while the settings record holds the ranges the back-fill was made
+ * with (sno_new_at() checks that); ranges changed later could otherwise
+ * issue a back-filled (time, sequence) pair at a time that was back-filled.
+ * Fewer than UID_SNO_RANGE_MIN left is an error, or with error unset (for
  * sno_snapshot()) an empty range, *lo > *hi.
  */
 void
-sno_live_clear_of_backfill(uint64 ranges, uint32 *lo, uint32 *hi, bool error)
+sno_live_clear_of_backfill(uint64 ranges, uint64 kept, uint32 *lo, uint32 *hi, bool error)
 {
-	uint32		hull = (uint32) ranges;
+	uint32		n[UID_KEPT_CLEAR];
+	StringInfoData list;
 
-	if (uid_live_clear_of_backfill(ranges, lo, hi))
+	if (uid_live_clear_of_backfill(ranges, kept, lo, hi))
 		return;
 	if (!error)
 	{
@@ -36,13 +41,19 @@ sno_live_clear_of_backfill(uint64 ranges, uint32 *lo, uint32 *hi, bool error)
 		*hi = 0;
 		return;
 	}
+	uid_live_kept_clear(ranges, kept, n);
+	initStringInfo(&list);
+	for (int i = 0; i < UID_KEPT_CLEAR; i++)
+		if (!uid_range_empty(n[i]))
+			appendStringInfo(&list, "%s%u..%u", list.len > 0 ? ", " : "",
+							 uid_range_lo(n[i]), uid_range_hi(n[i]));
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			 errmsg("the sno sequence range %u..%u leaves fewer than %d sequences beside the back-fill ranges %u..%u",
-					*lo, *hi, UID_SNO_RANGE_MIN, uid_range_lo(hull), uid_range_hi(hull)),
-			 errdetail("sno_new() never issues a sequence that back-fill has used on this server."),
-			 errhint("Set \"uid.sno_sequence_min\" and \"uid.sno_sequence_max\" clear of %u..%u and reload the configuration.",
-					 uid_range_lo(hull), uid_range_hi(hull))));
+			 errmsg("the sno sequence range %u..%u leaves fewer than %d sequences beside the back-fill ranges %s",
+					*lo, *hi, UID_SNO_RANGE_MIN, list.data),
+			 errdetail("sno_new() never issues a sequence of the back-fill range in use, nor one of a range used before while an ID back-filled in it could be dated after a live ID."),
+			 errhint("Set \"uid.sno_sequence_min\" and \"uid.sno_sequence_max\" clear of %s and reload the configuration.",
+					 list.data)));
 }
 
 /*

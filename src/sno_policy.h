@@ -41,12 +41,13 @@ uid_sno_check_live(const UidSnoRanges *r)
 }
 
 /*
- * The live range *lo..*hi without the sequences back-fill has used (the
- * hull in ranges, the back-fill word); fewer than UID_SNO_RANGE_MIN left is
- * an error, or with error unset an empty range, *lo > *hi.
+ * The live range *lo..*hi without the back-fill ranges it keeps clear of
+ * (ranges, the back-fill word, and kept, the state file's backfill_kept);
+ * fewer than UID_SNO_RANGE_MIN left is an error, or with error unset an
+ * empty range, *lo > *hi.
  */
-extern UID_HIDDEN void sno_live_clear_of_backfill(uint64 ranges, uint32 *lo, uint32 *hi,
-												  bool error);
+extern UID_HIDDEN void sno_live_clear_of_backfill(uint64 ranges, uint64 kept, uint32 *lo,
+												  uint32 *hi, bool error);
 
 /* The ranges word in force now (after uid_rec_sync()). */
 static inline uint64

@@ -92,7 +92,11 @@ sno_snapshot(PG_FUNCTION_ARGS)
 		uint32		hi = (uint32) r.live_max;
 
 		if (ranges != 0)
-			sno_live_clear_of_backfill(ranges, &lo, &hi, false);
+		{
+			pg_read_barrier();
+			sno_live_clear_of_backfill(ranges, pg_atomic_read_u64(&uid_state->backfill_kept),
+									   &lo, &hi, false);
+		}
 		if (lo > hi)
 		{
 			for (int i = 0; i < 4; i++)

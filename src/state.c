@@ -149,6 +149,7 @@ uid_state_create(const char *path)
 	pg_atomic_init_u64(&init->sno_cfg.live_used_since, UID_USED_SINCE_FENCE);
 	for (int i = 0; i < UID_FROM_WORDS; i++)
 		pg_atomic_init_u64(&init->live_from[i], UID_FROM_NONE);
+	pg_atomic_init_u64(&init->backfill_kept, UID_KEPT_NONE);
 	if (!pg_strong_random(&init->secret, sizeof(init->secret)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INTERNAL_ERROR),

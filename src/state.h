@@ -161,6 +161,15 @@ typedef struct UidStateFile
 	 */
 	uint64		file_id;
 	uint64		file_inode;
+
+	/*
+	 * sno's back-fill ranges that sno_new() keeps clear of besides the one
+	 * in use, and the latest time a back-filled ID may be dated at
+	 * (core/backfill.h, UidBackfillWords' kept and until): zeros in a file
+	 * of an older library, which back-fill takes over.
+	 */
+	pg_atomic_uint64 backfill_kept;
+	pg_atomic_uint64 backfill_until;
 } UidStateFile;
 
 extern UID_HIDDEN UidStateFile *uid_state;

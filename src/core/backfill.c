@@ -137,11 +137,6 @@ uid_lane_word(uint64 tick, uint32 seq)
 }
 
 /*
- * Starts a pass of back-fill range lo..hi: publishes it with the hull of
- * every range used, or says why not.  Whether the CAS wins or not, the
- * caller reads the word again.
- */
-/*
  * Would back-fill at tick with lo..hi repeat a live ID?  Not if the record
  * (used) holds none of lo..hi, or if every part of them that it holds was
  * first used by live IDs after tick (from).  A record not taken over yet
@@ -158,9 +153,76 @@ uid_backfill_live_used(const UidBackfillWords *w, uint64 used, uint32 lo, uint32
 	return !uid_from_after(w->from, Max(lo, uid_used_lo(used)), Min(hi, uid_used_hi(used)), tick);
 }
 
+/*
+ * Takes over the back-fill of a file of an older library (kept 0), before
+ * this library writes a lane: a single pass whose lanes are not after the
+ * clock is bounded by them (until), every other range used is kept out of
+ * the live range for good (lasting), as that library did.  The lanes are
+ * read before kept is set, and no call of this library writes one before
+ * it sees kept set.
+ */
+static void
+uid_backfill_take_over(const UidBackfillWords *w, uint64 now)
+{
+	uint64		ranges = uid_word_read(w->ranges);
+	uint64		latest = 0;
+	uint64		zero = 0;
+	uint32		lasting = UID_RANGE_NONE;
+
+	for (int i = 0; i < UID_BACKFILL_LANES; i++)
+		latest = Max(latest, uid_word_read(&w->lanes[i]) >> UID_SEQ_BITS);
+	if (ranges != 0 && ((uint32) (ranges >> 32) != (uint32) ranges || latest > now))
+		lasting = (uint32) ranges;
+	else
+		uid_raise_u64(w->until, latest);
+	(void) uid_word_cas(w->kept, &zero, (uint64) UID_RANGE_NONE << 32 | lasting);
+}
+
+/*
+ * Ends the closing of the back-fill ranges in kept's closing part once no
+ * ID back-filled in them can be dated after until, nor until after the
+ * clock (now): the timeline-0 mark goes to until, its tick used up, and the
+ * closing part is emptied (core/backfill.h, above UID_RANGE_NONE).  Read in
+ * this order: kept, the range word (a range in closing and no longer in use
+ * has been replaced: every call that back-filled in it and hands its ID out
+ * raised until before), until.
+ */
+static void
+uid_backfill_finish(const UidBackfillWords *w, uint64 now)
+{
+	for (;;)
+	{
+		uint64		kept = uid_word_read(w->kept);
+		uint32		closing = (uint32) (kept >> 32);
+		uint64		until;
+
+		if (uid_range_empty(closing))
+			return;
+		uid_read_barrier();
+		/* the pass that closes them has not published its range yet */
+		if (uid_range_meets(closing, (uint32) (uid_word_read(w->ranges) >> 32)))
+			return;
+		uid_read_barrier();
+		until = uid_word_read(w->until);
+		/* the clock is behind an ID back-filled (it stepped back): later */
+		if (until > now)
+			return;
+		if (until != 0)
+			uid_raise_u64(w->mark0, until << UID_SEQ_BITS | UID_SNO_SEQ_LAST);
+		if (uid_word_cas(w->kept, &kept, (uint64) UID_RANGE_NONE << 32 | (uint32) kept))
+			return;
+	}
+}
+
+/*
+ * Starts a pass of back-fill range lo..hi: publishes it with the hull of
+ * every range used, the range in use until now added to kept's closing part
+ * first, or says why not.  Whether the CASes win or not, the caller reads
+ * the words again (ISSUED: look again).
+ */
 static UidBackfillResult
 uid_backfill_pass(const UidBackfillWords *w, uint64 old, uint32 lo, uint32 hi,
-				  uint32 live_lo, uint32 live_hi, uint64 tick, UidBackfillSeen *seen)
+				  uint64 tick, UidBackfillSeen *seen)
 {
 	uint32		mine = uid_range_enc(lo, hi);
 	uint32		hull = (uint32) old;
@@ -171,33 +233,48 @@ uid_backfill_pass(const UidBackfillWords *w, uint64 old, uint32 lo, uint32 hi,
 		return UID_BACKFILL_OVERLAPS;
 	/*
 	 * A range that holds live sequences is refused before it is published:
-	 * published, it would stay in the hull (and out of the live range) for
-	 * good.  The caller checks the record again after the range word (the
-	 * order sno_new() relies on); a sequence recorded in between still
-	 * refuses the pass, after it was published.
+	 * published, it would stay in the hull for good.  The caller checks the
+	 * record again after the range word (the order sno_new() relies on); a
+	 * sequence recorded in between still refuses the pass, after it was
+	 * published.
 	 */
 	seen->used = uid_word_read(w->used);
 	if (uid_backfill_live_used(w, seen->used, lo, hi, tick))
 		return UID_BACKFILL_LIVE_USED;
 	hlo = Min(hlo, lo);
 	hhi = Max(hhi, hi);
-	/* sno_new() leaves every back-fill range out of the live one */
-	if (hlo <= live_hi && hhi >= live_lo)
+
+	/*
+	 * The range in use until now stays out of the live range (in closing)
+	 * until the pass that replaces it has bounded its IDs by the
+	 * timeline-0 mark (uid_backfill_finish, at the caller's next look).
+	 * While it is in use, closing it changes nothing for sno_new().
+	 */
+	if (old != 0)
 	{
-		seen->hull_if_new = uid_range_enc(hlo, hhi);
-		return UID_BACKFILL_SPANS_LIVE;
+		uint32		cur = (uint32) (old >> 32);
+		uint64		kept = uid_word_read(w->kept);
+		uint32		closing = (uint32) (kept >> 32);
+
+		if (uid_range_add(closing, cur) != closing)
+		{
+			(void) uid_word_cas(w->kept, &kept,
+								(uint64) uid_range_add(closing, cur) << 32 | (uint32) kept);
+			return UID_BACKFILL_ISSUED;
+		}
 	}
 	(void) uid_word_cas(w->ranges, &old, (uint64) mine << 32 | uid_range_enc(hlo, hhi));
 	return UID_BACKFILL_ISSUED;
 }
 
 UidBackfillResult
-uid_backfill_alloc(const UidBackfillWords *w, uint64 tick, uint32 lo, uint32 hi,
-				   uint32 live_lo, uint32 live_hi, UidBackfillSeen *seen, uint32 *seq_out)
+uid_backfill_alloc(const UidBackfillWords *w, uint64 tick, uint64 now, uint32 lo, uint32 hi,
+				   UidBackfillSeen *seen, uint32 *seq_out)
 {
 	for (;;)
 	{
 		uint64		ranges;
+		uint64		kept;
 		uint32		hull;
 		uint64		word[UID_BACKFILL_LANES];
 		bool		in_use[UID_BACKFILL_LANES];
@@ -209,12 +286,20 @@ uid_backfill_alloc(const UidBackfillWords *w, uint64 tick, uint32 lo, uint32 hi,
 		int			i;
 
 		uid_plat_interrupts();
+		kept = uid_word_read(w->kept);
+		if (kept == 0)
+		{
+			uid_backfill_take_over(w, now);
+			continue;
+		}
+		if (!uid_range_empty((uint32) (kept >> 32)))
+			uid_backfill_finish(w, now);
 		ranges = uid_word_read(w->ranges);
 		seen->ranges = ranges;
 		hull = (uint32) ranges;
 		if (ranges == 0 || (uint32) (ranges >> 32) != uid_range_enc(lo, hi))
 		{
-			UidBackfillResult r = uid_backfill_pass(w, ranges, lo, hi, live_lo, live_hi, tick, seen);
+			UidBackfillResult r = uid_backfill_pass(w, ranges, lo, hi, tick, seen);
 
 			if (r != UID_BACKFILL_ISSUED)
 				return r;
@@ -262,6 +347,16 @@ uid_backfill_alloc(const UidBackfillWords *w, uint64 tick, uint32 lo, uint32 hi,
 			continue;
 		}
 
+		/*
+		 * The pass that replaces this one bounds its IDs by until, read
+		 * after the range word moved on (uid_backfill_finish): raised
+		 * before a lane is written, and an ID is handed out only if the
+		 * range word has not moved since (checked after the lane's CAS, a
+		 * full barrier).  Else the call looks again (and is refused, its
+		 * range being older).
+		 */
+		uid_raise_u64(w->until, tick);
+
 		/* a lane at this tick with a sequence left */
 		for (i = 0; i < UID_BACKFILL_LANES; i++)
 		{
@@ -276,6 +371,8 @@ uid_backfill_alloc(const UidBackfillWords *w, uint64 tick, uint32 lo, uint32 hi,
 				}
 				if (uid_word_cas(&w->lanes[i], &word[i], uid_lane_word(tick, next)))
 				{
+					if (uid_word_read(w->ranges) != ranges)
+						break;	/* a later pass began: look again */
 					*seq_out = next;
 					return UID_BACKFILL_ISSUED;
 				}
@@ -298,7 +395,8 @@ uid_backfill_alloc(const UidBackfillWords *w, uint64 tick, uint32 lo, uint32 hi,
 		{
 			uint32		first = uid_lane_first(best, lo, hi);
 
-			if (uid_word_cas(&w->lanes[best], &word[best], uid_lane_word(tick, first)))
+			if (uid_word_cas(&w->lanes[best], &word[best], uid_lane_word(tick, first)) &&
+				uid_word_read(w->ranges) == ranges)
 			{
 				*seq_out = first;
 				return UID_BACKFILL_ISSUED;

@@ -59,6 +59,11 @@ uid_range_hi(uint32 enc)
  *              sets it to the fence (every tick refused until then)
  *   from       (NULL: none) UID_FROM_WORDS words, one per 4096 sequences:
  *              from when live IDs of timeline 0 may hold them (below)
+ *   kept       the back-fill ranges sno_new() keeps clear of besides the
+ *              one in use: closing << 32 | lasting (below); 0: a file of an
+ *              older library, not taken over yet
+ *   until      the latest tick a back-filled ID may be dated at (0: none)
+ *   mark0      the live generator's timeline-0 mark (tt.mark[0])
  */
 typedef struct UidBackfillWords
 {
@@ -67,7 +72,33 @@ typedef struct UidBackfillWords
 	UidWord    *used;
 	UidWord    *used_since;
 	UidWord    *from;
+	UidWord    *kept;
+	UidWord    *until;
+	UidWord    *mark0;
 } UidBackfillWords;
+
+/*
+ * A back-fill range used before the one in use stays out of the live range
+ * only while a back-filled ID of it could be dated at or after a live ID of
+ * timeline 0 (the tick bit back-filled IDs have) with the same sequence.
+ * A new pass (uid_backfill_alloc) closes the range in use: it adds it to
+ * closing, publishes its own range, and then, once every ID back-filled in
+ * the closing ranges is dated at most until (read after the range word
+ * moved on: a call hands its ID out only if the range word is still the
+ * one it began with, and raises until before that) and until is not after
+ * the clock, raises the timeline-0 mark to until, its tick used up, and
+ * empties closing.  Every live ID of timeline 0 made after that is dated
+ * later than every ID of the ranges it closed: sno_new() may then use their
+ * sequences.  With the clock behind until (it stepped back), they stay in
+ * closing until a back-fill call finds the clock past it.  lasting holds
+ * what the file of an older library had used that the lanes do not bound
+ * (every range but a single pass, or lanes dated after the clock): kept out
+ * of the live range for good.  No range: UID_RANGE_NONE.
+ */
+#define UID_RANGE_NONE		0xFFFF0000u
+/* sno's last sequence: a mark raised to (tick, it) has used the tick up */
+#define UID_SNO_SEQ_LAST	0xFFFFu
+#define UID_KEPT_NONE		((uint64) UID_RANGE_NONE << 32 | UID_RANGE_NONE)
 
 /*
  * From when each part of the record of live sequences was used: a word
@@ -166,30 +197,95 @@ uid_used_note(UidWord *used, uint64 *copy, uint32 seq, uint32 live_lo, uint32 li
 		uid_used_widen(used, copy, seq, live_lo, live_hi, block, sync, f);
 }
 
+static inline bool
+uid_range_empty(uint32 r)
+{
+	return uid_range_lo(r) > uid_range_hi(r);
+}
+
+/* Do ranges a and b share a sequence? */
+static inline bool
+uid_range_meets(uint32 a, uint32 b)
+{
+	return !uid_range_empty(a) && !uid_range_empty(b) &&
+		uid_range_lo(a) <= uid_range_hi(b) && uid_range_lo(b) <= uid_range_hi(a);
+}
+
+/* The smallest range holding a and b. */
+static inline uint32
+uid_range_add(uint32 a, uint32 b)
+{
+	if (uid_range_empty(a))
+		return b;
+	if (uid_range_empty(b))
+		return a;
+	return uid_range_enc(Min(uid_range_lo(a), uid_range_lo(b)),
+						 Max(uid_range_hi(a), uid_range_hi(b)));
+}
+
 /*
- * The live range lo..hi without the back-fill ranges used (the hull in the
- * ranges word): the larger part of it below or above them.  False, with
- * lo..hi unchanged, when fewer than UID_BACKFILL_RANGE_MIN are left.
+ * lo..hi without the range r: the larger part of it below or above r.
+ * False, with lo..hi unchanged, when fewer than UID_BACKFILL_RANGE_MIN are
+ * left.
  */
 static inline bool
-uid_live_clear_of_backfill(uint64 ranges, uint32 *lo, uint32 *hi)
+uid_live_clear_of_range(uint32 r, uint32 *lo, uint32 *hi)
 {
-	uint32		hull = (uint32) ranges;
-	uint32		hlo = uid_range_lo(hull);
-	uint32		hhi = uid_range_hi(hull);
+	uint32		rlo = uid_range_lo(r);
+	uint32		rhi = uid_range_hi(r);
 	uint32		below;
 	uint32		above;
 
-	if (ranges == 0 || *hi < hlo || *lo > hhi)
+	if (uid_range_empty(r) || *hi < rlo || *lo > rhi)
 		return true;
-	below = hlo > *lo ? hlo - *lo : 0;
-	above = hhi < *hi ? *hi - hhi : 0;
+	below = rlo > *lo ? rlo - *lo : 0;
+	above = rhi < *hi ? *hi - rhi : 0;
 	if (Max(below, above) < UID_BACKFILL_RANGE_MIN)
 		return false;
 	if (below >= above)
-		*hi = hlo - 1;
+		*hi = rlo - 1;
 	else
-		*lo = hhi + 1;
+		*lo = rhi + 1;
+	return true;
+}
+
+/*
+ * The back-fill ranges sno_new() keeps clear of, from the ranges and kept
+ * words (read in that order): the range in use, and those kept (closing and
+ * lasting); in a file not taken over yet (kept 0), every range used (the
+ * hull).  n[] gets them, empty ones as UID_RANGE_NONE.
+ */
+#define UID_KEPT_CLEAR 3
+
+static inline void
+uid_live_kept_clear(uint64 ranges, uint64 kept, uint32 n[UID_KEPT_CLEAR])
+{
+	n[0] = ranges == 0 ? UID_RANGE_NONE :
+		kept == 0 ? (uint32) ranges : (uint32) (ranges >> 32);
+	n[1] = ranges == 0 || kept == 0 ? UID_RANGE_NONE : (uint32) (kept >> 32);
+	n[2] = ranges == 0 || kept == 0 ? UID_RANGE_NONE : (uint32) kept;
+}
+
+/*
+ * The live range lo..hi clear of them (uid_live_kept_clear): the larger
+ * part beside each.  False, with lo..hi unchanged, when fewer than
+ * UID_BACKFILL_RANGE_MIN are left.
+ */
+static inline bool
+uid_live_clear_of_backfill(uint64 ranges, uint64 kept, uint32 *lo, uint32 *hi)
+{
+	uint32		n[UID_KEPT_CLEAR];
+	uint32		l = *lo;
+	uint32		h = *hi;
+
+	if (ranges == 0)
+		return true;
+	uid_live_kept_clear(ranges, kept, n);
+	for (int i = 0; i < UID_KEPT_CLEAR; i++)
+		if (!uid_live_clear_of_range(n[i], &l, &h))
+			return false;
+	*lo = l;
+	*hi = h;
 	return true;
 }
 
@@ -198,7 +294,6 @@ typedef enum UidBackfillResult
 {
 	UID_BACKFILL_ISSUED,		/* *seq is the ID's sequence */
 	UID_BACKFILL_OVERLAPS,		/* the range overlaps earlier ones, and is not the one in use */
-	UID_BACKFILL_SPANS_LIVE,	/* with the earlier ones it would span the live range */
 	UID_BACKFILL_UNRECORDED,	/* live IDs of the tick may hold any sequence */
 	UID_BACKFILL_LIVE_USED,		/* the range holds sequences live IDs used */
 	UID_BACKFILL_FULL,			/* the tick's back-fill sequences are used up */
@@ -210,7 +305,6 @@ typedef enum UidBackfillResult
 typedef struct UidBackfillSeen
 {
 	uint64		ranges;
-	uint64		hull_if_new;	/* SPANS_LIVE: the hull with this range */
 	uint64		lanes[UID_BACKFILL_LANES];
 	uint64		used;
 	uint64		used_since;
@@ -218,12 +312,12 @@ typedef struct UidBackfillSeen
 
 /*
  * A sequence of lo..hi (the back-fill range, at least
- * UID_BACKFILL_RANGE_MIN, clear of the live range live_lo..live_hi) for an
- * ID dated at tick, or why there is none.
+ * UID_BACKFILL_RANGE_MIN, clear of the live range: the caller checks that)
+ * for an ID dated at tick (at most now, the clock's tick), or why there is
+ * none.
  */
 extern UidBackfillResult uid_backfill_alloc(const UidBackfillWords *w, uint64 tick,
-											uint32 lo, uint32 hi,
-											uint32 live_lo, uint32 live_hi,
+											uint64 now, uint32 lo, uint32 hi,
 											UidBackfillSeen *seen, uint32 *seq);
 
 #endif							/* UID_CORE_BACKFILL_H */

@@ -331,6 +331,8 @@ typedef struct SimFile
 	UidWord		used;			/* sno's record of live sequences (UidSnoConfig) */
 	UidWord		used_since;
 	UidWord		from[UID_FROM_WORDS];	/* from when its parts were used */
+	UidWord		bf_kept;		/* back-fill ranges kept out of the live range */
+	UidWord		bf_until;		/* the latest tick back-fill dated an ID at */
 	UidRecordShared rec;		/* the settings record (core/record.h) */
 } SimFile;
 
@@ -2374,12 +2376,17 @@ again:
 	slot = gen_slot(s, spec);
 	for (;;)
 	{
-		/* sno.c's sno_new(): its live range clear of the back-fill ranges used */
+		/*
+		 * sno.c's sno_new(): its live range clear of the back-fill ranges
+		 * it keeps clear of (the one in use, those closing), read in that
+		 * order
+		 */
 		uint64		bfw = type == T_SNO ? uid_word_read(&slot->tt.type[UID_SNO_BF_RANGES]) : 0;
+		uint64		kept = type == T_SNO ? uid_word_read(&s->file.bf_kept) : 0;
 		uint32		lo = type == T_SNO ? sno_parts[b->part][0] : 0;
 		uint32		hi = type == T_SNO ? sno_parts[b->part][1] : spec->seq_max;
 
-		if (!uid_live_clear_of_backfill(bfw, &lo, &hi))
+		if (!uid_live_clear_of_backfill(bfw, kept, &lo, &hi))
 		{
 			/* sno_new() raises an error: its range is all back-fill's */
 			sim->live_refused++;
@@ -2589,7 +2596,10 @@ backfill(Backend *b)
 	w.used = &s->file.used;
 	w.used_since = &s->file.used_since;
 	w.from = s->file.from;
-	res = uid_backfill_alloc(&w, tick, lo, hi, llo, lhi, &seen, &seq);
+	w.kept = &s->file.bf_kept;
+	w.until = &s->file.bf_until;
+	w.mark0 = &slot->tt.mark[0];
+	res = uid_backfill_alloc(&w, tick, (uint64) now_tick, lo, hi, &seen, &seq);
 	b->in_call = false;
 	if (res != UID_BACKFILL_ISSUED)
 	{
@@ -2770,6 +2780,7 @@ file_init(SimFile *f, uint64 secret)
 	f->used.value = UID_USED_EMPTY;
 	for (int i = 0; i < UID_FROM_WORDS; i++)
 		f->from[i].value = UID_FROM_NONE;
+	f->bf_kept.value = UID_KEPT_NONE;
 }
 
 /* A boot: the monotonic clock starts again, from an arbitrary value. */
