@@ -22,6 +22,13 @@
 #          operating-system crash loses it, and back-fill repeats a live ID
 #   used   back-fill does not check the record of live sequences: a back-fill
 #          range carved out of a live range repeats live IDs
+#   mark   a back-fill range replaced by a new one is freed for live IDs
+#          without the timeline-0 mark raised past its IDs (0.7.0 kept every
+#          range used out of the live range instead): live IDs of timeline 0
+#          may be dated at or before IDs back-filled with their sequences
+#   until  a back-fill call does not raise until (the latest tick back-fill
+#          dated an ID at) before it writes a lane: the mark is raised short
+#          of the replaced range's last IDs
 #   live   the incarnation leaves the shared state out (uid_incarnation_of):
 #          a state read again from the file in one postmaster life (its
 #          shared memory removed) is not fenced, and issues again from the
@@ -181,6 +188,12 @@ plant durable backfill.c \
 # its range, and after)
 plant used backfill.c \
 	's/(\tif \(used == 0\)\n\t\treturn true;\n)/\treturn false;\n$1/ or die "used"'
+# a replaced back-fill range freed for live IDs: the mark not raised, or
+# raised to an until that back-fill calls never raised
+plant mark backfill.c \
+	's/\t\tif \(until != 0\)\n\t\t\tuid_raise_u64\(w->mark0, until << UID_SEQ_BITS \| UID_SNO_SEQ_LAST\);\n// or die "mark"'
+plant until backfill.c \
+	's/\t\tuid_raise_u64\(w->until, tick\);\n// or die "until"'
 plant live alloc.h \
 	's/key = uid_mix64\(system \^ uid_mix64\(live_id\)\);/key = uid_mix64(system);/ or die "live"'
 # from when a part was used: bounded a tick late, or not lowered by a

@@ -126,6 +126,12 @@
  *              in force holds values the postmaster held in this life
  *   from       a live sno of timeline 0 goes out only once the state file
  *              says its sequence's part was used from its tick or earlier
+ *   after      a live sno of timeline 0 goes out only dated after every
+ *              sno back-filled on its server (since a failover made it)
+ *              with its sequence; and whenever one goes out, every sequence
+ *              back-filled there that sno_new() may take again (a back-fill
+ *              range used before, no longer kept clear of) has the
+ *              timeline-0 mark at or past every ID back-filled with it
  *   fresh      within a server life, a record of the postmaster's values
  *              never replaces one of a later reload of the postmaster, and
  *              a session's plan uses none older than the reload it knows
@@ -403,6 +409,8 @@ typedef struct Server
 	 */
 	uint32		bf_spent;
 	bool		copied;			/* a failover made it from a copy */
+	/* the latest tick it back-filled a sno at, per sequence (all below 32) */
+	uint64		bf_last[32];
 	/* the ticks of its last live sno IDs, where back-fill is aimed half the time */
 	uint64		live_ticks[64];
 	int			nlive_ticks;
@@ -618,6 +626,7 @@ typedef struct Sim
 	uint64		leased_ids;		/* IDs handed out under a leased id */
 	uint32		used_block;		/* how the record of live sequences widens: 1, 2 or 256 */
 	uint64		live_refused;	/* sno calls refused: the live range is all back-fill's */
+	uint64		live_in_old_bf;	/* live sno (timeline 0) in a back-fill range used before */
 	uint64		backfilled;		/* IDs back-filled (committed) */
 	uint64		bf_refused;		/* back-fill calls refused */
 	Rng			sched;
@@ -2336,6 +2345,40 @@ order_key(int type, const UidTickSeq *ts)
 	return ts->tick << UID_SEQ_BITS | ts->seq;
 }
 
+/*
+ * after: every sequence back-filled on server s that sno_new() may take
+ * again (in a back-fill range used before, and in none it keeps clear of)
+ * has the timeline-0 mark at or past every ID back-filled with it, its tick
+ * used up: no live sno of timeline 0 made from now on can equal one.
+ */
+static void
+check_after(Server *s)
+{
+	UidSlot    *slot = &s->file.slots[specs[T_SNO].slot];
+	uint64		ranges = slot->tt.type[UID_SNO_BF_RANGES].value;
+	uint64		mark0 = slot->tt.mark[0].value;
+	uint32		n[UID_KEPT_CLEAR];
+
+	/* read as a check does, outside the schedule */
+	if (ranges == 0)
+		return;
+	uid_live_kept_clear(ranges, s->file.bf_kept.value, n);
+	for (uint32 q = 0; q < 32; q++)
+	{
+		uint32		one = uid_range_enc(q, q);
+
+		if (s->bf_last[q] == 0 || !uid_range_meets((uint32) ranges, one) ||
+			uid_range_meets(n[0], one) || uid_range_meets(n[1], one) ||
+			uid_range_meets(n[2], one))
+			continue;
+		if (mark0 < (s->bf_last[q] << UID_SEQ_BITS | UID_SNO_SEQ_LAST))
+			fail("after: server %d may issue sequence %u live again, back-filled at tick %"
+				 PRIu64 ", while its timeline-0 mark is at tick %" PRIu64 " seq %u",
+				 server_index(s), q, s->bf_last[q], mark0 >> UID_SEQ_BITS,
+				 (uint32) (mark0 & UID_SEQ_MASK));
+	}
+}
+
 /* generate.c's uid_next_tick_in / uid_unique_tick, then the checks. */
 static void
 generate(Backend *b, int type)
@@ -2350,6 +2393,8 @@ generate(Backend *b, int type)
 	CitusIdent	ci = {0};
 	uint64		start;
 	uint64		key;
+	uint32		bf_hull = UID_RANGE_NONE;	/* sno: the back-fill ranges used, */
+	uint32		bf_cur = UID_RANGE_NONE;	/* and the one in use, as issued under */
 
 	b->type = type;
 	b->call_t = sim->t;
@@ -2386,6 +2431,8 @@ again:
 		uint32		lo = type == T_SNO ? sno_parts[b->part][0] : 0;
 		uint32		hi = type == T_SNO ? sno_parts[b->part][1] : spec->seq_max;
 
+		bf_hull = (uint32) bfw;
+		bf_cur = (uint32) (bfw >> 32);
 		if (!uid_live_clear_of_backfill(bfw, kept, &lo, &hi))
 		{
 			/* sno_new() raises an error: its range is all back-fill's */
@@ -2465,6 +2512,21 @@ again:
 		fail("from: server %d handed out sno tick %" PRIu64 " seq %u while its part "
 			 "was used from %" PRIu64 " only", s->ident, ts.tick, ts.seq,
 			 s->file.from[ts.seq >> UID_FROM_SHIFT].value - 1);
+	/*
+	 * after: a live sno of timeline 0 is dated after every sno back-filled
+	 * on its server with its sequence (an equal one would be the same ID)
+	 */
+	if (type == T_SNO && ts.timeline == 0 && ts.seq < 32 && ts.tick <= s->bf_last[ts.seq])
+		fail("after: server %d handed out sno tick %" PRIu64 " seq %u timeline 0, and "
+			 "back-filled that sequence at tick %" PRIu64, server_index(s), ts.tick, ts.seq,
+			 s->bf_last[ts.seq]);
+	if (type == T_SNO)
+		check_after(s);
+	/* a live sno in a back-fill range used before the one in use */
+	if (type == T_SNO && ts.timeline == 0 &&
+		uid_range_meets(bf_hull, uid_range_enc(ts.seq, ts.seq)) &&
+		!uid_range_meets(bf_cur, uid_range_enc(ts.seq, ts.seq)))
+		sim->live_in_old_bf++;
 	sim->leased_ids += sim->leased;
 	if (sim->citus)
 	{
@@ -2618,6 +2680,8 @@ backfill(Backend *b)
 	sim_sleep_us((int64) rng_below(&sim->sched, 1000));
 	disk_sync(s);
 	trace(b, b->server, "back-fills sno tick %" PRIu64 " seq %u", tick, seq);
+	if (seq < 32 && tick > s->bf_last[seq])
+		s->bf_last[seq] = tick;
 	/* a back-filled sno's tick bit is 0: timeline 0 */
 	if (!id_new(b->scope, sim->citus ? ci.key : (uint32) partition, T_SNO, 0, seq, tick))
 		fail("unique: server %d back-filled sno tick %" PRIu64 " seq %u of partition %d, "
@@ -2935,6 +2999,7 @@ apply_fault(const Fault *f)
 				s->key = uid_mix64(f->a + f->b) | 1;	/* another system: another key */
 				/* its lanes and record are of when it was copied */
 				s->copied = true;
+				memset(s->bf_last, 0, sizeof(s->bf_last));
 				s->bf_spent |= seq_bits(0, 9) | seq_bits(18, 25);	/* every live range */
 				s->files.bf = server_bf_pick(s, f->b >> 40);
 				record_forget(s);
@@ -3174,6 +3239,7 @@ typedef struct RunResult
 	uint64		leased_ids;
 	uint64		backfilled;
 	uint64		bf_refused;
+	uint64		live_in_old_bf;
 	uint64		rec_refused;
 	uint64		handovers;
 	uint64		workers;
@@ -3336,6 +3402,7 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	out->coord[5] = sim->coord_reclaims;
 	out->backfilled = sim->backfilled;
 	out->bf_refused = sim->bf_refused;
+	out->live_in_old_bf = sim->live_in_old_bf;
 	out->rec_refused = sim->rec_refused;
 	out->handovers = sim->handovers;
 	out->workers = sim->workers;
@@ -3480,6 +3547,7 @@ main(int argc, char **argv)
 				coord[6] = {0},
 				total_backfilled = 0,
 				total_bf_refused = 0,
+				total_live_in_old_bf = 0,
 				total_rec_refused = 0,
 				total_handovers = 0,
 				total_workers = 0,
@@ -3568,6 +3636,7 @@ main(int argc, char **argv)
 			coord[k] += r.coord[k];
 		total_backfilled += r.backfilled;
 		total_bf_refused += r.bf_refused;
+		total_live_in_old_bf += r.live_in_old_bf;
 		total_rec_refused += r.rec_refused;
 		total_handovers += r.handovers;
 		total_workers += r.workers;
@@ -3616,10 +3685,11 @@ main(int argc, char **argv)
 		   " steps, %" PRIu64 " IDs, %.0f simulated s; %" PRIu64 " schedules with leased "
 		   "identities: %" PRIu64 " IDs under them, %" PRIu64 " ids moved between servers, %"
 		   PRIu64 " calls refused (no usable lease); %" PRIu64 " sno back-filled beside "
-		   "live IDs, %" PRIu64 " back-fill calls refused; faults:",
+		   "live IDs, %" PRIu64 " back-fill calls refused, %" PRIu64 " live sno in back-fill "
+		   "ranges used before; faults:",
 		   runs, first, first + runs - 1, total_steps, total_ids, total_sim_us / 1e6,
 		   leased_runs, total_leased_ids, total_moves, total_refused, total_backfilled,
-		   total_bf_refused);
+		   total_bf_refused, total_live_in_old_bf);
 	for (int k = 0; k < NFAULTKINDS; k++)
 		printf(" %s %" PRIu64, fault_names[k], fault_counts[k]);
 	printf("; the coordinator: %" PRIu64 " crashes, %" PRIu64 " restores of a backup, %"
