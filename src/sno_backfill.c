@@ -160,7 +160,7 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("the back-fill range %u..%u overlaps the back-fill ranges used before on this server, %u..%u",
 							lo, hi, uid_range_lo(hull), uid_range_hi(hull)),
-					 errdetail("Back-fill continues in the range in use, %u..%u, or begins anew in a range clear of every one used before (the state file remembers them).",
+					 errdetail("A new range begins a new pass, in which every time is free again: over sequences an earlier pass used, it could make an ID that pass back-filled at the same time again.  Back-fill continues in the range in use, %u..%u, or begins anew in a range clear of every one used before (the state file remembers them).",
 							   uid_range_lo(cur), uid_range_hi(cur)),
 					 errhint("Set \"uid.sno_backfill_min\" and \"uid.sno_backfill_max\" to %u and %u, or clear of %u..%u, and reload the configuration.",
 							 uid_range_lo(cur), uid_range_hi(cur), uid_range_lo(hull), uid_range_hi(hull))));

@@ -22,6 +22,9 @@
 #          operating-system crash loses it, and back-fill repeats a live ID
 #   used   back-fill does not check the record of live sequences: a back-fill
 #          range carved out of a live range repeats live IDs
+#   overlap a new back-fill range that overlaps one used before is not
+#          refused: its pass goes over times again and repeats IDs the earlier
+#          pass back-filled
 #   mark   a back-fill range replaced by a new one is freed for live IDs
 #          without the timeline-0 mark raised past its IDs (0.7.0 kept every
 #          range used out of the live range instead): live IDs of timeline 0
@@ -188,6 +191,8 @@ plant durable backfill.c \
 # its range, and after)
 plant used backfill.c \
 	's/(\tif \(used == 0\)\n\t\treturn true;\n)/\treturn false;\n$1/ or die "used"'
+plant overlap backfill.c \
+	's/\tif \(old != 0 && !\(hi < hlo \|\| lo > hhi\)\)\n\t\treturn UID_BACKFILL_OVERLAPS;\n// or die "overlap"'
 # a replaced back-fill range freed for live IDs: the mark not raised, or
 # raised to an until that back-fill calls never raised
 plant mark backfill.c \
