@@ -88,8 +88,8 @@ type_sql = for t in $(1); do \
 			src/comparisons.sql.in src/$$t.sql; \
 	done
 
-$(EXTENSION)--$(EXTVERSION).sql: src/internal.sql src/uid.sql src/pool.sql src/pool_guard.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql src/citus.sql
-	( cat src/internal.sql src/uid.sql src/pool.sql src/pool_guard.sql src/pool_functions.sql; \
+$(EXTENSION)--$(EXTVERSION).sql: src/internal.sql src/uid.sql src/reload.sql src/pool.sql src/pool_guard.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql src/citus.sql
+	( cat src/internal.sql src/uid.sql src/reload.sql src/pool.sql src/pool_guard.sql src/pool_functions.sql; \
 	  $(call type_sql,$(TYPES)); \
 	  $(PARTITION_SQL) src/partition.sql; cat src/citus.sql ) > $@
 
@@ -99,14 +99,15 @@ NEW_TYPES = $(foreach t,$(TYPES),$(if $(shell grep -qs '^CREATE TYPE $(t);' src/
 
 # The update from the last release, made from the same sources until this
 # version is released (then frozen into src/upgrade/): the domain of
-# internal calls (new in 0.7.0), update.sql's drops, the pools' guard
+# internal calls (new in 0.7.0), update.sql's drops, uid_reload() (reload.sql,
+# new in 0.7.0), the pools' guard
 # (pool_guard.sql, new in 0.7.0), then the pool's functions replaced, the
 # new types (if any) created, partition.sql's functions replaced (0.6.0 had
 # uid_create_partitions() only) and citus.sql's added.
-$(EXTENSION)--$(UPGRADE_FROM)--$(EXTVERSION).sql: src/internal.sql src/update.sql src/pool_guard.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(NEW_TYPES)) src/partition.sql src/citus.sql
+$(EXTENSION)--$(UPGRADE_FROM)--$(EXTVERSION).sql: src/internal.sql src/update.sql src/reload.sql src/pool_guard.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(NEW_TYPES)) src/partition.sql src/citus.sql
 	( printf '%s\n' '-- uid $(UPGRADE_FROM) -> $(EXTVERSION)' '' \
 		'\echo Use "ALTER EXTENSION uid UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit' ''; \
-	  cat src/internal.sql src/update.sql src/pool_guard.sql; \
+	  cat src/internal.sql src/update.sql src/reload.sql src/pool_guard.sql; \
 	  sed 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/' src/pool_functions.sql; \
 	  $(call type_sql,$(NEW_TYPES)); \
 	  $(PARTITION_SQL) -e 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/' src/partition.sql; \

@@ -10,6 +10,7 @@
 
 #include "citus.h"
 #include "compat.h"
+#include "reload.h"
 #include "state.h"
 
 /*
@@ -19,20 +20,22 @@
 extern UID_HIDDEN UidRecord uid_rec;
 extern UID_HIDDEN uint64 uid_rec_word;
 extern UID_HIDDEN TimestampTz uid_rec_reload_seen;
+extern UID_HIDDEN uint32 uid_rec_signals_seen;
 
 extern uint64 uid_rec_sync_slow(void);
 
 /*
  * Before a generator uses the record: this process's copy is the record in
- * force, and answers every reload this process took (or it has started a
- * settings worker and waited for it).  Returns the word to hand to
- * uid_rec_still() once the ID is made.  Two loads and two comparisons when
- * nothing changed.
+ * force, and answers every reload signal this process received, taken or
+ * not (or it has started a settings worker and waited for it).  Returns the
+ * word to hand to uid_rec_still() once the ID is made.  Three loads and
+ * three comparisons when nothing changed.
  */
 static inline uint64
 uid_rec_sync(void)
 {
 	if (likely(uid_state != NULL && PgReloadTime == uid_rec_reload_seen &&
+			   uid_reload_signals == uid_rec_signals_seen &&
 			   uid_record_current(&uid_state->rec) == uid_rec_word))
 		return uid_rec_word;
 	return uid_rec_sync_slow();

@@ -31,6 +31,10 @@
 #include "reload.h"
 
 static volatile int64 signalled_mono = 0;	/* the last SIGHUP, monotonic us */
+volatile uint32 uid_reload_signals = 0; /* SIGHUPs received */
+
+/* Where the server life notes the latest SIGHUP of any process (NULL: none yet). */
+static UidWord *volatile shared_signalled = NULL;
 
 /* When uid began to watch this process's reloads. */
 static TimestampTz watch_reload_time;
@@ -47,8 +51,19 @@ static void
 uid_sighup(int signo, siginfo_t *info, void *context)
 {
 	int			save_errno = errno;
+	int64		now = uid_plat_mono_us();
+	UidWord    *note = shared_signalled;
 
-	signalled_mono = uid_plat_mono_us();
+	signalled_mono = now;
+	uid_reload_signals++;
+	/* lock-free: a compare-and-swap loop is async-signal-safe */
+	if (note != NULL)
+	{
+		uint64		was = pg_atomic_read_u64(note);
+
+		while (was < (uint64) now && !pg_atomic_compare_exchange_u64(note, &was, (uint64) now))
+			;
+	}
 	errno = save_errno;
 	/* then core's handler: ConfigReloadPending, the latch */
 	if (previous_sighup.sa_flags & SA_SIGINFO)
@@ -101,21 +116,34 @@ uid_reload_init(void)
 }
 
 void
-uid_reload_need(int64 *after, int64 *reload_time)
+uid_reload_note_in(UidWord *word)
 {
+	shared_signalled = word;
+}
+
+void
+uid_reload_need(int64 *after, int64 *signalled, int64 *reload_time, bool *pending)
+{
+	int64		sig;
+
 	uid_reload_init();
+	sig = signalled_mono;
 	if (PgReloadTime != seen_reload_time)
 	{
 		/*
 		 * Took a reload since last seen: its signal came at signalled_mono
 		 * or before (a later one may be pending: that only asks for more).
 		 */
-		int64		sig = signalled_mono;
-
 		seen_reload_time = PgReloadTime;
 		seen_after = sig > watch_mono ? sig : uid_plat_mono_us();
 	}
 	*after = seen_after;
+	/*
+	 * A signal received counts whether the process took its reload or not
+	 * (core/record.h): the postmaster read the files before it sent it.
+	 */
+	*signalled = sig;
+	*pending = ConfigReloadPending;
 	*reload_time = PgReloadTime == watch_reload_time && !watch_late ? PgReloadTime : -1;
 }
 

@@ -5,17 +5,29 @@
 #ifndef UID_RELOAD_H
 #define UID_RELOAD_H
 
+#include "core/platform.h"
+
 /* Starts noting when this process takes a reload signal. */
 extern void uid_reload_init(void);
 
 /*
  * How recent a settings record this process needs (core/record.h,
- * UidRecordNeed): *after, a monotonic time the record's request must come
- * after (the last reload signal it took, or when uid began watching it);
- * *reload_time, the postmaster's PgReloadTime it inherited if it took no
- * reload of its own, else -1.
+ * UidRecordNeed): *after, the last reload it took (or when uid began
+ * watching it); *signalled, the last reload signal it received, taken or
+ * not (0: none since); *reload_time, the postmaster's PgReloadTime it
+ * inherited if it took no reload of its own, else -1; *pending, a reload
+ * signal came that it has not taken.
  */
-extern void uid_reload_need(int64 *after, int64 *reload_time);
+extern void uid_reload_need(int64 *after, int64 *signalled, int64 *reload_time, bool *pending);
+
+/* Reload signals this process received; a change sends uid_rec_sync() the slow way. */
+extern volatile uint32 uid_reload_signals;
+
+/*
+ * The server life's word where every process notes its latest reload signal
+ * (core/record.h, uid_record_publish); set once the state is mapped.
+ */
+extern void uid_reload_note_in(UidWord *word);
 
 /*
  * The server's own values, for a session that overrode them before the

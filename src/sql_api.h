@@ -48,6 +48,9 @@ extern Datum uid_pool_rule_hands_out(PG_FUNCTION_ARGS);
 extern Datum uid_pool_rule_renews(PG_FUNCTION_ARGS);
 extern Datum uid_pool_rule_reclaims(PG_FUNCTION_ARGS);
 
+/* published.c: a reload that returns once IDs carry it */
+extern Datum uid_reload(PG_FUNCTION_ARGS);
+
 /* report.c: the settings */
 extern Datum uid_config(PG_FUNCTION_ARGS);
 extern Datum uid_pool_grace(PG_FUNCTION_ARGS);

@@ -33,6 +33,7 @@
 
 #include "state.h"
 #include "core/backfill.h"
+#include "reload.h"
 
 #define UID_STATE_FILE		"uid_generator.state"
 #define UID_STATE_MAGIC		0x75696447	/* "uidG" */
@@ -182,6 +183,8 @@ typedef struct UidStateLive
 	pg_atomic_uint64 ready;		/* UID_LIVE_READY once built */
 	uint64		live_id;		/* random, drawn when built; never 0 */
 	uint64		file_id;		/* the file's device and inode then, mixed */
+	pg_atomic_uint64 signalled; /* the latest reload signal a process noted
+								 * (monotonic us; reload.c) */
 } UidStateLive;
 
 #define UID_LIVE_READY		UINT64CONST(0x7569644c69766521)	/* "uidLive!" */
@@ -593,6 +596,7 @@ uid_state_attach(void)
 	for (int i = 0; i < UID_NSLOTS; i++)
 		uid_cursors[i].seq_origin = uid_seq_origin(((UidStateFile *) p)->secret, i);
 	uid_state = (UidStateFile *) p;
+	uid_reload_note_in(&uid_live->signalled);
 	on_proc_exit(uid_state_exit, (Datum) 0);
 }
 
@@ -600,6 +604,12 @@ uint64
 uid_state_file_id(void)
 {
 	return uid_live->file_id;
+}
+
+UidWord *
+uid_state_signalled(void)
+{
+	return &uid_live->signalled;
 }
 
 uint64

@@ -191,6 +191,9 @@ extern UID_HIDDEN UidCursor uid_cursors[UID_NSLOTS];
  */
 extern uint64 uid_state_file_id(void);
 
+/* The word where processes note their latest reload signal (reload.c). */
+extern UidWord *uid_state_signalled(void);
+
 /* Drawn when the shared state was read from the file; never 0. */
 extern uint64 uid_state_live_id(void);
 

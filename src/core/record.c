@@ -52,7 +52,8 @@ uid_record_read(UidRecordShared *s, UidRecord *out)
 		out->requested = (int64) w[REC_REQUESTED];
 		out->reload_time = (int64) w[REC_RELOAD_TIME];
 		out->published_us = (int64) w[REC_PUBLISHED_US];
-		out->source = w[REC_SOURCE];
+		out->source = w[REC_SOURCE] & UINT64CONST(0xFFFFFFFF);
+		out->kept = (w[REC_SOURCE] >> 32) != 0;
 		for (int i = 0; i < UID_REC_NFIELDS; i++)
 			out->values[i] = (int64) w[UID_REC_HEAD_WORDS + i];
 		return cur;
@@ -70,7 +71,7 @@ uid_record_plan(const UidRecord *in_force, const UidRecordNeed *need)
 	/* every other process's own values are never the record: only a worker's are */
 	if (!this_life)
 		return UID_PLAN_REFRESH;
-	if (in_force->requested > need->after)
+	if (in_force->requested > uid_record_need_after(need))
 		return UID_PLAN_USE;
 	/*
 	 * Published from the postmaster reload this process was forked under:
@@ -79,7 +80,7 @@ uid_record_plan(const UidRecord *in_force, const UidRecordNeed *need)
 	 * published while it stood still (no later than its reload) does not
 	 * tell its reload from a later one, and is not taken for it.
 	 */
-	if (need->reload_time >= 0 &&
+	if (need->reload_time >= 0 && need->signalled == 0 && !need->pending &&
 		(in_force->source == UID_SOURCE_POSTMASTER || in_force->source == UID_SOURCE_INHERITED) &&
 		in_force->reload_time == need->reload_time &&
 		in_force->published_us > in_force->reload_time)
@@ -93,19 +94,43 @@ uid_record_usable(const UidRecord *in_force, uint64 life)
 	return in_force->gen != 0 && in_force->life == life;
 }
 
+bool
+uid_record_same_identity(const UidRecord *a, const UidRecord *b)
+{
+	for (int i = 0; i < UID_REC_NFIELDS; i++)
+		if (a->values[i] != b->values[i])
+			return false;
+	return true;
+}
+
 UidRecordPlan
-uid_record_fallback(const UidRecord *in_force, const UidRecordNeed *need)
+uid_record_fallback(const UidRecord *in_force, const UidRecordNeed *need, const UidRecord *own)
 {
 	if (uid_record_usable(in_force, need->life))
-		return UID_PLAN_USE;
-	if (need->own == UID_SOURCE_SESSION && need->reload_time >= 0 && !need->overridden &&
-		!need->parallel)
+	{
+		if (uid_record_plan(in_force, need) == UID_PLAN_USE)
+			return UID_PLAN_USE;
+		/*
+		 * A reload it has not answered: its identity holds only if this
+		 * process read that reload's files and found the record's identity
+		 * in them (a file edited back to it since the postmaster read them
+		 * names an identity the server takes back at its next reload).  Not
+		 * a session that set uid settings of its own, nor a parallel
+		 * worker: its values are its leader's, who may not have taken it.
+		 */
+		if (!need->pending && !need->overridden && !need->parallel && own != NULL &&
+			uid_record_same_identity(in_force, own))
+			return UID_PLAN_USE;
+		return UID_PLAN_REFUSE;
+	}
+	if (need->own == UID_SOURCE_SESSION && need->reload_time >= 0 && !need->pending &&
+		!need->overridden && !need->parallel)
 		return UID_PLAN_PUBLISH_OWN;
 	return UID_PLAN_REFUSE;
 }
 
 UidPublishResult
-uid_record_accepts(const UidRecord *in_force, const UidRecord *proposal)
+uid_record_accepts(const UidRecord *in_force, const UidRecord *proposal, int64 signalled)
 {
 	if (proposal->source != UID_SOURCE_POSTMASTER && proposal->source != UID_SOURCE_SINGLE_USER &&
 		proposal->source != UID_SOURCE_INHERITED)
@@ -115,17 +140,14 @@ uid_record_accepts(const UidRecord *in_force, const UidRecord *proposal)
 		 proposal->source == UID_SOURCE_INHERITED))
 		return UID_PUB_OLDER;
 	/*
-	 * Values of an earlier reload of the postmaster than those in force
-	 * (its reload times, on its wall clock): a worker forked before that
-	 * reload whose signal it never saw (one that came before its signal
-	 * handling was set up is lost).  A wall clock stepped back between two
-	 * reloads delays the later one's record until the clock passes the
-	 * earlier one's time; it never brings an older one back.
+	 * A reload signal came after the request: the worker may have been
+	 * forked before that reload and lost its own signal (one that comes
+	 * before its signal handling is set up is).  The requester, which took
+	 * the signal, asks again.  Never by the postmaster's reload times: a
+	 * wall clock stepped back between two reloads makes the later look
+	 * older.
 	 */
-	if (in_force->gen != 0 && in_force->life == proposal->life &&
-		(in_force->source == UID_SOURCE_POSTMASTER || in_force->source == UID_SOURCE_INHERITED) &&
-		proposal->source == UID_SOURCE_POSTMASTER &&
-		in_force->reload_time > proposal->reload_time)
+	if (proposal->source == UID_SOURCE_POSTMASTER && signalled >= proposal->requested)
 		return UID_PUB_STALE;
 	return UID_PUB_TAKEN;
 }
@@ -175,8 +197,17 @@ uid_record_claim(UidRecordShared *s, uint64 self)
 	}
 }
 
+/* The word of the latest reload signal noted, 0 if none or of an earlier boot. */
+static int64
+uid_record_signalled(UidWord *signalled)
+{
+	int64		v = signalled == NULL ? 0 : (int64) uid_word_read(signalled);
+
+	return v > uid_plat_mono_us() ? 0 : v;
+}
+
 UidPublishResult
-uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self)
+uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self, UidWord *signalled)
 {
 	UidRecord	in_force;
 	UidPublishResult verdict;
@@ -191,7 +222,7 @@ uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self)
 	if (!uid_record_claim(s, self))
 		return UID_PUB_BUSY;
 	cur = uid_record_read(s, &in_force);
-	verdict = uid_record_accepts(&in_force, proposal);
+	verdict = uid_record_accepts(&in_force, proposal, uid_record_signalled(signalled));
 	uid_record_keep_refused(&in_force, proposal);
 	if (verdict == UID_PUB_TAKEN)
 	{
@@ -203,7 +234,7 @@ uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self)
 		w[REC_REQUESTED] = (uint64) proposal->requested;
 		w[REC_RELOAD_TIME] = (uint64) proposal->reload_time;
 		w[REC_PUBLISHED_US] = (uint64) proposal->published_us;
-		w[REC_SOURCE] = proposal->source;
+		w[REC_SOURCE] = proposal->source | (proposal->kept ? UINT64CONST(1) << 32 : 0);
 		w[REC_GEN] = proposal->gen;
 		for (int i = 0; i < UID_REC_NFIELDS; i++)
 			w[UID_REC_HEAD_WORDS + i] = (uint64) proposal->values[i];
@@ -218,10 +249,14 @@ uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self)
 		 * word in force while this one held the writer word (one that took
 		 * it over found this one gone).  Not if the postmaster reloaded
 		 * since this worker's fork: the record read (cur) may be a later
-		 * worker's, of that reload; its signal is pending here by now.
+		 * worker's, of that reload; its signal is pending here by now, or
+		 * (lost) another process noted one after the request.
 		 */
 		if ((proposal->source == UID_SOURCE_POSTMASTER ||
-			 proposal->source == UID_SOURCE_INHERITED) && uid_plat_reload_signalled())
+			 proposal->source == UID_SOURCE_INHERITED) &&
+			(uid_plat_reload_signalled() ||
+			 (proposal->source == UID_SOURCE_POSTMASTER &&
+			  uid_record_signalled(signalled) >= proposal->requested)))
 			verdict = UID_PUB_STALE;
 		else if (!uid_word_cas(&s->current, &cur, next))
 			verdict = UID_PUB_OLDER;

@@ -26,12 +26,10 @@
  * reload or a later one.  A record answers a request made at a monotonic
  * time (requested): its values are the postmaster's at some moment after
  * it.  A process needs a record that answers a request made after the last
- * reload signal it took (or, having taken none, after it loaded uid, or
- * of the same postmaster reload it was forked under: reload_time).  A
- * process whose record is older starts a worker and waits for it; if none
- * can start, the record in force stays in force (it is the server's, just
- * not yet the newest), unless it is of an earlier server life, whose
- * settings a restart may have changed: then the caller refuses.
+ * reload signal it received, taken or not (or, having received none, after
+ * it loaded uid, or of the same postmaster reload it was forked under:
+ * reload_time).  A process whose record is older starts a worker and waits
+ * for it; if none can publish, see uid_record_fallback.
  *
  * Publication is a compare-and-swap on the word that names the record in
  * force, after the new record is written into the body not in force.  One
@@ -47,8 +45,24 @@
  * before it forks another: so a worker whose record in force was published
  * by one forked after a reload has that reload's signal pending
  * (uid_plat_reload_signalled) when it looks, and does not publish its older
- * values over it, whatever the order of their requests.
+ * values over it, whatever the order of their requests.  A signal that came
+ * before the worker set its handling up is lost; the other processes of the
+ * server took theirs, and note in a word of the server life (signalled, on
+ * the monotonic clock) when: a worker whose request came no later than a
+ * signal noted there is not published either.  Which record is newer is
+ * decided on the monotonic clock alone: the postmaster's wall clock, which a
+ * step moves back, only tells one reload from another (uid_record_plan).
  *
+ * A reload signal counts from the moment it comes, taken or not: a process
+ * that has not taken it yet (a long statement, a procedure committing in a
+ * loop) needs a record requested after it all the same, and the postmaster
+ * read the reload's files before it sent it.  When no worker can publish
+ * one (no slot free, a worker that does not publish in time), the record in
+ * force is used only by a process that took every reload signal it had and
+ * whose own values give the record's identity (uid_record_same_identity):
+ * the reload changed none of it.  Every other call refuses: the record may
+ * carry an identity the reload gave up.
+
  * Plain C over core/platform.h: the server (published.c) and the simulator
  * (test/sim) run this file.
  */
@@ -103,7 +117,9 @@ typedef struct UidRecord
 	int64		published_us;	/* when it was published (Unix us) */
 	uint64		source;			/* UidRecordSource */
 	int64		values[UID_REC_NFIELDS];
-	bool		kept;			/* (a proposal) the values in force were kept */
+	bool		kept;			/* it keeps values of the record before, for values
+								 * the server refused (uid_record_keep_refused);
+								 * kept in the source word's high half */
 } UidRecord;
 
 #define UID_REC_HEAD_WORDS 6
@@ -161,12 +177,17 @@ extern uint64 uid_record_read(UidRecordShared *s, UidRecord *out);
 typedef struct UidRecordNeed
 {
 	uint64		life;			/* this server life */
-	int64		after;			/* answers a request made after this (monotonic us) */
+	int64		after;			/* answers a request made after this (monotonic us):
+								 * the last reload it took, or its load of uid */
+	int64		signalled;		/* the last reload signal it received, taken or
+								 * not (monotonic us), 0: none since its load */
 	int64		reload_time;	/* PgReloadTime inherited from the postmaster, -1 if it took one */
 	UidRecordSource own;		/* what the process's own values are */
 	bool		overridden;		/* it set a uid setting of its own (a startup option,
 								 * a role's or database's setting) */
 	bool		parallel;		/* a parallel worker (its leader's values) */
+	bool		pending;		/* a reload signal came that it has not taken: its
+								 * own values may be older than the server's */
 } UidRecordNeed;
 
 typedef enum UidRecordPlan
@@ -179,6 +200,16 @@ typedef enum UidRecordPlan
 
 extern UidRecordPlan uid_record_plan(const UidRecord *in_force, const UidRecordNeed *need);
 
+/*
+ * The request a record must answer (come after): the later of the last
+ * reload taken and the last reload signal received.
+ */
+static inline int64
+uid_record_need_after(const UidRecordNeed *need)
+{
+	return need->signalled > need->after ? need->signalled : need->after;
+}
+
 
 /*
  * After a refresh that did not happen (no worker could start, or none
@@ -189,14 +220,31 @@ extern UidRecordPlan uid_record_plan(const UidRecord *in_force, const UidRecordN
 extern bool uid_record_usable(const UidRecord *in_force, uint64 life);
 
 /*
- * After a refresh that did not happen: USE the record in force if it is
- * usable; else PUBLISH_OWN (as UID_SOURCE_INHERITED, requested 0) if this
- * process's values are the postmaster's as it was forked: it took no
- * reload (reload_time), set no uid setting of its own, and is no parallel
- * worker; publication refuses it if a reload signal is pending, and it
- * never replaces a record of this server life.  Else REFUSE.
+ * Do two records give IDs the same identity?  Every value but the head's:
+ * each type's identity settings, sno's ranges, the lease and the refusals.
  */
-extern UidRecordPlan uid_record_fallback(const UidRecord *in_force, const UidRecordNeed *need);
+extern bool uid_record_same_identity(const UidRecord *a, const UidRecord *b);
+
+/*
+ * After a refresh that did not happen (no worker could start, or none
+ * published in time):
+ *   - with a record of this server life in force: USE it if it answers the
+ *     need after all (another process published meanwhile); else only if
+ *     this process took every reload signal it had (!pending), set no uid
+ *     setting of its own (!overridden), is no parallel worker (its values
+ *     are its leader's, who may not have taken the reload), and own, its own values as a
+ *     proposal (uid_record_keep_refused applied), gives the record's
+ *     identity; else REFUSE: the record may hold what a reload gave up.
+ *     own NULL: its own values are not known, REFUSE.
+ *   - with none: PUBLISH_OWN (as UID_SOURCE_INHERITED, requested 0) if this
+ *     process's values are the postmaster's as it was forked: it took no
+ *     reload (reload_time) and has none pending, set no uid setting of its
+ *     own, and is no parallel worker; publication refuses it if a reload
+ *     signal is pending, and it never replaces a record of this server
+ *     life.  Else REFUSE.
+ */
+extern UidRecordPlan uid_record_fallback(const UidRecord *in_force, const UidRecordNeed *need,
+										 const UidRecord *own);
 
 typedef enum UidPublishResult
 {
@@ -204,7 +252,8 @@ typedef enum UidPublishResult
 	UID_PUB_NOT_SERVER,			/* its values are a session's: never taken */
 	UID_PUB_OLDER,				/* the record in force answers a later request */
 	UID_PUB_BUSY,				/* another living process is publishing */
-	UID_PUB_STALE,				/* the postmaster reloaded since the publisher's fork */
+	UID_PUB_STALE,				/* the postmaster reloaded since the publisher's fork,
+								 * or since its request */
 } UidPublishResult;
 
 /*
@@ -218,13 +267,21 @@ typedef enum UidPublishResult
  */
 extern void uid_record_keep_refused(const UidRecord *in_force, UidRecord *proposal);
 
-/* Is the proposal one that may replace the record in force? */
-extern UidPublishResult uid_record_accepts(const UidRecord *in_force, const UidRecord *proposal);
+/*
+ * Is the proposal one that may replace the record in force?  signalled: the
+ * latest reload signal a process of the server took note of (monotonic us,
+ * 0: none), no later than now.
+ */
+extern UidPublishResult uid_record_accepts(const UidRecord *in_force, const UidRecord *proposal,
+										   int64 signalled);
 
 /*
  * Publishes a proposal (its gen is set) from the process self: the high
  * 32 bits of the server life and the process id (uid_record_self).
- * Returns UID_PUB_TAKEN if it is now the record in force.
+ * signalled (NULL: none) is the word of the server life where processes
+ * note the latest reload signal they took (monotonic us); a value ahead of
+ * the monotonic clock is of an earlier boot and ignored.  Returns
+ * UID_PUB_TAKEN if it is now the record in force.
  */
 static inline uint64
 uid_record_self(uint64 life, uint32 pid)
@@ -232,6 +289,7 @@ uid_record_self(uint64 life, uint32 pid)
 	return (life >> 32) << 32 | pid;
 }
 
-extern UidPublishResult uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self);
+extern UidPublishResult uid_record_publish(UidRecordShared *s, UidRecord *proposal, uint64 self,
+										   UidWord *signalled);
 
 #endif							/* UID_CORE_RECORD_H */

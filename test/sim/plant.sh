@@ -51,7 +51,24 @@
 #          publishes its own values (0.6.0 case 4)
 #   stale  a worker forked before a reload publishes its values after one
 #          forked after it (neither the reload signal it holds nor the
-#          reload times stop it): the record goes back to older values
+#          note of the signal other processes took stops it): the record
+#          goes back to older values
+#   signalled the same, only by a worker whose signal was lost (it came
+#          before the worker's handling was set up): the note others took
+#          is all that stops it
+#   wallclock 0.7.0's rule: a proposal whose postmaster reload time is
+#          older than the record's is stale, so a wall clock stepped back
+#          between two reloads keeps the later from ever being published
+#          (issue 49's case 1: calls refuse, as workers could publish)
+#   noslot 0.7.0's fallback: with no worker to publish a reload, the record
+#          in force is used whatever the reload changed (case 2: an
+#          identity given up is handed out, the bound invariant)
+#   procedure 0.7.0's need: a reload signal counts only once taken, so a
+#          process that never takes it keeps the record (case 3)
+#   equal  a process with a reload signal it has not taken compares its
+#          older values with the record, and finds them equal
+#   parallel-equal a parallel worker compares its leader's values, of
+#          before a reload its leader has not taken
 #   from   from when a part of the live sequences was used is bounded a
 #          tick late: back-fill at a live ID's tick passes the record
 #   lower  a backend that allocated before another widened the record over
@@ -216,7 +233,7 @@ plant parallel record.c \
 plant restart record.c \
 	"$gate"' s/\tif \(!this_life\)\n\t\treturn UID_PLAN_REFRESH;/\tif (!this_life)\n\t\treturn in_force->gen != 0 ? UID_PLAN_PUBLISH_OWN : UID_PLAN_REFRESH;/ or die "restart"'
 plant inherit record.c \
-	's/\tif \(need->own == UID_SOURCE_SESSION && need->reload_time >= 0 && !need->overridden &&/\tif (need->own == UID_SOURCE_SESSION \&\& !need->overridden \&\&/ or die "inherit"'
+	's/\tif \(need->own == UID_SOURCE_SESSION && need->reload_time >= 0 && !need->pending &&\n\t\t!need->overridden/\tif (need->own == UID_SOURCE_SESSION \&\&\n\t\t!need->overridden/ or die "inherit"'
 # a record of a reload taken for a later one's because the wall clock
 # stood still between them (their reload times are equal)
 plant frozen record.c \
@@ -227,8 +244,21 @@ plant stall record.c \
 # requests, and then in order of publication the other way: rare, so it
 # searches further, as durable does.
 plant stale record.c \
-	's/\t\tif \(\(proposal->source == UID_SOURCE_POSTMASTER \|\|\n\t\t\t proposal->source == UID_SOURCE_INHERITED\) && uid_plat_reload_signalled\(\)\)\n\t\t\tverdict = UID_PUB_STALE;\n\t\telse // or die "stale signal";
-	 s/\t\tin_force->reload_time > proposal->reload_time\)/\t\tin_force->reload_time > proposal->reload_time \&\& 0)/ or die "stale time"' 1-6000
+	's/\t\tif \(\(proposal->source == UID_SOURCE_POSTMASTER \|\|\n\t\t\t proposal->source == UID_SOURCE_INHERITED\) &&\n\t\t\t\(uid_plat_reload_signalled\(\) \|\|\n\t\t\t \(proposal->source == UID_SOURCE_POSTMASTER &&\n\t\t\t  uid_record_signalled\(signalled\) >= proposal->requested\)\)\)\n\t\t\tverdict = UID_PUB_STALE;\n\t\telse // or die "stale signal";
+	 s/\tif \(proposal->source == UID_SOURCE_POSTMASTER && signalled >= proposal->requested\)\n\t\treturn UID_PUB_STALE;\n// or die "stale noted"' 1-6000
+plant signalled record.c \
+	's/\(uid_plat_reload_signalled\(\) \|\|\n\t\t\t \(proposal->source == UID_SOURCE_POSTMASTER &&\n\t\t\t  uid_record_signalled\(signalled\) >= proposal->requested\)\)/uid_plat_reload_signalled()/ or die "signalled publish";
+	 s/\tif \(proposal->source == UID_SOURCE_POSTMASTER && signalled >= proposal->requested\)\n\t\treturn UID_PUB_STALE;\n// or die "signalled accepts"' 1-6000
+plant wallclock record.c \
+	's/(\t\treturn UID_PUB_OLDER;\n)/$1\tif (in_force->gen != 0 \&\& in_force->life == proposal->life \&\&\n\t\t(in_force->source == UID_SOURCE_POSTMASTER || in_force->source == UID_SOURCE_INHERITED) \&\&\n\t\tproposal->source == UID_SOURCE_POSTMASTER \&\& in_force->reload_time > proposal->reload_time)\n\t\treturn UID_PUB_STALE;\n/ or die "wallclock"'
+plant noslot record.c \
+	's/(uid_record_same_identity\(in_force, own\)\)\n\t\t\treturn UID_PLAN_USE;\n)\t\treturn UID_PLAN_REFUSE;/$1\t\treturn UID_PLAN_USE;/ or die "noslot"'
+plant procedure record.h \
+	's/return need->signalled > need->after \? need->signalled : need->after;/return need->after;/ or die "procedure"'
+plant equal record.c \
+	's/if \(!need->pending && !need->overridden && !need->parallel && own != NULL &&/if (!need->overridden \&\& !need->parallel \&\& own != NULL \&\&/ or die "equal"'
+plant parallel-equal record.c \
+	's/if \(!need->pending && !need->overridden && !need->parallel && own != NULL &&/if (!need->pending \&\& !need->overridden \&\& own != NULL \&\&/ or die "parallel-equal"'
 plant refuse record.c \
 	's/(return in_force->gen != 0 && in_force->life == life);/$1 \&\&\n\t\tuid_plat_unix_us() - in_force->published_us < 1000000;/ or die "refuse"'
 # Citus's node group (source.h), in the simulator's Citus schedules
@@ -264,9 +294,9 @@ plant reclaim pool.h \
 plant hold pool.h \
 	's/now_us \+ Max\(max_ttl_us, ttl_us\) \+ grace_us;/now_us + grace_us;/ or die "hold"'
 # The plants that search longest start first, the others filling the jobs
-# around them (durable, stale and renew search 1-6000; inherit's first seed
+# around them (durable, stale, signalled and renew search 1-6000; inherit's first seed
 # is past 1500).
-slow="durable inherit stale renew"
+slow="durable inherit stale signalled renew"
 started=
 for name in $slow $names; do
 	case " $started " in *" $name "*) continue ;; esac

@@ -139,21 +139,34 @@
  *   torn       the body in force, whenever whole, holds what it held when it
  *              came in force
  *   available  no call is refused for want of a record while one of this
- *              server life is in force, nor (Citus) for an empty
- *              pg_dist_local_group if it began once the table was filled
+ *              server life is in force, unless a reload it received is not
+ *              in it and no worker could publish one (no slot; a worker
+ *              stalled, died or found the writer word held; another reload
+ *              overtook them), nor (Citus) for an empty pg_dist_local_group
+ *              if it began once the table was filled
  *   held-once  (leased) a claim leaves a server's key one live lease in the
  *              pool: not one more per claim it never heard back from
  *   handover   a hand-set partition is issued only by a server that may:
  *              not by a after its record showed the new one, not by b before
  *              its reload
+ *   bound      no call that begins after the reload that gave a partition up
+ *              hands it out, whether its process took that reload or not
+ *              (issue 49: the bound is the call under way at the reload)
  *
  * Settings: each generator call plans with uid_record_plan(); a refresh
  * starts a settings worker (a coroutine forked at a later step, holding the
  * postmaster's values at its fork, publishing with uid_record_publish();
  * it may stall for up to 3 s or die at any step; a slot may be missing;
  * the postmaster's reload signals it like every child, and it keeps the
- * signal pending),
- * and the caller falls back on uid_record_usable().  Backends have startup
+ * signal pending, or loses it, a quarter of the time, as one that comes
+ * before its handling is set up; a reload makes the postmaster fork a
+ * requested worker late, half the time, and deschedules one under way, a
+ * quarter of the time), one after another until the call's deadline, and
+ * the caller falls back on uid_record_fallback() with its own values.
+ * Every backend receives a reload's signal at once and notes it (need's
+ * signalled, and the server's word); it takes it at its own time, or never
+ * (a busy one: a long statement, a procedure).  The postmaster's wall
+ * clock steps and changes rate (the faults), between reloads too.  Backends have startup
  * options (own values) or not, load uid at their start or their first call;
  * an eighth of calls run in a parallel worker (its leader's values).  An ID
  * is handed out only if uid_record_current() still names the record it was
@@ -391,6 +404,11 @@ typedef struct Server
 								 * (stopped or stepped by the faults) */
 	uint64		reloads;		/* its reloads this life, in order (the truth
 								 * that reload_time may not tell) */
+	UidWord		signalled;		/* the live state's note of the latest reload
+								 * signal a process took (monotonic us) */
+	uint64		worker_trouble; /* its settings workers that stalled, died or
+								 * found the writer word held, and failed starts */
+	int64		last_reload_t;	/* when the postmaster last reloaded (real time) */
 	uint64		life;			/* the server life: incarnation << 32 */
 	Settings	seen[NSEEN];	/* every value the postmaster held this life */
 	int			nseen;
@@ -482,6 +500,8 @@ typedef struct Backend
 	bool		busy;			/* never takes a reload signal */
 	bool		late;			/* loads uid at its first call */
 	bool		sig_pending;	/* a reload signal it has not taken */
+	int64		sig_at;			/* need.signalled: the last reload signal it
+								 * received, taken or not (monotonic us), 0 */
 	Settings	own;			/* its own values */
 	int64		after;			/* need.after: its load, or the last reload it took */
 	int64		reload_time;	/* need.reload_time: the postmaster's at its fork, -1 */
@@ -648,6 +668,15 @@ typedef struct Sim
 	int			ho_b_old;		/* b's partition before */
 	uint64		handovers;
 	uint64		rec_refused;	/* calls refused: no record of this life */
+	uint64		reload_refused; /* calls refused: a reload no worker published */
+	int64		ho_reload_t;	/* when a's reload gave ho_old up */
+	uint64		lost_signals;	/* settings workers' reload signals lost */
+	/*
+	 * how each settings worker ended, by pid % NOUTCOMES (its struct may
+	 * serve another before a waiter looks): it died, or found the writer
+	 * word held by another
+	 */
+	unsigned char outcome[4096];
 	uint64		workers;		/* settings workers started */
 	uint64		published;		/* records published */
 	uint64		stalls;
@@ -1631,8 +1660,11 @@ worker_main(void)
 		  w->pid, v.partition, v.part, v.bf);
 	w->publishing = true;
 	p->published_us = sim_unix_us();
-	res = uid_record_publish(&s->file.rec, p, uid_record_self(s->life, w->pid));
+	res = uid_record_publish(&s->file.rec, p, uid_record_self(s->life, w->pid), &s->signalled);
 	w->publishing = false;
+	sim->outcome[w->pid % 4096] = res == UID_PUB_BUSY ? 2 : 0;
+	if (res == UID_PUB_BUSY)
+		s->worker_trouble++;
 	trace(w, w->server, "settings worker %u: %s", w->pid,
 		  (const char *[]) {"taken", "not server's", "older", "busy", "stale"}[res]);
 	w->alive = false;
@@ -1650,11 +1682,14 @@ worker_hazard(Backend *w)
 	{
 		w->wake_t = sim->t + 1000 + (int64) rng_below(&sim->sched, 3000000);
 		sim->stalls++;
+		sim->servers[w->server].worker_trouble++;
 		trace(w, w->server, "settings worker %u stalls until %" PRId64, w->pid, w->wake_t);
 	}
 	else if (r == 2)
 	{
 		w->alive = false;
+		sim->outcome[w->pid % 4096] = 1;
+		sim->servers[w->server].worker_trouble++;
 		sim->worker_deaths++;
 		trace(w, w->server, "settings worker %u dies%s", w->pid,
 			  w->publishing ? " mid-publication" : "");
@@ -1666,10 +1701,12 @@ static void proc_init(Backend *b, int server, void (*main_fn) (void));
 /*
  * A refresh: start a settings worker (or wait for one under way that
  * answers the need) and wait for it.  False if none could start or none
- * ended in time.
+ * ended in time.  *excuse: no slot, or a worker that stalled or died (a
+ * refusal may follow), or one that found the writer word held by a stalled
+ * publisher.
  */
 static bool
-settings_refresh(Backend *b, Server *s, int64 after)
+settings_refresh(Backend *b, Server *s, int64 after, bool *excuse)
 {
 	Backend    *w = NULL;
 	uint32		pid;
@@ -1680,22 +1717,28 @@ settings_refresh(Backend *b, Server *s, int64 after)
 			w = worker_of(b->server, j);
 	if (!w)
 	{
-		int64		req = sim_mono_us();
+		/* after the need's time, even within its microsecond (published.c) */
+		int64		req = sim_mono_us() > after ? sim_mono_us() : after + 1;
 
 		/* no free background worker slot, or the worker fails to start */
 		if (rng_below(&sim->sched, 8) == 0)
 		{
 			trace(b, b->server, "no settings worker could start");
+			*excuse = true;
 			return false;
 		}
 		for (int j = 0; j < NWORKERS_MAX && !w; j++)
 			if (!worker_of(b->server, j)->alive)
 				w = worker_of(b->server, j);
 		if (!w)
+		{
+			*excuse = true;
 			return false;
+		}
 		proc_init(w, b->server, worker_main);
 		w->kind = K_WORKER;
 		w->req = req;
+		sim->outcome[w->pid % 4096] = 0;
 		/* forked at a later step: mostly soon, one in four late (a busy postmaster) */
 		w->wake_t = sim->t + (rng_below(&sim->sched, 4) == 0 ?
 							  (int64) rng_below(&sim->sched, 100000) :
@@ -1708,9 +1751,15 @@ settings_refresh(Backend *b, Server *s, int64 after)
 	while (w->alive && w->pid == pid)
 	{
 		if (sim->t - began > WAIT_US)
+		{
+			*excuse = true;
 			return false;
+		}
 		sim_sleep_us(20 + (int64) rng_below(&sim->sched, 200));
 	}
+	/* it died, or a stalled publisher held the writer word */
+	if (sim->outcome[pid % 4096] != 0)
+		*excuse = true;
 	return true;
 }
 
@@ -1729,8 +1778,23 @@ publish_own(Backend *b, Server *s, const Settings *own, UidRecordSource source,
 	trace(b, b->server, "%s publishes its own values (source %d): partition %d, range %d",
 		  b->par_pid ? "parallel worker" : "session", (int) source, own->partition, own->part);
 	b->publishing = true;
-	(void) uid_record_publish(&s->file.rec, &b->prop, uid_record_self(s->life, pid));
+	(void) uid_record_publish(&s->file.rec, &b->prop, uid_record_self(s->life, pid),
+							  &s->signalled);
 	b->publishing = false;
+}
+
+/* uid_record_fallback() with the process's own values as a proposal beside b->rec. */
+static UidRecordPlan
+settings_fallback(Backend *b, Server *s, const UidRecordNeed *need, const Settings *own)
+{
+	UidRecord	mine;
+
+	memset(&mine, 0, sizeof(mine));
+	mine.life = s->life;
+	mine.source = UID_SOURCE_SESSION;
+	settings_values(own, mine.values);
+	uid_record_keep_refused(&b->rec, &mine);
+	return uid_record_fallback(&b->rec, need, &mine);
 }
 
 /*
@@ -1746,6 +1810,10 @@ settings_ready(Backend *b, Server *s)
 	Settings	own = b->own;
 	uint32		pid = b->par_pid ? b->par_pid : b->pid;
 	int64		began;
+	bool		excuse = false;
+	UidRecordPlan fallback;
+	int64		refresh_began = -1;
+	uint64		trouble = s->worker_trouble;
 
 	if (b->late && b->after < 0)
 	{
@@ -1755,6 +1823,9 @@ settings_ready(Backend *b, Server *s)
 	}
 	need.life = s->life;
 	need.after = b->par_pid ? b->par_after : b->after;
+	/* a parallel worker is forked for the call: no signal of its own yet */
+	need.signalled = b->par_pid ? 0 : b->sig_at;
+	need.pending = b->par_pid ? false : b->sig_pending;
 	need.reload_time = b->par_pid ? b->par_reload : b->reload_time;
 	need.own = UID_SOURCE_SESSION;
 	need.overridden = b->has_opts;
@@ -1786,24 +1857,52 @@ settings_ready(Backend *b, Server *s)
 			publish_own(b, s, &own, need.own, sim_mono_us(), need.reload_time, pid);
 			continue;
 		}
-		if (plan == UID_PLAN_REFRESH && tries < 3 && settings_refresh(b, s, need.after))
+		/* published.c's refresh: workers one after another, until its deadline */
+		if (plan == UID_PLAN_REFRESH && refresh_began < 0)
+			refresh_began = sim->t;
+		if (plan == UID_PLAN_REFRESH && (tries < 3 || sim->t - refresh_began <= WAIT_US) &&
+			settings_refresh(b, s, uid_record_need_after(&need), &excuse))
 			continue;
 		break;
 	}
 	/*
-	 * no worker answered: the record in force, if it is of this server life;
-	 * else, a session whose values are still the postmaster's as it was
-	 * forked publishes them
+	 * no worker answered: the record in force, if it is of this server life
+	 * and the reloads it has not answered changed none of it as this process
+	 * read them; else, a session whose values are still the postmaster's as
+	 * it was forked publishes them
 	 */
 	began = (int64) sim->step;
+	/*
+	 * its deadline passed while workers stalled, died or waited for the
+	 * writer word, or another reload overtook each worker
+	 */
+	if (s->worker_trouble != trouble || (refresh_began >= 0 && s->last_reload_t >= refresh_began))
+		excuse = true;
 	uid_record_read(&s->file.rec, &b->rec);
-	if (uid_record_fallback(&b->rec, &need) == UID_PLAN_PUBLISH_OWN)
+	fallback = settings_fallback(b, s, &need, &own);
+	if (fallback == UID_PLAN_PUBLISH_OWN)
 	{
 		publish_own(b, s, &own, UID_SOURCE_INHERITED, 0, need.reload_time, pid);
 		uid_record_read(&s->file.rec, &b->rec);
+		fallback = settings_fallback(b, s, &need, &own);
 	}
-	if (uid_record_usable(&b->rec, s->life))
+	if (fallback == UID_PLAN_USE)
 		return true;
+	if (uid_record_usable(&b->rec, s->life))
+	{
+		sim->reload_refused++;
+		trace(b, b->server, "refuses: a reload no settings worker published%s",
+			  excuse ? "" : ", though one could");
+		/*
+		 * available: a call refuses for want of a record only where no
+		 * worker could publish one (no slot, a worker stalled or dead)
+		 */
+		if (!excuse)
+			fail("available: server %d refused a call for a reload no settings worker "
+				 "published, though workers could start and did not stall or die",
+				 server_index(s));
+		return false;
+	}
 	sim->rec_refused++;
 	trace(b, b->server, "refuses: no record of this server life");
 	/* available: never refused while a record of this life is in force */
@@ -1851,6 +1950,21 @@ settings_check_id(Backend *b, Server *s, int partition, uint64 end_us)
 	/* a lease id, or (-1 in Citus runs) a node group: no hand value */
 	if (sim->leased || (sim->citus && partition < 0))
 		return;
+	/*
+	 * bound: a reload gives an identity up for every call that begins after
+	 * it, whether or not the process took the reload, and whether or not a
+	 * settings worker could publish it
+	 */
+	if (sim->ho_phase != 0 && server_index(s) == sim->ho_a && partition == sim->ho_old &&
+		b->call_t > sim->ho_reload_t)
+	{
+		fail("bound: server %d handed out an ID of partition %d in a call begun %" PRId64
+			 " us after the reload that gave it up (backend b%d%s, record gen %" PRIu64
+			 " requested %" PRId64 ", signal %s at %" PRId64 ")", server_index(s), partition,
+			 b->call_t - sim->ho_reload_t, b->num, b->par_pid ? ", a parallel worker" : "",
+			 b->rec.gen, b->rec.requested, b->sig_pending ? "pending" : "taken", b->sig_at);
+		return;
+	}
 	if (partition < 0 || partition >= NPARTITIONS ||
 		!(sim->owners[partition] & (1 << server_index(s))))
 	{
@@ -2603,6 +2717,8 @@ backfill(Backend *b)
 	int			partition;
 	CitusIdent	ci = {0};
 
+	/* the call begins here: its settings are read first */
+	b->call_t = sim->t;
 	if (!settings_ready(b, s))
 		return;
 	partition = settings_take(b);
@@ -2650,7 +2766,6 @@ backfill(Backend *b)
 		return;
 	}
 	b->type = T_SNO;
-	b->call_t = sim->t;
 	b->in_call = true;
 	slot = gen_slot(s, spec);
 	w.lanes = &slot->tt.type[UID_SNO_BF_LANE0];
@@ -2792,6 +2907,7 @@ backend_start(Backend *b, int server)
 	b->prop_reloads = s->reloads;
 	b->known = s->reloads;
 	b->sig_pending = false;
+	b->sig_at = 0;
 }
 
 /* All of a server's processes die where they are; new backends start. */
@@ -2813,6 +2929,7 @@ static void
 server_new_live(Server *s)
 {
 	s->live_id = ++sim->next_live;
+	s->signalled.value = 0;		/* the live state is built anew */
 	s->incarnation = uid_incarnation_of(s->key, s->live_id, s->pm_start, 0, 0);
 }
 
@@ -3088,13 +3205,53 @@ server_reload(Server *s)
 	s->delivered = s->files;
 	s->reload_time = server_unix_us(s);
 	s->reloads++;
+	s->last_reload_t = sim->t;
 	server_seen(s, &s->delivered);
 	for (int i = 0; i < sim->nbackends; i++)
-		sim->backends[si * sim->nbackends + i].sig_pending = true;
-	/* every child, settings workers too, before the postmaster forks another */
+	{
+		Backend    *b = &sim->backends[si * sim->nbackends + i];
+
+		/* received now, taken or not: its handler notes when, here and in the live state */
+		b->sig_pending = true;
+		b->sig_at = server_mono_us(s);
+		s->signalled.value = (uint64) b->sig_at;
+	}
+	/*
+	 * every child, settings workers too, before the postmaster forks
+	 * another; a worker's signal that comes before it set its handling up
+	 * is lost (one in four, at any step of it here)
+	 */
 	for (int j = 0; j < NWORKERS_MAX; j++)
 		if (worker_of(si, j)->alive)
-			worker_of(si, j)->sig_pending = true;
+		{
+			Backend    *w = worker_of(si, j);
+
+			/*
+			 * biased to where a record could go back (core/record.c): a
+			 * postmaster busy with the reload forks a requested worker
+			 * late, half the time, so that workers requested in one order
+			 * are forked across the reload in the other; a worker under
+			 * way is descheduled a while, a quarter of the time, so that
+			 * one forked after the reload publishes first
+			 */
+			if (!w->entered && rng_below(&sim->sched, 2) == 0)
+				w->wake_t = Max(w->wake_t, sim->t) + (int64) rng_below(&sim->sched, 50000);
+			else if (w->entered && rng_below(&sim->sched, 4) == 0)
+				w->wake_t = Max(w->wake_t, sim->t) + (int64) rng_below(&sim->sched, 20000);
+			if (rng_below(&sim->sched, 4) == 0)
+			{
+				/*
+				 * lost: it had not run far enough to set its handling up,
+				 * and runs on a while later
+				 */
+				w->wake_t = Max(w->wake_t, sim->t) + (int64) rng_below(&sim->sched, 20000);
+				sim->lost_signals++;
+				trace(worker_of(si, j), si, "settings worker %u loses the reload signal",
+					  worker_of(si, j)->pid);
+			}
+			else
+				worker_of(si, j)->sig_pending = true;
+		}
 	trace(NULL, si, "reload: partition %d, sno range %d, back-fill %d", s->delivered.partition,
 		  s->delivered.part, s->delivered.bf);
 }
@@ -3130,6 +3287,7 @@ handover_start(int a, uint64 r)
 	trace(NULL, a, "handover: partition %d goes from server %d to %d, %d to %d",
 		  sim->ho_old, a, b, sim->ho_new, a);
 	server_reload(sa);
+	sim->ho_reload_t = sim->t;
 	if ((r >> 32) % 4 != 0)
 	{
 		sim->servers[b].files.partition = sim->ho_old;
@@ -3241,6 +3399,8 @@ typedef struct RunResult
 	uint64		bf_refused;
 	uint64		live_in_old_bf;
 	uint64		rec_refused;
+	uint64		reload_refused;
+	uint64		lost_signals;
 	uint64		handovers;
 	uint64		workers;
 	uint64		published;
@@ -3404,6 +3564,8 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	out->bf_refused = sim->bf_refused;
 	out->live_in_old_bf = sim->live_in_old_bf;
 	out->rec_refused = sim->rec_refused;
+	out->reload_refused = sim->reload_refused;
+	out->lost_signals = sim->lost_signals;
 	out->handovers = sim->handovers;
 	out->workers = sim->workers;
 	out->published = sim->published;
@@ -3549,6 +3711,8 @@ main(int argc, char **argv)
 				total_bf_refused = 0,
 				total_live_in_old_bf = 0,
 				total_rec_refused = 0,
+				total_reload_refused = 0,
+				total_lost_signals = 0,
 				total_handovers = 0,
 				total_workers = 0,
 				total_published = 0,
@@ -3638,6 +3802,8 @@ main(int argc, char **argv)
 		total_bf_refused += r.bf_refused;
 		total_live_in_old_bf += r.live_in_old_bf;
 		total_rec_refused += r.rec_refused;
+		total_reload_refused += r.reload_refused;
+		total_lost_signals += r.lost_signals;
 		total_handovers += r.handovers;
 		total_workers += r.workers;
 		total_published += r.published;
@@ -3699,8 +3865,10 @@ main(int argc, char **argv)
 	printf("; settings: %" PRIu64 " workers started (%" PRIu64 " stalled, %" PRIu64
 		   " died), %" PRIu64 " records published, %" PRIu64 " calls in parallel workers, %"
 		   PRIu64 " partitions handed over, %" PRIu64 " calls refused (no record of the "
-		   "server life)", total_workers, total_stalls, total_worker_deaths, total_published,
-		   total_parallel, total_handovers, total_rec_refused);
+		   "server life), %" PRIu64 " (a reload no worker published), %" PRIu64
+		   " workers' reload signals lost", total_workers, total_stalls, total_worker_deaths,
+		   total_published, total_parallel, total_handovers, total_rec_refused,
+		   total_reload_refused, total_lost_signals);
 	printf("; %" PRIu64 " schedules of a Citus cluster: %" PRIu64 " nodes added, %" PRIu64
 		   " removed, %" PRIu64 " reads of the node group, %" PRIu64 " IDs into the cluster "
 		   "that embed a node group, %" PRIu64 " made by workers outside it, %" PRIu64

@@ -7,11 +7,15 @@
 #    not take them either (core reads the files when a backend gets to the
 #    reload) and says so.
 # 2. A range passes between two servers sharing a partition by the documented
-#    handover (reload A, sno_range() on A until it shows its new range, B's
-#    clock past previous_until, reload B), while B's generator runs through a
-#    pending reload and B's next range was prepared early with ALTER SYSTEM:
-#    no duplicate; no ID of A's old range after the switch, none of its new
-#    one before.
+#    handover (uid_reload() on A, which returns once sno_range() shows A's
+#    new range, with a time every ID of the old one is dated before; B's
+#    clock past that time; uid_reload() on B), while B's generator runs
+#    through a pending reload and B's next range was prepared early with
+#    ALTER SYSTEM (a reload does not take it): no duplicate; no ID of A's old
+#    range after the switch, none of its new one before.  Then a restart of
+#    B takes a range prepared with ALTER SYSTEM, as a start takes every
+#    setting the files hold, and the server log says so (0.7.0 said
+#    nothing, and doc/types.md said only the reload would take it).
 # 3. Back-fill at the times of live IDs in sequences the live range used
 #    before is refused (0.5.0: 500 of 502 back-filled IDs equal live ones).
 #
@@ -158,14 +162,19 @@ usleep(1_000_000);
 # The handover: A moves to 49152..65535, which nobody uses, giving 0..32767
 # up; B takes it once its clock is past the time A's IDs of it reached.
 alter_range($a, 49152, 65535);
-$a->reload;
-my $arow = wait_range($a, 49152, 65535);
-my (undef, undef, $taken_a, undef, undef, $until_a) = split /\|/, $arow;
-ok(defined $until_a && $until_a ne '', "a's previous range 0..32767 reached $until_a")
-  or diag $arow;
+my $until_a = q1($a, 'SELECT uid_reload()');
+my $arow = q1($a,
+	'SELECT live_min, live_max, taken_at, previous_min, previous_max, previous_until FROM sno_range()');
+like($arow, qr/^49152\|65535\|[^|]+\|0\|32767\|[^|]+$/,
+	"uid_reload() on a returned ($until_a) with its new range in force, 0..32767 before it");
+my (undef, undef, $taken_a, undef, undef, $prev_until) = split /\|/, $arow;
+is(q1($a, "SELECT timestamptz '$until_a' >= timestamptz '$prev_until'"), 't',
+	"the time it returned is no earlier than the end of the old range's last unit, $prev_until");
 poll_until("b's clock past $until_a", sub { q1($b, "SELECT clock_timestamp() > '$until_a'") eq 't' });
-$b->reload;
-my $brow = wait_range($b, 0, 32767);
+alter_range($b, 0, 32767);
+q1($b, 'SELECT uid_reload()');
+my $brow = q1($b, 'SELECT live_min, live_max, taken_at FROM sno_range()');
+like($brow, qr/^0\|32767\|/, "uid_reload() on b returned with 0..32767 in force");
 my (undef, undef, $taken_b) = split /\|/, $brow;
 # IDs of b after its reload, whether or not its generator still runs (on a
 # busy machine the handover can outlast its 8 s)
@@ -196,6 +205,19 @@ is(q1($a, "SELECT count(*) FROM tb WHERE sno_sequence(id) <= 32767 AND at < '$ta
 	'0', "no ID of b's new range before b's reload delivered it");
 cmp_ok(q1($a, "SELECT count(*) FROM tb WHERE sno_sequence(id) <= 32767"), '>', 0,
 	"b issued from its new range after the reload");
+
+# 2b. A range prepared with ALTER SYSTEM for a later step is what a restart
+# takes (as every setting the files hold): the log says what the start
+# changed.
+alter_range($b, 100, 199);
+is(q1($b, 'SELECT live_min || \'..\' || live_max FROM sno_range()'), '0..32767',
+	'2b. a range prepared with ALTER SYSTEM is not in force before a reload or a restart');
+my $log_at = -s $b->logfile;
+$b->restart;
+is(q1($b, 'SELECT sno_sequence(sno_new()) BETWEEN 100 AND 199'), 't', '2b. the restart took it');
+like(substr(slurp_file($b->logfile), $log_at),
+	qr/LOG:  uid: this start changed what IDs carry: sno's ranges/,
+	'2b. and the server log says the start changed what IDs carry');
 
 # 3. Back-fill and the live range's history.
 my $c = uid_node('backfill_history');

@@ -5,8 +5,10 @@
 #
 #  1. No worker slot free (max_worker_processes = 3, every slot held by the
 #     parallel workers of a query that sleeps): (a) with a record of this
-#     server life in force, a session that took a reload keeps making IDs
-#     with the record in force, and takes the reload once a slot is free;
+#     server life in force, a session that took a reload changing no uid
+#     setting keeps making IDs with the record in force, and a new session
+#     too; after a reload that gives the identity up, both refuse (55000)
+#     rather than carry it, and take the reload once a slot is free;
 #     (b) right after a restart, with no record of this server life, a
 #     session that set uid settings of its own refuses (55000), and a plain
 #     one publishes the values it inherited from the postmaster.
@@ -20,10 +22,11 @@
 #  6. A publisher that stalls (0.6.0 took its lock over from a holder
 #     stalled for a second, which then wrote its older ranges over newer
 #     ones): the record's writer word held by a living process of this
-#     server life; publications wait and never take it over, sessions make
-#     IDs with the record in force meanwhile, without an error; once the
-#     holder is gone, the next worker takes the word and the reload
-#     reaches the IDs.
+#     server life; publications wait and never take it over; after a
+#     reload that changes no uid setting, sessions make IDs with the record
+#     in force meanwhile, without an error, and after one that gives the
+#     identity up, they refuse (55000); once the holder is gone, the next
+#     worker takes the word and the reload reaches the IDs.
 #  7. uid in shared_preload_libraries (the postmaster has loaded it, so
 #     its settings are checked ones, not placeholders): an ALTER SYSTEM not
 #     reloaded never reaches an ID; a reload does.
@@ -80,81 +83,57 @@ my $published = qr/uid: settings record (\d+) published from the postmaster/;
 # all: a uid settings worker cannot start.
 
 my $n = uid_node('edges_slots',
-	conf => [
-		'uid.partition = 5', 'uid.generator = 5',
-		'max_worker_processes = 3', 'max_parallel_workers = 3',
-		'max_logical_replication_workers = 0', 'log_min_messages = debug1'
-	]);
-q1($n, $probe_fn . q{
-	CREATE TABLE big AS SELECT g FROM generate_series(1, 10000) g;
-	ALTER TABLE big SET (parallel_workers = 3);
-	ANALYZE big;
-	-- each parallel worker sleeps at its first row, holding its slot
-	CREATE FUNCTION hold(int) RETURNS bool LANGUAGE plpgsql VOLATILE PARALLEL SAFE AS $$
-	BEGIN
-		PERFORM pg_sleep(600);
-		RETURN true;
-	END $$;
-});
-
-my @par = (
-	'SET max_parallel_workers_per_gather = 3', 'SET parallel_setup_cost = 0',
-	'SET parallel_tuple_cost = 0', 'SET min_parallel_table_scan_size = 0',
-	'SET parallel_leader_participation = off');
-like(q1($n, join('; ', @par) . '; EXPLAIN (COSTS OFF) SELECT count(*) FROM big WHERE hold(g)'),
-	qr/Workers Planned: 3/, 'setup: the holding query plans three parallel workers');
-
+	conf => [ 'uid.partition = 5', 'uid.generator = 5', slot_conf(), 'log_min_messages = debug1' ]);
+q1($n, $probe_fn);
+create_slot_holder($n);
 my $parallel_workers = q{SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'parallel worker'};
 
-# Starts the holding query; returns once its workers hold every slot.
-sub take_slots
-{
-	my ($node) = @_;
-	my $h = start_worker($node, @par, 'SELECT count(*) FROM big WHERE hold(g)');
-	poll_until('three parallel workers holding the slots',
-		sub { q1($node, $parallel_workers) eq '3' });
-	return $h;
-}
-
-# Cancels the holding query; returns once its workers are gone.
-sub free_slots
-{
-	my ($node, $h) = @_;
-	q1($node, q{SELECT pg_cancel_backend(pid) FROM pg_stat_activity
-		WHERE query LIKE '%hold(g)%' AND backend_type = 'client backend' AND pid <> pg_backend_pid()});
-	my ($rc, $out, $err) = finish_worker($h);
-	like($err, qr/canceling statement/, 'the holding query was canceled') or diag $err;
-	poll_until('the parallel workers to exit', sub { q1($node, $parallel_workers) eq '0' });
-	return;
-}
-
-# (a) A record of this server life is in force.
-my $s = $n->background_psql('postgres');
+# (a) A record of this server life is in force.  A reload that changes no
+# uid setting refuses nothing; one that gives the identity up makes the
+# sessions refuse rather than go on with it (0.7.0 went on: 1,051 duplicate
+# snowflake_si of 18,600 once another server took the identity given up).
+my $s = $n->background_psql('postgres', on_error_stop => 0);
 is(scalar $s->query('SELECT probe()'), '5/5', '1a. setup: a session makes IDs with 5/5');
 
 my $h = take_slots($n);
 is(q1($n, $parallel_workers), '3', '1a. the parallel workers hold all three worker slots');
-$n->append_conf('postgresql.conf', "uid.partition = 7\nuid.generator = 7");
+$n->append_conf('postgresql.conf', "work_mem = '5MB'");
 reload_applied($n) or die 'the reload was not taken';
-usleep(300_000);
 my $log_at = -s $n->logfile;
-
-is(scalar $s->query(q{SELECT current_setting('uid.partition')}), '7',
-	'1a. the session took the reload of partition 7');
-my $got = $s->query('SELECT probe()');
-is($got, '5/5', '1a. with no slot free, that session makes IDs with the record in force, 5/5, without an error');
+is(scalar $s->query(q{SELECT current_setting('work_mem')}), '5MB',
+	'1a. the session took a reload that changes no uid setting');
+is(scalar $s->query('SELECT probe()'), '5/5',
+	'1a. with no slot free, that session makes IDs with the record in force, 5/5');
 is($s->{stderr} // '', '', '1a. and no error nor warning reached it');
 $s->{stderr} = '';
-is(scalar $s->query('SELECT probe()'), '5/5', '1a. and its next IDs too, while no slot is free');
 my $r = attempt($n, 'SELECT sno_partition(sno_new()), snowflake_si_machine(snowflake_si_new())');
 is($r->{out} . ($r->{sqlstate} // ''), '5|5',
-	'1a. a new session, with no slot free, makes IDs with the record in force, 5/5')
+	'1a. a new session, forked after that reload, makes IDs with 5/5 too')
   or diag $r->{err};
+
+$n->append_conf('postgresql.conf', "uid.partition = 7\nuid.generator = 7");
+reload_applied($n) or die 'the reload was not taken';
+is(scalar $s->query(q{SELECT current_setting('uid.partition')}), '7',
+	'1a. the session took the reload of partition 7');
+my $t0 = time();
+is(scalar $s->query('SELECT probe()'),
+	q{55000: uid could not publish the server's settings of its last reload},
+	'1a. with no slot free, that session refuses to make IDs rather than carry 5/5, given up');
+my $waited = time() - $t0;
+ok($waited >= 4, "1a. after waiting for a slot ($waited s)");
+$r = attempt($n, 'SELECT snowflake_si_machine(snowflake_si_new())');
+is($r->{sqlstate} // 'no error', '55000',
+	'1a. a new session, forked after the reload, refuses too (its values are 7/7, the record 5/5)')
+  or diag $r->{out} . $r->{err};
+like($r->{err}, qr/DETAIL:  No background worker slot was free for a settings worker for 5 s, and this session's values, as the reload gave them, differ from those IDs carry now\./,
+	'1a. saying why: no slot, and its values differ');
 is(scalar(log_lines($n, $log_at, $published)), 0, '1a. no record was published while no slot was free');
+ok(scalar(log_lines($n, $log_at, qr/no background worker slot free for a settings worker/)) >= 1,
+	'1a. the server log says that no slot was free');
 
 free_slots($n, $h);
-$got = poll_until('the session to take partition 7',
-	sub { my $v = $s->query('SELECT probe()'); $v eq '7/7' ? $v : undef });
+my $got = poll_until('the session to take partition 7',
+	sub { my $v = $s->query('SELECT probe()'); defined $v && $v eq '7/7' ? $v : undef });
 is($got, '7/7', '1a. once a slot is free, the session\'s next calls carry the reloaded 7/7');
 is(q1($n, 'SELECT probe()'), '7/7', '1a. and a new session\'s too');
 $s->quit;
@@ -333,11 +312,9 @@ start_carrying($o, 8, '3. started normally with 8/8 in its files, IDs carry 8/8,
 start_carrying($o, 9, '5. after a start with a request word of an earlier boot, the first IDs carry the settings (9/9)');
 
 ############################################################################
-# 6. The writer word (offset 1592; the bodies at 1616, 136 bytes each, their
-# server life the word after the sequence word: pinned in src/state.c)
-# given to a living backend of this server life, as a settings worker
-# stopped mid-publication would hold it: written in the running server's
-# shared state (the state file is read at the start only).
+# 6. The writer word given to a living backend of this server life, as a
+# settings worker stopped mid-publication would hold it (UidTest's
+# hold_record_writer).
 my $w = uid_node('stalled_writer',
 	conf => [ 'uid.partition = 5', 'uid.generator = 5', 'log_min_messages = debug1' ]);
 q1($w, probe_sql());
@@ -346,24 +323,22 @@ my $sleeper = start_worker($w, 'SELECT pg_sleep(600)');
 my $spid;
 poll_until('the sleeping session',
 	sub { $spid = q1($w, q{SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(600)'}); $spid ne '' });
-{
-	open(my $fh, '+<:raw', live_state($w)) or die "could not open the shared state: $!";
-	seek($fh, 1584, 0) or die;
-	read($fh, my $cur, 8) == 8 or die;
-	my $body = 1616 + (unpack('Q<', $cur) & 1) * 136;
-	seek($fh, $body + 8, 0) or die;
-	read($fh, my $life, 8) == 8 or die;
-	seek($fh, 1592, 0) or die;
-	print $fh pack('Q<', ((unpack('Q<', $life) >> 32) << 32) | $spid);
-	close $fh or die;
-}
-$w->append_conf('postgresql.conf', "uid.partition = 7\nuid.generator = 7");
+hold_record_writer($w, $spid);
+$w->append_conf('postgresql.conf', "work_mem = '5MB'");
 reload_applied($w) or die 'the reload was not taken';
 $log_at = -s $w->logfile;
 my $rw = attempt($w, 'SELECT probe()');
 is($rw->{out} . ($rw->{sqlstate} // ''), '5/5',
-	'6. with the writer word held by a living process, IDs carry the record in force, 5/5, without an error')
+	'6. with the writer word held by a living process, after a reload that changes no uid setting, IDs carry the record in force, 5/5, without an error')
   or diag $rw->{err};
+$w->append_conf('postgresql.conf', "uid.partition = 7\nuid.generator = 7");
+reload_applied($w) or die 'the reload was not taken';
+$rw = attempt($w, 'SELECT sno_new()');
+is($rw->{sqlstate} // 'no error', '55000',
+	'6. after one that gives 5/5 up, a session refuses rather than carry it')
+  or diag $rw->{out};
+like($rw->{err}, qr/DETAIL:  No settings worker published them within 5 s/,
+	'6. saying no settings worker published them');
 is(scalar(log_lines($w, $log_at, $published)), 0, '6. and nothing was published: the word was not taken over');
 q1($w, "SELECT pg_terminate_backend($spid)");
 finish_worker($sleeper);
