@@ -43,7 +43,7 @@ DATA = $(wildcard src/upgrade/$(EXTENSION)--*.sql)
 # directory part.
 SCRIPTS_built = uid-inspect
 EXTRA_CLEAN = $(DATA_built) tmp_check test/unit/codec_test test/fuzz/*_fuzz test/fuzz/*.log test/sim/sim test/sim/alloc_alone.o \
-	uid-inspect test/unit/inspect_test test/unit/settings_test
+	uid-inspect test/unit/inspect_test test/unit/settings_test test/unit/core_test
 
 PG_CONFIG ?= pg_config
 # The server's major version: some tests need a newer one.
@@ -141,6 +141,15 @@ test/unit/settings_test: test/unit/settings_test.c src/guc.o $(INSPECT_SRCS) src
 	$(CC) $(CPPFLAGS) -O2 -Wall -Wextra -Wno-unused-parameter -no-pie -o $@ \
 		test/unit/settings_test.c src/guc.o $(INSPECT_SRCS) -Wl,--unresolved-symbols=ignore-all
 
+# The unit tables of the generator core's rules (test/unit/core_test.c):
+# the settings record (src/core/record.c) and where an identity comes from
+# (src/core/source.h), plain C over a fake platform (test/unit/core_fake.c,
+# for test/sim/sim_platform.h).
+CORE_TEST_SRCS = test/unit/core_test.c test/unit/record_test.c test/unit/source_test.c test/unit/core_fake.c
+test/unit/core_test: $(CORE_TEST_SRCS) test/unit/*.h src/core/record.c src/core/*.h src/codec/*.h test/sim/sim_platform.h
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -DUID_SIM -I$(srcdir)/test/sim -I$(srcdir)/src -o $@ \
+		$(CORE_TEST_SRCS) src/core/record.c
+
 # The client packages' shared vectors (clients/vectors/vectors.json): what the
 # C codecs make of clients/vectors/inputs, through uid-inspect.  vectorcheck
 # fails if the file is not what the codecs make now.
@@ -158,8 +167,9 @@ vectorcheck: uid-inspect
 
 .PHONY: vectors vectorcheck
 
-unitcheck: test/unit/codec_test test/unit/inspect_test test/unit/settings_test uid-inspect metacheck layercheck vectorcheck
+unitcheck: test/unit/codec_test test/unit/core_test test/unit/inspect_test test/unit/settings_test uid-inspect metacheck layercheck vectorcheck
 	test/unit/codec_test
+	test/unit/core_test
 	test/unit/inspect_test
 	test/unit/settings_test
 	sh test/unit/inspect_cli.sh uid-inspect

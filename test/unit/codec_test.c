@@ -16,8 +16,6 @@
  * the exit status is nonzero if any check failed.
  */
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "harness.h"
 
@@ -33,59 +31,20 @@ extern void test_bits(void);
 #define TEST_DECLARE(ID, name, ...) extern void test_##name(void);
 UID_TYPES(TEST_DECLARE)
 
-static const struct
-{
-	const char *name;
-	void		(*fn) (void);
-} groups[] = {
+static const harness_group groups[] = {
 	{"bits", test_bits},
 #define TEST_GROUP(ID, name, ...) {#name, test_##name},
 	UID_TYPES(TEST_GROUP)
 };
 
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	timespec_get(&ts, TIME_UTC);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
 int
 main(int argc, char **argv)
 {
 	const char *seed = getenv("UID_TEST_SEED");
-	int			ran = 0;
 
 	if (seed && *seed)
 		harness_seed = strtoull(seed, NULL, 0);
 	printf("seed 0x%016" PRIx64 "\n", harness_seed);
 
-	for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
-	{
-		unsigned long long p0 = harness_passed;
-		unsigned long long f0 = harness_failed;
-		double		t0;
-		int			selected = argc < 2;
-
-		for (int a = 1; a < argc; a++)
-			if (strcmp(argv[a], groups[i].name) == 0)
-				selected = 1;
-		if (!selected)
-			continue;
-		ran++;
-		t0 = now_seconds();
-		groups[i].fn();
-		printf("%-14s %llu passed, %llu failed (%.2f s)\n", groups[i].name,
-			   harness_passed - p0, harness_failed - f0, now_seconds() - t0);
-	}
-	if (ran == 0)
-	{
-		fprintf(stderr, "no test group matched\n");
-		harness_failed++;
-	}
-
-	printf("%llu passed, %llu failed\n", harness_passed, harness_failed);
-	return harness_failed ? 1 : 0;
+	return harness_main(groups, sizeof groups / sizeof groups[0], argc, argv, harness_call);
 }

@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define HARNESS_MAX_REPORTS 50
 
@@ -128,6 +129,69 @@ harness_check_mem(const void *got, const void *want, size_t n,
 #define CHECK_MEM(got, want, n) \
 	harness_check_mem((got), (want), (n), __FILE__, __LINE__, \
 					  "memcmp(" #got ", " #want ", " #n ") == 0")
+
+/* ---- the drivers' groups ---- */
+
+typedef struct harness_group
+{
+	const char *name;
+	void		(*fn) (void);
+} harness_group;
+
+/* Runs a group: calls its function (a driver may pass another runner). */
+static inline void
+harness_call(const harness_group *g)
+{
+	g->fn();
+}
+
+static inline double
+harness_now(void)
+{
+	struct timespec ts;
+
+	timespec_get(&ts, TIME_UTC);
+	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/*
+ * A driver's main: runs the groups named on the command line (all when
+ * none is) through run, a line for each, then the last line, "N passed, M
+ * failed"; returns the exit status (nonzero if any check failed, or no
+ * group matched).
+ */
+static inline int
+harness_main(const harness_group *groups, size_t ngroups, int argc, char **argv,
+			 void (*run) (const harness_group *))
+{
+	int			ran = 0;
+
+	for (size_t i = 0; i < ngroups; i++)
+	{
+		unsigned long long p0 = harness_passed;
+		unsigned long long f0 = harness_failed;
+		double		t0;
+		int			selected = argc < 2;
+
+		for (int a = 1; a < argc; a++)
+			if (strcmp(argv[a], groups[i].name) == 0)
+				selected = 1;
+		if (!selected)
+			continue;
+		ran++;
+		t0 = harness_now();
+		run(&groups[i]);
+		printf("%-14s %llu passed, %llu failed (%.2f s)\n", groups[i].name,
+			   harness_passed - p0, harness_failed - f0, harness_now() - t0);
+	}
+	if (ran == 0)
+	{
+		fprintf(stderr, "no test group matched\n");
+		harness_failed++;
+	}
+	printf("%llu passed, %llu failed\n", harness_passed, harness_failed);
+	return harness_failed ? 1 : 0;
+}
 
 /* ---- splitmix64 ---- */
 
