@@ -144,7 +144,8 @@ test/unit/settings_test: test/unit/settings_test.c src/guc.o $(INSPECT_SRCS) src
 # The unit tables of the generator core's rules (test/unit/core_test.c):
 # the settings record (src/core/record.c) and where an identity comes from
 # (src/core/source.h), plain C over a fake platform (test/unit/core_fake.c,
-# for test/sim/sim_platform.h).
+# for test/sim/sim_platform.h).  test/unit/mutate.sh builds them the same
+# way against each of its mutants of src/core (make mutatecheck).
 CORE_TEST_SRCS = test/unit/core_test.c test/unit/record_test.c test/unit/source_test.c test/unit/core_fake.c
 test/unit/core_test: $(CORE_TEST_SRCS) test/unit/*.h src/core/record.c src/core/*.h src/codec/*.h test/sim/sim_platform.h
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -DUID_SIM -I$(srcdir)/test/sim -I$(srcdir)/src -o $@ \
@@ -201,7 +202,12 @@ simcheck: test/sim/sim
 	test/sim/sim --seeds $(SIM_SEEDS) --quiet
 	SIM_SEEDS=$(SIM_SEEDS) bash test/sim/plant.sh "$(CC)"
 
-.PHONY: unitcheck fuzzcheck simcheck
+# Mutants of the core's rules, each to be killed by core_test, else by the
+# simulator's seeds (test/unit/mutate.sh, which lists them).
+mutatecheck:
+	MUTATE_SIM_SEEDS=$(SIM_SEEDS) bash test/unit/mutate.sh "$(CC)"
+
+.PHONY: unitcheck fuzzcheck simcheck mutatecheck
 
 # The modules of src/ form layers, with no import circle and no include
 # circle (test/layers.pl): it reads the objects' symbols, the core's from the

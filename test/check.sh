@@ -4,9 +4,10 @@
 # per major pg_regress and TAP (concurrency, clock jumps, restart, crash,
 # replication, pg_upgrade), each against that major's server (19's inside a
 # Debian sid root, test/root-check.sh); once, in the
-# first major's build copy, the codec unit tests, the generator core's
-# deterministic simulator (make simcheck) and the decoder fuzzers, which are
-# plain C and use no server; once, on the newest major (19, in its
+# first major's build copy, the unit tests (the codecs, uid-inspect, the
+# core's rules), the generator core's deterministic simulator (make
+# simcheck), the mutants of the core's rules (make mutatecheck) and the
+# decoder fuzzers, which are plain C and use no server; once, on the newest major (19, in its
 # root), pg_regress and the concurrency TAP tests against uid.so built with
 # sanitizers (test/sanitize.sh; UID_SAN_MAJOR picks another);
 # once, the Debian package (test/package.sh) and the PGXN zip (test/dist.sh);
@@ -344,12 +345,14 @@ for m in $majors; do
 	if [ -z "$nosrv_build" ]; then
 		nosrv_build=$BUILD nosrv_config=$PG_CONFIG nosrv_major=$m
 		if want unit; then
-			suite "codec unit tests (no server; in $m's copy)" \
+			suite "unit tests: codecs, uid-inspect, the core's rules (no server; in $m's copy)" \
 				as_pg make -C "$BUILD" -s unitcheck PG_CONFIG="$PG_CONFIG" || true
 		fi
 		if want sim; then
 			suite "generator core simulator, seeds ${UID_SIM_SEEDS:-1-2000}, and its planted bugs (no server)" \
 				as_pg make -C "$BUILD" -s simcheck SIM_SEEDS="${UID_SIM_SEEDS:-1-2000}" PG_CONFIG="$PG_CONFIG" || true
+			suite "mutants of the core's rules, each killed by the unit tests or the simulator (no server)" \
+				as_pg make -C "$BUILD" -s mutatecheck SIM_SEEDS="${UID_SIM_SEEDS:-1-2000}" PG_CONFIG="$PG_CONFIG" || true
 		fi
 	fi
 	want regress || want tap || want clients || continue
@@ -414,8 +417,9 @@ elif [ -n "$nosrv_build" ]; then
 			as_pg make -C "$nosrv_build" -s fuzzcheck FUZZ_TIME="${UID_FUZZ_TIME:-15}" PG_CONFIG="$nosrv_config" || true
 	fi
 else
-	not_run "codec unit tests" "no server of any major to build with"
+	not_run "unit tests" "no server of any major to build with"
 	not_run "generator core simulator" "no server of any major to build with"
+	not_run "mutants of the core's rules" "no server of any major to build with"
 	not_run "fuzz" "no server of any major to build with"
 fi
 
