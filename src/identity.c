@@ -100,6 +100,16 @@ uid_ident_rows(UidIdentRow *rows)
 			rows[i].max = rows[i].max_now();
 }
 
+/*
+ * The setting bit whose source decides the row's type's identity: revts8's
+ * two fields are set by hand when either of its settings is (source.c).
+ */
+static int
+uid_ident_row_source_bit(const UidIdentRow *r)
+{
+	return strcmp(r->type, "revts8") == 0 ? UID_SET_CLUSTER : (int) r->setting;
+}
+
 /* The largest id (a lease id or a node group) that gives the row's type a value. */
 static uint32
 uid_ident_row_fits(const UidIdentRow *r)
@@ -237,7 +247,11 @@ uid_ident_effective(UidSettingBit setting)
 
 	if (!uid_rec_leased())
 	{
-		int32		group = uid_ident_citus(setting);
+		int32		group;
+
+		if (uid_unleased_field(setting, &group) == UID_ID_SHARED)
+			return pstrdup(uid_unleased_shared_note(setting));
+		group = uid_ident_citus(setting);
 
 		if (group < UID_GROUP_NONE)
 			return pstrdup(uid_unleased_refusal(group));
@@ -314,6 +328,13 @@ uid_identity(PG_FUNCTION_ARGS)
 			else
 				note = psprintf("leased from pool \"%s\" of the coordinator; every pool hands out the same ids: servers whose IDs meet lease from one pool",
 								uid_pool);
+		}
+		else if (uid_unleased_field(uid_ident_row_source_bit(r), &group) == UID_ID_SHARED)
+		{
+			nulls[4] = nulls[5] = nulls[6] = true;
+			source = "default";
+			safe = false;
+			note = pstrdup(uid_unleased_shared_note(uid_ident_row_source_bit(r)));
 		}
 		else if ((group = uid_ident_citus(r->setting)) < UID_GROUP_NONE)
 		{

@@ -132,6 +132,45 @@ uid_gen_prepare(const UidClockSpec *spec, bool unique)
 }
 
 /*
+ * Moves the origin's progress to lease, WAL-logged.  The first move after
+ * the origin is made (or the server's first) takes a replication state slot
+ * of the server's "max_active_replication_origins" (before 18
+ * "max_replication_slots"), which every subscription's origin and every
+ * table synchronization's takes too, and keeps it.  Where none is free,
+ * PostgreSQL's error names neither uid nor the sharing: it is replaced by
+ * uid's (raised before anything is logged, under a lock the abort frees).
+ */
+static void
+uid_fence_advance(ReplOriginId origin, uint64 lease)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+
+	PG_TRY();
+	{
+		replorigin_advance(origin, (XLogRecPtr) lease, InvalidXLogRecPtr, false, true);
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		if (edata->sqlerrcode != ERRCODE_CONFIGURATION_LIMIT_EXCEEDED)
+			PG_RE_THROW();
+		FlushErrorState();
+		ereport(ERROR,
+				(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+				 errmsg("uid cannot make IDs: no replication state slot is free for its replication origin \"%s\"",
+						UID_FENCE_ORIGIN),
+				 errdetail("uid keeps its lease in that origin, which needs one of the %d slots that \"%s\" sets; each subscription's origin holds one, and each table synchronization one while it runs.",
+						   uid_max_origins(), UID_ORIGINS_SETTING),
+				 errhint("Raise \"%s\" by one (it takes a restart), or drop a subscription or replication origin no longer used; see doc/multi-master.md.",
+						 UID_ORIGINS_SETTING)));
+	}
+	PG_END_TRY();
+}
+
+/*
  * WAL-logs a lease of at least need_us and flushes it, syncs the state file, then
  * publishes the lease.  The shared state is checked to be the one mapped
  * after the lease is logged: a backend that maps a new one fences past this
@@ -151,7 +190,7 @@ uid_lease_renew(uint64 need_us)
 						   UID_FENCE_ORIGIN),
 				 errhint("Set \"%s\" to 1 or more, here and on every standby.", UID_ORIGINS_SETTING)));
 
-	replorigin_advance(origin, (XLogRecPtr) lease, InvalidXLogRecPtr, false, true);
+	uid_fence_advance(origin, lease);
 	XLogFlush(XactLastRecEnd);
 	uid_state_check_same();
 	uid_state_sync();

@@ -134,6 +134,8 @@ DECLARE
     here text;
     timeline bigint;
     grace interval;
+    sub name;               -- a subscription that writes into the pool's tables
+    subrel text;
 BEGIN
     IF pool = '' OR octet_length(pool) > 63 THEN
         RAISE EXCEPTION 'invalid pool name "%": a pool name has 1 to 63 bytes', pool
@@ -165,6 +167,27 @@ BEGIN
     SELECT ns.nspname INTO STRICT nsp
     FROM pg_catalog.pg_extension ext JOIN pg_catalog.pg_namespace ns ON ns.oid = ext.extnamespace
     WHERE ext.extname = 'uid';
+
+    -- A pool has one writer: this coordinator.  Where a subscription writes
+    -- another server's rows into its tables (two coordinators replicating
+    -- both ways), each copy would hand out the same ids: a claim or renewal
+    -- is refused, before anything is read.
+    IF ttl IS NOT NULL THEN
+        SELECT s.subname, r.srrelid::regclass::text INTO sub, subrel
+        FROM pg_catalog.pg_subscription_rel r
+        JOIN pg_catalog.pg_subscription s ON s.oid = r.srsubid
+        JOIN pg_catalog.pg_class c ON c.oid = r.srrelid
+        WHERE c.relnamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = nsp)
+          AND c.relname IN ('uid_pool', 'uid_pool_lease', 'uid_pool_guard')
+        ORDER BY s.subname, c.relname
+        LIMIT 1;
+        IF sub IS NOT NULL THEN
+            RAISE EXCEPTION 'this coordinator''s pools take rows from another server: subscription "%" writes into %', sub, subrel
+                USING ERRCODE = 'object_not_in_prerequisite_state',
+                      DETAIL = 'A pool hands out each id once only where one coordinator writes it; two copies that each take claims hand out the same ids.',
+                      HINT = 'Leave uid''s pool tables out of the publications of other servers and refresh the subscription, and point every server''s "uid.coordinator" at one coordinator; see "The lease pool" in doc/multi-master.md.';
+        END IF;
+    END IF;
 
     -- A claim or renewal locks the guard first (uid_pool_guard: where the
     -- pools were last written), before its pool's row, as every other one

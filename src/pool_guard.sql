@@ -40,6 +40,10 @@ COMMENT ON COLUMN uid_pool_guard.hold_why IS 'where the pools were found written
 COMMENT ON COLUMN uid_pool_guard.token_floor IS 'where a pool made from now on starts its count of claims: past every token a history the coordinator lost may have given (0 until a hold)';
 SELECT pg_catalog.pg_extension_config_dump('uid_pool_guard', '');
 REVOKE ALL ON TABLE uid_pool_guard FROM PUBLIC;
+-- It has no key (its rows are told apart by ctid): a publication that takes
+-- it (FOR ALL TABLES) publishes its updates and deletes with the whole row,
+-- rather than refusing every claim and renewal of a coordinator it publishes.
+ALTER TABLE uid_pool_guard REPLICA IDENTITY FULL;
 
 INSERT INTO uid_pool_guard (written_in, written_timeline, written_synced, max_ttl)
 SELECT p.place, p.timeline, pg_catalog.current_setting('synchronous_standby_names') <> '',

@@ -2,7 +2,8 @@
  * source.c
  *		The identity each type's IDs embed on a server that does not lease
  *		one: the type's hand setting in the server's record, else this
- *		database's Citus node group, else the type's default.
+ *		database's Citus node group, else the type's default, refused where
+ *		the database has a subscription.
  *
  * The order is core/source.h's (uid_id_source), and so is the way an id
  * becomes revts8's two fields (uid_id_split): a node group takes the place
@@ -51,7 +52,10 @@ uid_unleased_field(int bit, int32 *group)
 	if (bit == UID_SET_CLUSTER)
 		in.hand = in.hand || uid_rec_value(UID_REC_GENERATOR) >= 0;
 	if (!in.hand)
+	{
 		in.group = uid_citus_group();
+		in.subscribed = uid_db_subscribed();
+	}
 	source = uid_id_source(&in);
 	*group = in.group;
 	return source;
@@ -71,11 +75,49 @@ uid_unleased_refusal(int32 group)
 		"(no ID is made: Citus's pg_dist_local_group is empty)";
 }
 
+const char *
+uid_unleased_shared_note(int bit)
+{
+	char	   *sub = uid_db_subscription_name();
+
+	return psprintf("(no ID is made: subscription \"%s\" brings rows from another server, which makes IDs with the same default unless %s is set)",
+					sub ? sub : "?", uid_unleased_settings(bit));
+}
+
+const char *
+uid_unleased_settings(int bit)
+{
+	switch (bit)
+	{
+		case UID_SET_PARTITION:
+			return "\"uid.partition\"";
+		case UID_SET_MEDALLION:
+			return "\"uid.medallion\"";
+		case UID_SET_CLUSTER:
+			return "\"uid.generator\" or \"uid.cluster\"";
+		default:
+			return "\"uid.generator\"";
+	}
+}
+
 /* uid_unleased_field() for a generator: errors where it refuses. */
 static UidIdSource
 uid_unleased_source(int bit, int32 *group)
 {
 	UidIdSource source = uid_unleased_field(bit, group);
+
+	if (source == UID_ID_SHARED)
+	{
+		char	   *sub = uid_db_subscription_name();
+
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("uid makes no ID with a default identity in a database that takes rows from another server"),
+				 errdetail("Subscription \"%s\" brings rows from another server, which makes the same IDs unless its identity is set: %s is not set here.",
+						   sub ? sub : "?", uid_unleased_settings(bit)),
+				 errhint("Set %s to a value of its own on each server, or lease identities from a pool (\"uid.coordinator\"); see doc/multi-master.md.",
+						 uid_unleased_settings(bit))));
+	}
 
 	if (source == UID_ID_REFUSED && *group == UID_GROUP_UNSYNCED)
 		ereport(ERROR,
@@ -158,6 +200,20 @@ uid_unleased_generator(const char *typname, int max)
 	}
 }
 
+/*
+ * revts8 with uid.cluster alone: is the generator the node group?  A group
+ * that cannot be told refuses (uid_unleased_source errors); with no group,
+ * the generator is uid.generator's default beside the hand's cluster (a
+ * subscription does not refuse it: the cluster is set).
+ */
+static UidIdSource
+uid_revts8_group_source(int32 *group)
+{
+	UidIdSource source = uid_unleased_field(UID_SET_GENERATOR, group);
+
+	return source == UID_ID_SHARED ? UID_ID_DEFAULT : uid_unleased_source(UID_SET_GENERATOR, group);
+}
+
 int
 uid_unleased_revts8(void)
 {
@@ -174,7 +230,7 @@ uid_unleased_revts8(void)
 	 * uid.cluster alone (a Citus cluster told from another by hand): the
 	 * generator is the node group, which must fit it alone.
 	 */
-	if (uid_revts8_cluster_alone() && uid_unleased_source(UID_SET_GENERATOR, &group) == UID_ID_CITUS)
+	if (uid_revts8_cluster_alone() && uid_revts8_group_source(&group) == UID_ID_CITUS)
 	{
 		if (!uid_id_split_cluster((uint32) group, REVTS8_GENERATOR_MAX + 1, (uint32) c,
 								  &generator, &cluster))

@@ -41,6 +41,19 @@ extern UidIdSource uid_unleased_field(int bit, int32 *group);
  */
 extern bool uid_revts8_cluster_alone(void);
 
+/*
+ * The setting (or settings) that set the identity field of setting bit by
+ * hand, quoted, for messages: "uid.generator" or "uid.cluster" for revts8's
+ * cluster.
+ */
+extern const char *uid_unleased_settings(int bit);
+
+/*
+ * Why the generators refuse a default identity where the database has a
+ * subscription (UID_ID_SHARED), in words, for reports.
+ */
+extern const char *uid_unleased_shared_note(int bit);
+
 /* Why the generators refuse a node group (below UID_GROUP_NONE), in words. */
 extern const char *uid_unleased_refusal(int32 group);
 

@@ -17,7 +17,19 @@
  *			1, never handed out twice: a sequence on the coordinator), the
  *			way Citus's own sequences keep nodes apart;
  *	default	the built-in value: drawn at the server's start (sno, muid), or
- *			0, the same on every server.
+ *			0, the same on every server; refused (shared) where the database
+ *			takes rows from another server by logical replication (it has a
+ *			subscription): that server makes IDs with the same default unless
+ *			its identity is set, and the two meet in the tables the
+ *			subscription writes into.  A random draw is a bet, not a
+ *			construction: sno's and muid's are refused there too.
+ *
+ * Citus's group comes before a subscription: Citus itself subscribes one
+ * node of a cluster to another to move a shard, and node groups keep the
+ * nodes of one cluster apart whatever moves between them.  A subscription
+ * is a meeting point only where the identity would otherwise be the
+ * default: where it is set by hand, leased or Citus's, the server that
+ * publishes must not make IDs with the same (doc/multi-master.md).
  *
  * A lease id and a node group become a type's fields the same way: the id
  * itself, or revts8's 64 generators by 16 clusters (uid_id_split).
@@ -46,6 +58,8 @@ typedef enum UidIdSource
 	UID_ID_HAND,
 	UID_ID_CITUS,
 	UID_ID_DEFAULT,
+	UID_ID_SHARED,				/* the default, where another server's rows come
+								 * in (a subscription): refuse */
 } UidIdSource;
 
 /* The node group of a database without Citus. */
@@ -64,6 +78,8 @@ typedef struct UidIdInputs
 	bool		leased;			/* the record: uid.coordinator is set */
 	bool		hand;			/* the record holds a value of one of the type's settings */
 	int32		group;			/* the database's Citus node group, or UID_GROUP_* */
+	bool		subscribed;		/* the database has a subscription (of logical
+								 * replication): another server's rows come in */
 } UidIdInputs;
 
 static inline UidIdSource
@@ -77,6 +93,8 @@ uid_id_source(const UidIdInputs *in)
 		return UID_ID_REFUSED;
 	if (in->group >= 0)
 		return UID_ID_CITUS;
+	if (in->subscribed)
+		return UID_ID_SHARED;
 	return UID_ID_DEFAULT;
 }
 
@@ -133,7 +151,9 @@ uid_group_of_row(int32 row, bool has_nodes, bool task)
  * A process's copy of its database's node group.  invals counts, in the
  * process, the invalidations that may change it (of pg_dist_local_group, of
  * any relation's name: Citus created or dropped); the copy is current while
- * it was read at the count there is now.
+ * it was read at the count there is now.  Whether the database has a
+ * subscription is kept the same way (group 1 or 0; invals: of
+ * pg_subscription).
  */
 typedef struct UidGroupCache
 {

@@ -97,6 +97,10 @@
 #   split  a group beyond a type's fields is not refused: past 511 it wraps
 #          uid60's worker, past 1023 revts8's cluster, past 2047 snowflake_si's
 #          machine id, onto another node's
+#   shared a default identity is used where the database has a subscription
+#          (0.7.0): a server outside a cluster that sets none by hand, once
+#          its database subscribed, makes IDs of the identity every such
+#          server has where they meet
 #   unsynced-as-zero a task on a worker without metadata (its pg_dist_node
 #          empty, its row 0) takes group 0: it repeats the coordinator's IDs
 #   keep-unknown a process keeps UID_GROUP_UNKNOWN (pg_dist_local_group empty
@@ -274,6 +278,8 @@ plant keep-unknown source.h \
 	's/\tif \(group == UID_GROUP_UNKNOWN\)\n\t\treturn;\n// or die "keep-unknown"'
 plant cluster-alone-split source.h \
 	's/\tif \(id >= lows\)\n\t\treturn false;\n\t\*low = id;\n/\t*low = id % lows;\n/ or die "cluster-alone-split"'
+plant shared source.h \
+	's/\tif \(in->subscribed\)\n\t\treturn UID_ID_SHARED;\n// or die "shared"'
 plant group-over-lease source.h \
 	's/\tif \(in->leased\)\n\t\treturn UID_ID_LEASE;/\tif (in->leased)\n\t\treturn in->group >= 0 ? UID_ID_CITUS : UID_ID_LEASE;/ or die "group-over-lease"'
 # And the coordinator's rules for its own failures (pool.h), in the leased

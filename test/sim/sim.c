@@ -94,7 +94,13 @@
  * (uid_id_split_cluster).  And a quarter of the leased schedules on more
  * than one server are of a Citus cluster too: every server leases (the doc
  * says to lease on every node or none), the servers outside the cluster
- * from the same pool, and the lease wins over the group.
+ * from the same pool, and the lease wins over the group.  Half the servers
+ * outside the cluster in runs of identities not leased set none by hand,
+ * and their database subscribes to another server's publication at some
+ * step (logical replication; the invalidation of pg_subscription goes to
+ * every process of the server): until a process has taken it, its IDs go
+ * into a database of their own; from then on, where other servers' IDs
+ * meet, and core/source.h refuses their default identity (UID_ID_SHARED).
  *
  * What sits above the core in the server (lease.c's fence and renewal,
  * generate.c's loop) is modelled here in a few lines each, calling the same
@@ -120,6 +126,9 @@
  *              out in any 4 ticks of real time
  *   window     (leased) every ID lies in the window of the lease it embeds
  *   live       no call lasts longer than LIVE_LIMIT_US of simulated time
+ *   meet       (Citus) no ID of a default identity goes where other servers'
+ *              IDs meet: a server's whose database subscribed, once the
+ *              process took the subscription's invalidation
  *   provenance every ID carries the values of the settings record
  *              (core/record.c) in force at its hand-out, as its publisher
  *              proposed it, of this server life, and every record that comes
@@ -472,6 +481,13 @@ typedef struct Server
 	uint64		fill_at;
 	int32		upgrade_row;
 	uint64		filled_at;
+	/*
+	 * a server outside the cluster that sets no identity by hand: the step
+	 * its database subscribes to another server's publication (logical
+	 * replication; UINT64_MAX: never), and whether it has
+	 */
+	uint64		sub_at;
+	bool		subscribed;
 	SimFile		file;
 	SimFile		images[NIMAGES];	/* what the disk held, oldest first */
 	int			nimages;
@@ -532,6 +548,14 @@ typedef struct Backend
 	int			scope;
 	bool		citus_call;
 	bool		task;			/* a session Citus opened from another node (application_name) */
+	/*
+	 * its copy of whether the database has a subscription (subscription.c's,
+	 * kept per count of invalidations as a group is: group 1 or 0), and the
+	 * count of invalidations sent to it once its server subscribed (0: none
+	 * sent, it started after)
+	 */
+	UidGroupCache subcache;
+	uint64		sub_mark;
 	uint64		call_step;		/* the step its call began */
 } Backend;
 
@@ -709,6 +733,9 @@ typedef struct Sim
 	uint64		citus_upgrades;
 	uint64		citus_unknown_refused;	/* calls refused: pg_dist_local_group empty */
 	uint64		citus_leased_ids;	/* IDs into the cluster of a leased id */
+	uint64		subscribes;		/* servers outside the cluster that subscribed */
+	uint64		shared_refused; /* calls refused: a default identity where a subscription brings rows */
+	uint64		default_ids;	/* IDs of a default identity, into a database of the server's own */
 	int			started;
 	uint64		next_incarnation;
 	uint64		next_live;
@@ -2034,6 +2061,29 @@ citus_group(Server *s, bool task, UidGroupCache *c, uint64 *invals, const uint64
 	return group;
 }
 
+/*
+ * subscription.c's uid_db_subscribed(): whether the database has a
+ * subscription, kept as the node group is (a UidGroupCache holding 1 or 0,
+ * with the count taken before the read); the read's table_open() takes the
+ * invalidations sent half the time, then the scan reads the catalog as it is.
+ */
+static bool
+sub_read(Server *s, UidGroupCache *c, uint64 *invals, const uint64 *sent)
+{
+	uint64		at;
+	int32		v;
+
+	if (uid_group_current(c, *invals))
+		return c->group != 0;
+	at = *invals;
+	if (rng_below(&sim->sched, 2) == 0)
+		*invals = *sent;		/* table_open() */
+	sim_step();
+	v = s->subscribed ? 1 : 0;	/* the scan */
+	uid_group_keep(c, at, v);
+	return v != 0;
+}
+
 /* The identity a type's ID embeds in a Citus run. */
 typedef struct CitusIdent
 {
@@ -2072,9 +2122,16 @@ citus_ident(Backend *b, Server *s, int type, int lease_id, CitusIdent *out)
 		uint64		none = 0;
 
 		in.group = citus_group(s, b->task, &c, &none, &none);
+		c = (UidGroupCache) UID_GROUP_CACHE_INIT;
+		if (!in.hand)
+			in.subscribed = sub_read(s, &c, &none, &none);
 	}
 	else
+	{
 		in.group = citus_group(s, b->task, &b->gcache, &b->invals, &b->inval_sent);
+		if (!in.hand)
+			in.subscribed = sub_read(s, &b->subcache, &b->invals, &b->inval_sent);
+	}
 	out->group = in.group;
 	out->source = uid_id_source(&in);
 	switch (out->source)
@@ -2111,8 +2168,9 @@ citus_ident(Backend *b, Server *s, int type, int lease_id, CitusIdent *out)
 			break;
 		case UID_ID_DEFAULT:
 			/*
-			 * never here: the model sets every server outside a cluster by
-			 * hand, and uid.cluster on none
+			 * a server outside the cluster that sets no identity by hand:
+			 * 0, the fields of every such server (meet: never where IDs
+			 * meet)
 			 */
 			out->value = 0;
 			break;
@@ -2140,6 +2198,13 @@ citus_hand(const CitusIdent *ci)
 static void
 citus_refusal(Backend *b, Server *s, const UidClockSpec *spec, const CitusIdent *ci)
 {
+	if (ci->source == UID_ID_SHARED)
+	{
+		sim->shared_refused++;
+		trace(b, b->server, "%s refused: a default identity, and the database subscribed",
+			  spec->type_name);
+		return;
+	}
 	if (ci->source != UID_ID_REFUSED)
 	{
 		sim->citus_refused++;
@@ -2181,8 +2246,23 @@ citus_call_begins(Backend *b)
 #ifndef SIM_DIRECT_SHARDS
 	own = own || (s->role == ROLE_WORKER && !s->synced && !b->task);
 #endif
-	b->scope = own ? 1 + b->server : 0;
 	b->citus_call = true;
+	/*
+	 * A server outside the cluster that sets no identity by hand writes
+	 * into tables where no other server's IDs come until its database
+	 * subscribes: from then, a transaction that begins after the
+	 * subscription's invalidation reached the process (a new one, half the
+	 * time, takes them; a process started after has none to take) writes
+	 * where they meet.
+	 */
+	if (s->sub_at != UINT64_MAX)
+	{
+		if (rng_below(&sim->sched, 2) == 0)
+			b->invals = b->inval_sent;
+		b->scope = s->subscribed && b->invals >= b->sub_mark ? 0 : 1 + b->server;
+		return;
+	}
+	b->scope = own ? 1 + b->server : 0;
 	if (b->scope == 0 || rng_below(&sim->sched, 2) == 0)
 		b->invals = b->inval_sent;
 }
@@ -2305,6 +2385,24 @@ citus_step(void)
 	for (int i = 0; i < sim->nservers; i++)
 	{
 		Server	   *s = &sim->servers[i];
+
+		/*
+		 * CREATE SUBSCRIPTION commits: pg_subscription's invalidation goes
+		 * to every process of the server (the catalog is shared)
+		 */
+		if (sim->step == s->sub_at)
+		{
+			s->subscribed = true;
+			citus_invalidate(i);
+			for (int k = 0; k < sim->nbackends; k++)
+			{
+				Backend    *b = &sim->backends[i * sim->nbackends + k];
+
+				b->sub_mark = b->inval_sent;
+			}
+			sim->subscribes++;
+			trace(NULL, i, "subscribes to another server's publication");
+		}
 
 		if (sim->step == s->upgrade_at && !s->remove_pending)
 		{
@@ -2432,6 +2530,17 @@ citus_setup(void)
 		if (s->files.cluster)
 			s->files.hand &= ~HAND_GENERATOR;
 		s->files.partition = fresh_partition();
+		/*
+		 * half the servers outside the cluster (identities not leased) set
+		 * none by hand, and their database subscribes at some step
+		 */
+		s->sub_at = UINT64_MAX;
+		s->subscribed = false;
+		if (s->role == ROLE_OUTSIDE && !sim->leased && rng_below(&sim->xrng, 2) == 0)
+		{
+			s->files.hand = 0;
+			s->sub_at = 500 + rng_below(&sim->xrng, 60000);
+		}
 	}
 	/* the nodes whose group the server outside the cluster may take as its hand value */
 	for (int i = 0; i < sim->nservers && outside >= 0; i++)
@@ -2651,6 +2760,11 @@ again:
 		sim->citus_group_ids += b->scope == 0 && ci.source == UID_ID_CITUS;
 		sim->citus_leased_ids += b->scope == 0 && ci.source == UID_ID_LEASE;
 		sim->citus_local_ids += b->scope != 0;
+		sim->default_ids += ci.source == UID_ID_DEFAULT;
+		if (ci.source == UID_ID_DEFAULT && b->scope == 0)
+			fail("meet: server %d handed out %s tick %" PRIu64 " seq %u of the default "
+				 "identity where IDs of other servers meet (its database subscribed)",
+				 s->ident, spec->type_name, ts.tick, ts.seq);
 		if (!id_new(b->scope, ci.key, type, ts.timeline, ts.seq, ts.tick))
 			fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d of "
 				 "%s %" PRId64 " (fields %u) twice%s", s->ident, spec->type_name, ts.tick,
@@ -2894,6 +3008,8 @@ backend_start(Backend *b, int server)
 	}
 	/* a new process: no copy of the node group, no invalidation */
 	b->gcache = (UidGroupCache) UID_GROUP_CACHE_INIT;
+	b->subcache = (UidGroupCache) UID_GROUP_CACHE_INIT;
+	b->sub_mark = 0;
 	b->invals = 0;
 	b->inval_sent = 0;
 	b->scope = 0;
@@ -3422,6 +3538,9 @@ typedef struct RunResult
 	uint64		citus_upgrades;
 	uint64		citus_unknown_refused;
 	uint64		citus_leased_ids;
+	uint64		subscribes;
+	uint64		shared_refused;
+	uint64		default_ids;
 	int			nfaults;
 	uint64		fault_counts[NFAULTKINDS];
 	int64		sim_us;
@@ -3586,6 +3705,9 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	out->citus_upgrades = sim->citus_upgrades;
 	out->citus_unknown_refused = sim->citus_unknown_refused;
 	out->citus_leased_ids = sim->citus_leased_ids;
+	out->subscribes = sim->subscribes;
+	out->shared_refused = sim->shared_refused;
+	out->default_ids = sim->default_ids;
 	out->nfaults = sim->nfaults;
 	out->sim_us = sim->t;
 	memcpy(out->fault_counts, sim->fault_counts, sizeof(out->fault_counts));
@@ -3733,7 +3855,10 @@ main(int argc, char **argv)
 				citus_unsynced_refused = 0,
 				citus_upgrades = 0,
 				citus_unknown_refused = 0,
-				citus_leased_ids = 0;
+				citus_leased_ids = 0,
+				subscribes = 0,
+				shared_refused = 0,
+				default_ids = 0;
 	uint64		fault_counts[NFAULTKINDS] = {0};
 	int64		total_sim_us = 0;
 	struct timespec t0,
@@ -3825,6 +3950,9 @@ main(int argc, char **argv)
 		citus_upgrades += r.citus_upgrades;
 		citus_unknown_refused += r.citus_unknown_refused;
 		citus_leased_ids += r.citus_leased_ids;
+		subscribes += r.subscribes;
+		shared_refused += r.shared_refused;
+		default_ids += r.default_ids;
 		total_sim_us += r.sim_us;
 		for (int k = 0; k < NFAULTKINDS; k++)
 			fault_counts[k] += r.fault_counts[k];
@@ -3880,6 +4008,9 @@ main(int argc, char **argv)
 		   "(pg_dist_local_group empty)", citus_leased_runs, citus_leased_ids,
 		   cluster_alone_runs, citus_unsynced_adds, citus_unsynced_refused, citus_upgrades,
 		   citus_unknown_refused);
+	printf("; %" PRIu64 " servers outside a cluster with no identity subscribed, %" PRIu64
+		   " calls refused there, %" PRIu64 " IDs of a default identity into a database of "
+		   "their own", subscribes, shared_refused, default_ids);
 	if (failures)
 	{
 		printf("; %" PRIu64 " schedules failed (%.1f s)\n", failures,

@@ -438,6 +438,14 @@ mutant none-refused source.h uid_id_source \
 mutant citus-first source.h uid_id_source \
 	'\tif (in->hand)\n\t\treturn UID_ID_HAND;\n' \
 	'\tif (in->group >= 0)\n\t\treturn UID_ID_CITUS;\n\tif (in->hand)\n\t\treturn UID_ID_HAND;\n'
+# A default identity used where the database has a subscription (0.7.0).
+mutant shared-ignored source.h uid_id_source \
+	'if (in->subscribed)' \
+	'if (false)'
+# A subscription refusing a node group's identity (Citus moves shards by subscriptions).
+mutant shared-over-citus source.h uid_id_source \
+	'\tif (in->group >= 0)\n\t\treturn UID_ID_CITUS;\n\tif (in->subscribed)' \
+	'\tif (in->subscribed)\n\t\treturn UID_ID_SHARED;\n\tif (in->group >= 0)\n\t\treturn UID_ID_CITUS;\n\tif (false)'
 mutant hand-over-lease source.h uid_id_source \
 	'\tif (in->leased)\n\t\treturn UID_ID_LEASE;\n\tif (in->hand)\n\t\treturn UID_ID_HAND;\n' \
 	'\tif (in->hand)\n\t\treturn UID_ID_HAND;\n\tif (in->leased)\n\t\treturn UID_ID_LEASE;\n'

@@ -19,6 +19,7 @@
 #define CITUS	UID_ID_CITUS
 #define DEFLT	UID_ID_DEFAULT
 #define REFUSED UID_ID_REFUSED
+#define SHARED	UID_ID_SHARED
 #define NONE	UID_GROUP_NONE
 #define UNKNOWN UID_GROUP_UNKNOWN
 #define UNSYNCED UID_GROUP_UNSYNCED
@@ -32,30 +33,41 @@ test_id_source(void)
 		bool		leased;
 		bool		hand;
 		int32		group;
+		bool		subscribed;
 		UidIdSource want;
 	}			rows[] = {
-		{"leased, set by hand, a node group: the lease", true, true, 5, LEASE},
-		{"leased, no Citus: the lease", true, false, NONE, LEASE},
-		{"leased, Citus's group 0: the lease", true, false, 0, LEASE},
-		{"leased, the group unknown (an upgrade of Citus): the lease", true, false, UNKNOWN, LEASE},
-		{"leased, a task on a worker without metadata: the lease", true, false, UNSYNCED, LEASE},
-		{"set by hand, a node group: the hand's", false, true, 3, HAND},
-		{"set by hand, group 0: the hand's", false, true, 0, HAND},
-		{"set by hand, no Citus: the hand's", false, true, NONE, HAND},
-		{"set by hand, the group unknown: the hand's", false, true, UNKNOWN, HAND},
-		{"set by hand, a task on a worker without metadata: the hand's", false, true, UNSYNCED, HAND},
-		{"group 0 (the coordinator, or a server on its own with Citus): Citus", false, false, 0, CITUS},
-		{"group 1: Citus", false, false, 1, CITUS},
-		{"the largest group: Citus", false, false, INT32_MAX, CITUS},
-		{"no Citus: the default", false, false, NONE, DEFLT},
-		{"the group unknown (pg_dist_local_group empty): refused", false, false, UNKNOWN, REFUSED},
-		{"a task on a worker without metadata: refused", false, false, UNSYNCED, REFUSED},
-		{"a group below every one named: refused", false, false, INT32_MIN, REFUSED},
+		{"leased, set by hand, a node group: the lease", true, true, 5, false, LEASE},
+		{"leased, no Citus: the lease", true, false, NONE, false, LEASE},
+		{"leased, Citus's group 0: the lease", true, false, 0, false, LEASE},
+		{"leased, the group unknown (an upgrade of Citus): the lease", true, false, UNKNOWN, false, LEASE},
+		{"leased, a task on a worker without metadata: the lease", true, false, UNSYNCED, false, LEASE},
+		{"set by hand, a node group: the hand's", false, true, 3, false, HAND},
+		{"set by hand, group 0: the hand's", false, true, 0, false, HAND},
+		{"set by hand, no Citus: the hand's", false, true, NONE, false, HAND},
+		{"set by hand, the group unknown: the hand's", false, true, UNKNOWN, false, HAND},
+		{"set by hand, a task on a worker without metadata: the hand's", false, true, UNSYNCED, false, HAND},
+		{"group 0 (the coordinator, or a server on its own with Citus): Citus", false, false, 0, false, CITUS},
+		{"group 1: Citus", false, false, 1, false, CITUS},
+		{"the largest group: Citus", false, false, INT32_MAX, false, CITUS},
+		{"no Citus: the default", false, false, NONE, false, DEFLT},
+		{"the group unknown (pg_dist_local_group empty): refused", false, false, UNKNOWN, false, REFUSED},
+		{"a task on a worker without metadata: refused", false, false, UNSYNCED, false, REFUSED},
+		{"a group below every one named: refused", false, false, INT32_MIN, false, REFUSED},
+		{"leased, a subscription: the lease", true, false, NONE, true, LEASE},
+		{"leased, a subscription, set by hand: the lease", true, true, NONE, true, LEASE},
+		{"set by hand, a subscription: the hand's", false, true, NONE, true, HAND},
+		{"set by hand, a subscription, a node group: the hand's", false, true, 2, true, HAND},
+		{"a node group, a subscription (Citus moving a shard): Citus", false, false, 4, true, CITUS},
+		{"group 0, a subscription: Citus", false, false, 0, true, CITUS},
+		{"the group unknown, a subscription: refused for the group", false, false, UNKNOWN, true, REFUSED},
+		{"a task on a worker without metadata, a subscription: refused", false, false, UNSYNCED, true, REFUSED},
+		{"no Citus, a subscription: the default refused as shared", false, false, NONE, true, SHARED},
 	};
 
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
 	{
-		UidIdInputs in = {.leased = rows[i].leased, .hand = rows[i].hand, .group = rows[i].group};
+		UidIdInputs in = {.leased = rows[i].leased, .hand = rows[i].hand, .group = rows[i].group,
+		.subscribed = rows[i].subscribed};
 
 		harness_ctx = rows[i].name;
 		harness_iter = i;
@@ -63,6 +75,7 @@ test_id_source(void)
 	}
 	harness_ctx = "the sources and groups named apart; a source of zeros refuses";
 	CHECK(REFUSED == 0);
+	CHECK(SHARED != DEFLT && SHARED != REFUSED);
 	CHECK(NONE == -1 && UNKNOWN < NONE && UNSYNCED < NONE && UNKNOWN != UNSYNCED);
 }
 
