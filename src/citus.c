@@ -59,16 +59,24 @@ uid_citus_names_changed(Datum arg, int cacheid, uint32 hashvalue)
 }
 
 /*
- * Is this session one that Citus opened from another node to run a task
- * (its application_name, which Citus sets when it connects)?  Such a task
- * on a node without metadata runs on a worker, whose group then reads 0.
+ * Is this session one that Citus opened from another node (its
+ * application_name)?  Such a session on a node without metadata runs there
+ * for another node, whose group then reads 0.
+ *
+ * Citus names every session it opens on another node in its own namespace,
+ * "citus_": its executor's tasks and its other connections start as
+ * "citus_internal gpid=N"; run_command_on_workers() and its kin then set
+ * "citus_run_command gpid=N", the rebalancer "citus_rebalancer gpid=N", and
+ * the logical replication of a shard move or split runs as the
+ * subscription, "citus_shard_...".  The rule takes the whole namespace, so
+ * a prefix a later Citus adds in it is taken too.  A session of someone
+ * else's named so only refuses where it would otherwise make the
+ * coordinator's IDs (uid_group_of_row()): a refusal, never a duplicate.
  */
 static bool
 uid_citus_task_backend(void)
 {
-	const char *app = GetConfigOption("application_name", true, false);
-
-	return app != NULL && strncmp(app, "citus_internal gpid=", strlen("citus_internal gpid=")) == 0;
+	return application_name != NULL && strncmp(application_name, "citus_", strlen("citus_")) == 0;
 }
 
 /*
