@@ -2,7 +2,7 @@
 # per shard of the source on the node that holds it: the generator runs
 # inside those tasks, on both workers at once (with no uid setting, every
 # node had the same identity: issue 37 counted 189,981 duplicate
-# snowflake_si IDs in 400,000 rows).  For each type, three statements
+# snowflake_si IDs in 400,000 rows).  For each type, four statements
 # from a source table of $rows rows (uid60: $rows_uid60, its 1,024 IDs a
 # second per server), one after the other, each once the clock has passed
 # the tick of every ID made before:
@@ -12,7 +12,11 @@
 #   3. INSERT INTO dstk (k, v) SELECT k, v FROM src          (into a table
 #      distributed by k and colocated with src, the ID a DEFAULT column that
 #      is not the distribution key: Citus 14 repartitions this one too,
-#      for the volatile DEFAULT).
+#      for the volatile DEFAULT);
+#   4. INSERT INTO dst (v) SELECT v FROM src LIMIT n       (a LIMIT: Citus
+#      pulls the SELECT's rows to the coordinator and sends them on to
+#      dst's shards, but the DEFAULT runs in the SELECT's tasks on the
+#      workers, each shard's rows under the LIMIT pushed down to it).
 # Checked: both workers generated in each statement (their uid_stats()
 # counters), no duplicate among all the IDs, every row there, and each
 # statement's IDs sort above the earlier statements' (time order across
@@ -91,15 +95,17 @@ for my $type (@types)
 	statement($type, 2, "INSERT INTO $dst (v, s) SELECT v, 2 FROM src $where");
 	wait_past_ids($coord, $all, $type);
 	statement($type, 3, "INSERT INTO $dstk (k, v, s) SELECT k, v, 3 FROM src $where");
+	wait_past_ids($coord, $all, $type);
+	statement($type, 4, "INSERT INTO $dst (v, s) SELECT v, 4 FROM src $where LIMIT $n");
 
 	my ($d12) = duplicates($coord, $dst);
 	my ($d3) = duplicates($coord, $dstk);
 	my ($dups, $count) = duplicates($coord, $all);
-	note "$type: duplicate IDs: $d12 in statements 1 and 2 (of "
-	  . 2 * $n
-	  . " IDs), $d3 in statement 3 (of $n), $dups in all three";
+	note "$type: duplicate IDs: $d12 in statements 1, 2 and 4 (of "
+	  . 3 * $n
+	  . " IDs), $d3 in statement 3 (of $n), $dups in all four";
 	is($dups, 0, "$type: no duplicate among the $count IDs the workers made");
-	is($count, 3 * $n, "$type: every row is there");
+	is($count, 4 * $n, "$type: every row is there");
 	is(out_of_order($coord, $all, 's'), 0,
 		"$type: each statement's IDs sort above the earlier statements'");
 }
