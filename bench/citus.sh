@@ -13,7 +13,17 @@
 #   1. pgbench INSERT INTO t (v) VALUES (...) through the coordinator, 1 and 8 clients;
 #   2. the same through the workers (1 client: worker 1; 8 clients: 4 on each worker);
 #   3. INSERT INTO dst (v) SELECT v FROM src, N rows between two distributed tables
-#      (Citus repartitions it; the DEFAULT runs on the workers, in each shard's task).
+#      (Citus repartitions it; the DEFAULT runs on the workers, in each shard's task), with
+#      one more key, a volatile bigint DEFAULT of PostgreSQL's own ((random() * 9e18)::bigint:
+#      Citus's plan for a volatile DEFAULT without uid's cost), and again for random, sno and
+#      snowflake_si with citus.enable_repartitioned_insert_select off (key@pull: Citus pulls
+#      the rows to the coordinator, which makes the IDs, as it plans bigserial's);
+#   4. the per-row cost of each generator where Citus runs it, without the INSERT:
+#      SELECT count(<generator>) FROM src, on the workers in each shard's task, beside
+#      count(v);
+#   5. with --perf, one more INSERT..SELECT of each key under perf record -a (every node, one
+#      machine): the shares of the CPU samples by object (postgres, citus.so, uid.so...) and the
+#      top symbols.
 # Each pgbench run lasts a fixed time; R rounds, the candidates' order rotated by one a round;
 # medians and ratios to bigserial.  At the end it counts duplicate IDs in every table and the
 # node groups the IDs carry (a report, not an assertion).  See bench/README.md.
@@ -41,6 +51,8 @@ OUT=
 KEEP=0
 REUSE=0
 STOP=0
+ONLY=
+PERF=0
 
 usage() {
 	cat <<EOF
@@ -55,6 +67,8 @@ usage: $0 [options]
       --reuse         use the cluster a --keep run left (started if stopped), without building
                       uid again; implies --keep
       --stop          stop a kept cluster, remove its data, and exit
+      --only pgbench|is  run sections 1 and 2 only, or 3 and 4 (INSERT..SELECT) only
+      --perf          also profile one INSERT..SELECT of each key with perf (section 5)
   -h, --help          this text
 Scratch directory: UID_SCRATCH/citus-bench (UID_SCRATCH default /tmp/uid-scratch).
 EOF
@@ -71,11 +85,15 @@ while [ $# -gt 0 ]; do
 		--keep) KEEP=1; shift ;;
 		--reuse) REUSE=1; KEEP=1; shift ;;
 		--stop) STOP=1; shift ;;
+		--only) ONLY=$2; shift 2 ;;
+		--perf) PERF=1; shift ;;
 		-h|--help) usage; exit 0 ;;
 		*) echo "unknown argument: $1" >&2; usage >&2; exit 2 ;;
 	esac
 done
 check_rows_rounds "$ROWS" "$ROUNDS"
+case $ONLY in ''|pgbench|is) ;; *) echo "--only takes pgbench or is" >&2; exit 2 ;; esac
+if [ "$PERF" = 1 ] && ! command -v perf >/dev/null; then echo "--perf: no perf on PATH" >&2; exit 2; fi
 for v in "$SECONDS_PER_RUN" "$PORT"; do
 	case $v in ''|*[!0-9]*) echo "seconds and port must be positive integers" >&2; exit 2 ;; esac
 done
@@ -268,8 +286,12 @@ done | awk '{ s += $1 } END { print s + 0 }')
 # ------------------------------------------------------------------ tables
 
 CANDS=(bigserial uuid sno snowflake_si)
+# the keys of the INSERT..SELECT, and its runs: a key, or key@pull (the rows pulled to the coordinator)
+IS_KEYS=(bigserial random uuid sno snowflake_si)
+IS_RUNS=("${IS_KEYS[@]}" random@pull sno@pull snowflake_si@pull)
 declare -A KEY_DDL=(
 	[bigserial]="id bigserial PRIMARY KEY"
+	[random]="id bigint PRIMARY KEY DEFAULT (random() * 9e18)::bigint"
 	[uuid]="id uuid PRIMARY KEY DEFAULT gen_random_uuid()"
 	[sno]="id sno PRIMARY KEY DEFAULT sno_new()"
 	[snowflake_si]="id snowflake_si PRIMARY KEY DEFAULT snowflake_si_new()"
@@ -284,10 +306,12 @@ declare -A GROUP_OF=(
 log "tables: ins_<key> (pgbench), dst_<key> (INSERT..SELECT), src ($ROWS rows); citus.shard_count $SHARD_COUNT"
 {
 	echo "SET client_min_messages = warning;"
-	echo "DROP TABLE IF EXISTS src$(for c in "${CANDS[@]}"; do printf ', ins_%s, dst_%s' "$c" "$c"; done);"
+	echo "DROP TABLE IF EXISTS src$(for c in "${CANDS[@]}"; do printf ', ins_%s' "$c"; done)$(for c in "${IS_KEYS[@]}"; do printf ', dst_%s' "$c"; done);"
 	for c in "${CANDS[@]}"; do
 		echo "CREATE TABLE ins_$c (${KEY_DDL[$c]}, v int);"
 		echo "SELECT create_distributed_table('ins_$c', 'id');"
+	done
+	for c in "${IS_KEYS[@]}"; do
 		echo "CREATE TABLE dst_$c (${KEY_DDL[$c]}, v int);"
 		echo "SELECT create_distributed_table('dst_$c', 'id');"
 	done
@@ -297,10 +321,16 @@ log "tables: ins_<key> (pgbench), dst_<key> (INSERT..SELECT), src ($ROWS rows); 
 	echo "VACUUM ANALYZE src;"
 } | "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$DIR" -p "$PORT" -U postgres -d postgres >/dev/null
 
+# an INSERT..SELECT run's statement: its key's table, and for key@pull the setting first
+is_sql() {
+	local k=${1%@pull} set=
+	[ "$k" = "$1" ] || set="SET citus.enable_repartitioned_insert_select = off; "
+	echo "${set}INSERT INTO dst_$k (v) SELECT v FROM src;"
+}
 # how Citus runs each INSERT..SELECT (EXPLAIN alone does not run it)
 declare -A IS_METHOD
-for c in "${CANDS[@]}"; do
-	IS_METHOD[$c]=$(q coordinator "EXPLAIN (COSTS OFF) INSERT INTO dst_$c (v) SELECT v FROM src" |
+for c in "${IS_RUNS[@]}"; do
+	IS_METHOD[$c]=$(q coordinator "$(is_sql "$c" | sed 's/INSERT INTO/EXPLAIN (COSTS OFF) INSERT INTO/')" |
 		sed -n 's/^ *INSERT\/SELECT method: *//p' | head -n 1)
 	IS_METHOD[$c]=${IS_METHOD[$c]:-pushdown}
 done
@@ -380,14 +410,15 @@ OURS0=$(our_ticks)
 MEASURE_T0=$(date +%s.%N)
 
 PGB_CONFIGS=("coord 1" "coord 8" "workers 1" "workers 8")
+[ "$ONLY" != is ] || PGB_CONFIGS=()
 WARMUP_S=2
-log "pgbench warm-up: each key, ${WARMUP_S} s through the coordinator and through the workers, 8 clients (not counted)"
-for c in "${CANDS[@]}"; do
+[ "$ONLY" = is ] || log "pgbench warm-up: each key, ${WARMUP_S} s through the coordinator and through the workers, 8 clients (not counted)"
+for c in $([ "$ONLY" = is ] || echo "${CANDS[@]}"); do
 	pgb coordinator 8 2 "$WARMUP_S" "$c" "$TMP/warm"
 	pgb worker1 4 1 "$WARMUP_S" "$c" "$TMP/warm1" & pgb worker2 4 1 "$WARMUP_S" "$c" "$TMP/warm2" & wait
 done
 for ((r = 1; r <= ROUNDS; r++)); do
-	for cfg in "${PGB_CONFIGS[@]}"; do
+	for cfg in ${PGB_CONFIGS[@]+"${PGB_CONFIGS[@]}"}; do
 		set -- $cfg
 		line=
 		for c in $(rotate "$r" "${CANDS[@]}"); do
@@ -406,50 +437,108 @@ stats() {
 		q "$n" "SELECT '$n', type, issued, overflow_waits FROM uid_stats() WHERE type IN ('sno', 'snowflake_si')" | tr '|' ' '
 	done
 }
-declare -A IS_ERR
+IS_ERRS=$TMP/is_errors	# lines: run first-error
+: >"$IS_ERRS"
+# One INSERT..SELECT of run C (untimed before it: TRUNCATE, a CHECKPOINT on every node); prints
+# its ms (nan if it failed): is_once C
+is_once() {
+	local c=$1 k=${1%@pull} out ms n
+	q coordinator "TRUNCATE dst_$k" >/dev/null
+	for n in "${NODES[@]}"; do q "$n" "CHECKPOINT" >/dev/null; done
+	if out=$(printf '%s\n' '\timing on' "$(is_sql "$c")" |
+		"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$DIR" -p "$PORT" -U postgres -d postgres 2>&1); then
+		ms=$(printf '%s\n' "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1)
+	else
+		ms=nan
+		out=$(printf '%s\n' "$out" | grep -m 1 ERROR || echo "$out" | head -n 1)
+		echo "$c $out" >>"$IS_ERRS"
+		log "  INSERT..SELECT $c failed: $out"
+	fi
+	echo "${ms:-nan}"
+}
 for ((r = 1; r <= ROUNDS; r++)); do
+	[ "$ONLY" != pgbench ] || break
 	line=
-	for c in $(rotate "$r" "${CANDS[@]}"); do
-		q coordinator "TRUNCATE dst_$c" >/dev/null
-		for n in "${NODES[@]}"; do q "$n" "CHECKPOINT" >/dev/null; done
+	for c in $(rotate "$r" "${IS_RUNS[@]}"); do
+		k=${c%@pull}
 		stats >"$TMP/stats0"
-		if out=$(printf '%s\n' '\timing on' "INSERT INTO dst_$c (v) SELECT v FROM src;" |
-			"$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -h "$DIR" -p "$PORT" -U postgres -d postgres 2>&1); then
-			ms=$(printf '%s\n' "$out" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1)
-		else
-			ms=nan
-			IS_ERR[$c]=$(printf '%s\n' "$out" | grep -m 1 ERROR || echo "$out" | head -n 1)
-			log "  INSERT..SELECT into dst_$c failed: ${IS_ERR[$c]}"
-		fi
-		echo "is $r $c ${ms:-nan}" >>"$RAW"
+		ms=$(is_once "$c")
+		echo "is $r $c $ms" >>"$RAW"
 		stats >"$TMP/stats1"
 		# the IDs each node issued in this statement, and the waits for the next tick
-		if [ -n "${GROUP_OF[$c]:-}" ] && [ "$c" != bigserial ]; then
-			awk -v c="$c" -v r="$r" 'NR == FNR { i[$1] = $3; w[$1] = $4; next }
-				$2 == c { printf "is %s %s_issued_%s %d\n", r, c, $1, $3 - i[$1]; ow += $4 - w[$1] }
+		if [ -n "${GROUP_OF[$k]:-}" ] && [ "$k" != bigserial ]; then
+			awk -v c="$c" -v k="$k" -v r="$r" 'NR == FNR { i[$1] = $3; w[$1] = $4; next }
+				$2 == k { printf "is %s %s_issued_%s %d\n", r, c, $1, $3 - i[$1]; ow += $4 - w[$1] }
 				END { printf "is %s %s_waits %d\n", r, c, ow }' \
-				<(awk -v c="$c" '$2 == c' "$TMP/stats0") "$TMP/stats1" >>"$RAW"
+				<(awk -v k="$k" '$2 == k' "$TMP/stats0") "$TMP/stats1" >>"$RAW"
 		fi
-		line="$line $c $(fmt "${ms:-nan}" 0)"
+		line="$line $c $(fmt "$ms" 0)"
 	done
 	log "INSERT..SELECT round $r of $ROUNDS, ms:$line"
 done
 
+# ------------------------------------------------------------------ 4. per-row cost
+
+# SELECT count(<expression>) FROM src: Citus runs it on the workers, a task a shard, as the
+# SELECT of a repartitioned INSERT..SELECT runs the DEFAULT
+declare -A ROW_EXPR=(
+	[floor]="v"
+	[random]="(random() * 9e18)::bigint"
+	[uuid]="gen_random_uuid()"
+	[sno]="sno_new()"
+	[snowflake_si]="snowflake_si_new()"
+)
+ROW_CANDS=(floor random uuid sno snowflake_si)
+for ((r = 1; r <= ROUNDS; r++)); do
+	[ "$ONLY" != pgbench ] || break
+	line=
+	for c in $(rotate "$r" "${ROW_CANDS[@]}"); do
+		ms=$(printf '%s\n' '\timing on' "SELECT count(${ROW_EXPR[$c]}) FROM src;" |
+			"$PG_BIN/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$DIR" -p "$PORT" -U postgres -d postgres 2>&1 |
+			sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -n 1)
+		echo "row $r $c ${ms:-nan}" >>"$RAW"
+		line="$line $c $(fmt "${ms:-nan}" 0)"
+	done
+	log "per-row round $r of $ROUNDS, ms:$line"
+done
+
+# ------------------------------------------------------------------ 5. perf
+
+# perf record -a over one INSERT..SELECT of each key: the shares of the samples by object, and
+# the top symbols
+PERF_RUNS=(bigserial random sno snowflake_si)
+if [ "$PERF" = 1 ] && [ "$ONLY" != pgbench ]; then
+	for c in "${PERF_RUNS[@]}"; do
+		# system-wide until interrupted
+		"${SUDO[@]}" perf record -a -F 997 -o "$TMP/perf.$c" >/dev/null 2>&1 &
+		perf_pid=$!
+		sleep 1
+		ms=$(is_once "$c")
+		# (sudo passes the signal on to perf, which then writes its data and exits)
+		"${SUDO[@]}" kill -INT "$perf_pid" 2>/dev/null || true
+		wait "$perf_pid" 2>/dev/null || true
+		"${SUDO[@]}" perf report -i "$TMP/perf.$c" --stdio --sort dso --percent-limit 1 2>/dev/null |
+			grep -E '^ +[0-9.]+%' >"$TMP/perf.$c.dso" || true
+		"${SUDO[@]}" perf report -i "$TMP/perf.$c" --stdio --sort dso,sym --percent-limit 1 2>/dev/null |
+			grep -E '^ +[0-9.]+%' | head -n 15 >"$TMP/perf.$c.sym" || true
+		log "perf: INSERT..SELECT $c, $(fmt "$ms" 0) ms; by object: $(awk '{ printf "%s %s, ", $2, $1 }' "$TMP/perf.$c.dso" | sed 's/, $//')"
+	done
+fi
+
 # ------------------------------------------------------------------ duplicates, node groups
 
 declare -A ROWS_OF DUPS_OF GROUPS_OF
-for c in "${CANDS[@]}"; do
-	for t in ins dst; do
-		k=${t}_$c
-		IFS='|' read -r rows dups <<<"$(q coordinator "SELECT count(*), count(*) - count(DISTINCT id) FROM $k")"
-		ROWS_OF[$k]=$rows DUPS_OF[$k]=$dups
-		if [ -n "${GROUP_OF[$c]:-}" ]; then
-			GROUPS_OF[$k]=$(q coordinator "SELECT string_agg(format('group %s: %s', g, n), ', ' ORDER BY g)
-				FROM (SELECT ${GROUP_OF[$c]} AS g, count(*) AS n FROM $k GROUP BY 1) s")
-		else
-			GROUPS_OF[$k]="– (a uuid carries no node group)"
-		fi
-	done
+TABLES=($(for c in "${CANDS[@]}"; do echo "ins_$c"; done) $(for c in "${IS_KEYS[@]}"; do echo "dst_$c"; done))
+for k in "${TABLES[@]}"; do
+	c=${k#*_}
+	IFS='|' read -r rows dups <<<"$(q coordinator "SELECT count(*), count(*) - count(DISTINCT id) FROM $k")"
+	ROWS_OF[$k]=$rows DUPS_OF[$k]=$dups
+	if [ -n "${GROUP_OF[$c]:-}" ]; then
+		GROUPS_OF[$k]=$(q coordinator "SELECT string_agg(format('group %s: %s', g, n), ', ' ORDER BY g)
+			FROM (SELECT ${GROUP_OF[$c]} AS g, count(*) AS n FROM $k GROUP BY 1) s")
+	else
+		GROUPS_OF[$k]="– (no node group in the key)"
+	fi
 done
 read -r BUSY1 STEAL1 <<<"$(machine_ticks)"
 OURS1=$(our_ticks)
@@ -469,6 +558,11 @@ declare -A LABEL=(
 	[uuid]="uuid gen_random_uuid()"
 	[sno]="sno sno_new()"
 	[snowflake_si]="snowflake_si snowflake_si_new()"
+	[random]="bigint (random() * 9e18)::bigint"
+	[random@pull]="bigint (random() * 9e18)::bigint, pulled"
+	[sno@pull]="sno sno_new(), pulled"
+	[snowflake_si@pull]="snowflake_si snowflake_si_new(), pulled"
+	[floor]="count(v)"
 )
 vals() { awk -v s="$1" -v c="$2" '$1 == s && $3 == c { print $4 }' "$RAW"; }
 
@@ -494,10 +588,10 @@ is_table() {
 	bs=$(vals is bigserial | median)
 	echo "| key | ms (median) | min–max | rows/s | vs bigserial | INSERT/SELECT method | IDs issued per node (uid_stats(), median) | waits for the next tick (median) |"
 	echo "|---|---:|---:|---:|---:|---|---|---:|"
-	for c in "${CANDS[@]}"; do
+	for c in "${IS_RUNS[@]}"; do
 		med=$(vals is "$c" | median)
 		issued="–" waits="–"
-		if [ "$c" = sno ] || [ "$c" = snowflake_si ]; then
+		if [ "${c%@pull}" = sno ] || [ "${c%@pull}" = snowflake_si ]; then
 			issued=$(for n in "${NODES[@]}"; do printf '%s %s, ' "$n" "$(fmt "$(vals is "${c}_issued_$n" | median)" 0)"; done | sed 's/, $//')
 			waits=$(fmt "$(vals is "${c}_waits" | median)" 0)
 		fi
@@ -528,6 +622,7 @@ report() {
 	echo
 	echo "Table: \`CREATE TABLE t (<key>, v int)\`, \`SELECT create_distributed_table('t', 'id')\`; key \`id bigserial PRIMARY KEY\` or \`id <type> PRIMARY KEY DEFAULT <generator>\`."
 	echo
+	if [ "$ONLY" != is ]; then
 	echo "### 1. INSERT through the coordinator: pgbench tps (median of $ROUNDS runs of $SECONDS_PER_RUN s)"
 	echo
 	pgb_table coord
@@ -542,6 +637,8 @@ report() {
 	echo "1 client: on worker 1. 8 clients: 4 on each worker, two pgbench processes at once (\`-j 1\` each), their tps added."
 	echo "Each worker evaluates the DEFAULT itself (its own node group) and writes the row to its shard, on itself or the other worker."
 	echo
+	fi
+	if [ "$ONLY" != pgbench ]; then
 	echo "### 3. INSERT INTO dst (v) SELECT v FROM src, $ROWS rows (median of $ROUNDS rounds)"
 	echo
 	is_table
@@ -549,23 +646,50 @@ report() {
 	echo "src (k bigint, v int) is distributed by k, dst by its generated id, so Citus cannot push the statement down to colocated shards."
 	echo "*repartition*: each worker runs the SELECT on its shards of src and evaluates the DEFAULT there, in each shard's task, then sends each row"
 	echo "to the shard of its id. *pull to coordinator*: the coordinator gathers src's rows, evaluates the DEFAULT itself (bigserial: its own"
-	echo "sequence, node group 0) and sends the rows to their shards; Citus plans bigserial's INSERT..SELECT this way, not the others'."
+	echo "sequence, node group 0) and sends the rows to their shards; Citus plans bigserial's INSERT..SELECT this way (nextval() stays on the"
+	echo "coordinator), not the others'. *key, pulled*: the same statement with \`SET citus.enable_repartitioned_insert_select = off\`, which makes"
+	echo "Citus pull the rows to the coordinator for every key: the coordinator then makes the IDs (node group 0), as it does bigserial's."
+	echo "bigint (random() * 9e18)::bigint: a volatile DEFAULT of PostgreSQL's own, which Citus plans as uid's: the plan's cost without uid's."
 	echo "Before each statement (untimed): TRUNCATE dst and a CHECKPOINT on every node. Time: psql's \\timing at the coordinator."
 	echo "IDs issued per node: the growth of uid_stats().issued on each node in the statement. Waits: the growth of uid_stats().overflow_waits"
 	echo "on all nodes: a generator that used up its tick's IDs waited for the next one. snowflake_si_new() makes at most $((1 << SF_BITS)) IDs per ms per"
 	echo "node (uid.snowflake_si_index_bits $SF_BITS): $ROWS rows made by two workers need at least $(awk -v n="$ROWS" -v b="$SF_BITS" 'BEGIN { printf "%.0f", n / (2 * 2^b) }') ms of its ticks; sno's limit is 65,536 per 4 ms per node."
-	for c in "${CANDS[@]}"; do
-		[ -z "${IS_ERR[$c]:-}" ] || echo "- $c: failed: ${IS_ERR[$c]}"
+	sed 's/^\([^ ]*\) \(.*\)/- \1: failed: \2/' "$IS_ERRS"
+	echo
+	echo "### 4. The generators alone: SELECT count(<generator>) FROM src, $ROWS rows (median of $ROUNDS rounds)"
+	echo
+	echo "| expression | ms (median) | min–max | ms above count(v) | ns a row above count(v), per worker |"
+	echo "|---|---:|---:|---:|---:|"
+	fl=$(vals row floor | median)
+	for c in "${ROW_CANDS[@]}"; do
+		med=$(vals row "$c" | median)
+		echo "| \`count(${ROW_EXPR[$c]})\` | $(fmt "$med" 0) | $(vals row "$c" | minmax) | $(awk -v m="$med" -v f="$fl" 'BEGIN { if (m == "nan" || f == "nan") print "–"; else printf "%.0f\n", m - f }') | $(awk -v m="$med" -v f="$fl" -v n="$ROWS" 'BEGIN { if (m == "nan" || f == "nan") print "–"; else printf "%.0f\n", (m - f) * 1e6 / (n / 2) }') |"
 	done
 	echo
+	echo "Citus runs the count on the workers, a task a shard, as it runs the SELECT of a repartitioned INSERT..SELECT and its DEFAULT;"
+	echo "the two workers each make half the rows' values, at once. ns a row: the time above count(v), over the rows one worker makes."
+	if [ "$PERF" = 1 ]; then
+		echo
+		echo "### 5. Where the time goes: perf record -a over one INSERT..SELECT of each key"
+		echo
+		echo "Every node and the client on one machine: the samples of all of them (and of other work on the machine), at 997 Hz."
+		for c in "${PERF_RUNS[@]}"; do
+			echo
+			echo "**${LABEL[$c]}** (${IS_METHOD[$c]}). By object (≥ 1%): $(awk '{ printf "%s %s, ", $2, $1 }' "$TMP/perf.$c.dso" 2>/dev/null | sed 's/, $//')."
+			echo
+			echo '```'
+			cat "$TMP/perf.$c.sym" 2>/dev/null || true
+			echo '```'
+		done
+	fi
+	echo
+	fi
 	echo "### Duplicate IDs and node groups at the end of the run"
 	echo
 	echo "| table | rows | duplicate IDs (count(*) − count(DISTINCT id)) | rows by the node group in the ID |"
 	echo "|---|---:|---:|---|"
-	for c in "${CANDS[@]}"; do
-		for t in ins dst; do
-			echo "| ${t}_$c | ${ROWS_OF[${t}_$c]} | ${DUPS_OF[${t}_$c]} | ${GROUPS_OF[${t}_$c]} |"
-		done
+	for k in "${TABLES[@]}"; do
+		echo "| $k | ${ROWS_OF[$k]} | ${DUPS_OF[$k]} | ${GROUPS_OF[$k]} |"
 	done
 	echo
 	echo "ins_*: every pgbench run's rows (warm-up included), through the coordinator and both workers; dst_*: the last round's INSERT..SELECT."
@@ -583,8 +707,10 @@ report() {
 	echo
 	echo "| run | key | per round |"
 	echo "|---|---|---|"
-	for s in coord_1 coord_8 workers_1 workers_8 is; do
-		for c in "${CANDS[@]}"; do
+	for s in coord_1 coord_8 workers_1 workers_8 is row; do
+		case $s in is) set -- "${IS_RUNS[@]}" ;; row) set -- "${ROW_CANDS[@]}" ;; *) set -- "${CANDS[@]}" ;; esac
+		for c in "$@"; do
+			[ -n "$(vals "$s" "$c")" ] || continue
 			echo "| $s | $c | $(vals "$s" "$c" | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 }') |"
 		done
 	done
