@@ -4,9 +4,11 @@
 #  a. No uid setting on either: every generator refuses with uid's message
 #     (55000) on both, where the database has a subscription, so no ID is
 #     made by both; a session that made IDs before its database subscribed
-#     is refused from its next transaction; another database of the same
-#     server, without a subscription, is not affected; once the
-#     subscription is dropped, IDs are made again.  (uid 0.7.0 made the same
+#     is refused from its next transaction, and so are parallel workers and
+#     the apply worker, where a column only the subscriber has takes its
+#     DEFAULT (the change waits, and comes in once the identity is set);
+#     another database of the same server, without a subscription, is not
+#     affected; once the subscription is dropped, IDs are made again.  (uid 0.7.0 made the same
 #     snowflake_si and revts8 IDs on both, by the thousand.)
 #  b. Identities set by hand, different on each: writers on both at once,
 #     every type, one direction binary and the other text: 0 IDs made by
@@ -51,11 +53,16 @@ sub mm_node
 	my $ddl = join '', map {
 		"CREATE TABLE t_$_ (id $_ PRIMARY KEY DEFAULT $gen{$_}, made_on text NOT NULL DEFAULT '$tag');\n"
 	} @types;
+	# t_extra: on b, an ID that the subscriber alone makes for each row a
+	# sends (its apply worker takes the column's DEFAULT)
+	$ddl .= $tag eq 'b'
+	  ? "CREATE TABLE t_extra (k int PRIMARY KEY, id snowflake_si DEFAULT snowflake_si_new());\n"
+	  : "CREATE TABLE t_extra (k int PRIMARY KEY);\n";
 	$node->safe_psql(
 		'postgres', qq{
 		CREATE EXTENSION uid;
 		$ddl
-		CREATE PUBLICATION ids FOR TABLE } . join(', ', map { "t_$_" } @types) . qq{;
+		CREATE PUBLICATION ids FOR TABLE } . join(', ', 't_extra', map { "t_$_" } @types) . qq{;
 		CREATE PROCEDURE fill(typ text, batches int) LANGUAGE plpgsql AS \$\$
 		BEGIN
 			FOR i IN 1 .. batches LOOP
@@ -203,6 +210,20 @@ for my $g (id_generators())
 	my ($r, undef, $e) = $b->psql('postgres', "SELECT $g()");
 	like($e, $refusal, "a. $g() is refused");
 }
+# a parallel plan's workers (if the generators run there) read the
+# catalog for themselves
+my ($prc, undef, $perr) = $b->psql(
+	'postgres', q{
+	SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+	SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
+	SELECT count(snowflake_si_new()) FROM t_snowflake_si});
+like($perr, $refusal, 'a. a parallel plan is refused');
+# the apply worker, where b's own column takes its DEFAULT
+my $log_at = -s $b->logfile;
+$a->safe_psql('postgres', 'INSERT INTO t_extra VALUES (1)');
+ok($b->wait_for_log($refusal, $log_at),
+	'a. the apply worker refuses a DEFAULT of a column only the subscriber has');
+is($b->safe_psql('postgres', 'SELECT count(*) FROM t_extra'), '0', 'a. and applies nothing of it');
 is($b->safe_psql('other', 'SELECT count(DISTINCT x) FROM (SELECT snowflake_si_new() x FROM generate_series(1, 100)) s'),
 	'100', 'a. another database of the server, without a subscription, makes IDs');
 
@@ -224,6 +245,10 @@ for my $n ([ $a, 'a' ], [ $b, 'b' ])
 }
 pair($a, $b);
 write_both($a, $b, 'b. identities set by hand', 1);
+$a->safe_psql('postgres', 'INSERT INTO t_extra VALUES (2)');
+$a->wait_for_catchup('b_from_a');
+is($b->safe_psql('postgres', 'SELECT k, snowflake_si_machine(id, 8) FROM t_extra'), '2|2',
+	'b. the apply worker takes the DEFAULT with the identity set by hand');
 unpair($a, $b);
 
 # ------------------------------------------------------------------ c
