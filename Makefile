@@ -234,8 +234,10 @@ tapcheck:
 # META.json against the PGXN Meta Spec 1.0.0, its versions against
 # uid.control's (where the version lives), the files it names against the tree,
 # its tested majors against test/lib.sh's UID_MATRIX (what check.sh tests).
+# And the version of every release file a page names (test/versions.pl).
 metacheck:
 	@perl test/meta-validate.pl META.json
+	@perl test/versions.pl
 
 .PHONY: metacheck
 
