@@ -450,6 +450,93 @@ INSERT INTO mt_ref VALUES (sno_boundary('2026-11-20Z'));
 INSERT INTO mt_refs VALUES (sno_boundary('2026-11-20Z'));
 SELECT * FROM uid_maintain_partitions('mt_ref', 1, width => '1 month', as_of => '2026-11-20Z');
 SELECT count(*) AS referencing FROM mt_refs;
+-- The same action on the DEFAULT partition and on a partition, not on the
+-- table: a foreign key that references the DEFAULT partition itself fires on
+-- the move's DELETE just as one to the table does (uid 0.7.0 before this
+-- test: ON DELETE CASCADE deleted every referencing row, SET NULL nulled
+-- every reference, RESTRICT and NO ACTION failed with the key's own 23503
+-- after the rows had left the default), so it is refused before any row
+-- moves, naming the key; one that references another partition is untouched
+-- by the move, and keeps every row.  Each case in a subtransaction of its
+-- own, rolled back.
+CREATE TABLE mt_fk (id sno PRIMARY KEY, note text) PARTITION BY RANGE (id);
+SELECT count(*) FROM uid_create_partitions('mt_fk', 1, '2026-10-01Z');
+CREATE TABLE mt_fk_default PARTITION OF mt_fk DEFAULT;
+INSERT INTO mt_fk SELECT sno_from_parts(t, 0, 0, 0, 0), 'old'
+FROM generate_series('2026-10-02Z'::timestamptz, '2026-10-11Z', '1 day') t;
+INSERT INTO mt_fk SELECT sno_from_parts(t, 0, 0, 0, 0), 'in the default'
+FROM generate_series('2026-11-02Z'::timestamptz, '2026-11-11Z', '1 day') t;
+SELECT tableoid::regclass, count(*) FROM mt_fk GROUP BY 1 ORDER BY tableoid::regclass::text;
+CREATE FUNCTION mt_fk_case(target text, action text, OUT moved bigint, OUT error text,
+                           OUT referencing bigint, OUT references_kept bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format('CREATE TABLE mt_fk_refs (ref sno REFERENCES %s ON DELETE %s)', target, action);
+    EXECUTE format('INSERT INTO mt_fk_refs SELECT id FROM %s', target);
+    BEGIN
+        SELECT sum(m.rows_moved) INTO moved
+        FROM uid_maintain_partitions('mt_fk', NULL, width => '1 month', as_of => '2026-11-20Z') m;
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS error = RETURNED_SQLSTATE;
+    END;
+    SELECT count(*), count(*) FILTER (WHERE r.ref IN (SELECT id FROM mt_fk))
+    INTO referencing, references_kept FROM mt_fk_refs r;
+    RAISE EXCEPTION 'rolled back' USING ERRCODE = 'P0099';
+EXCEPTION WHEN SQLSTATE 'P0099' THEN
+    RETURN;
+END
+$$;
+SELECT t.target, a.action, c.*
+FROM (VALUES ('mt_fk_default'), ('mt_fk_p202610'), ('mt_fk')) t (target),
+     (VALUES ('CASCADE'), ('SET NULL'), ('RESTRICT'), ('NO ACTION')) a (action),
+     mt_fk_case(t.target, a.action) c
+ORDER BY 1, 2;
+-- the refusal, in full; a key whose table is partitioned too (its clones
+-- reference the default) is named once
+CREATE TABLE mt_fk_refs (ref sno, CONSTRAINT mt_fk_refs_to_default FOREIGN KEY (ref) REFERENCES mt_fk_default ON DELETE SET NULL)
+    PARTITION BY HASH (ref);
+CREATE TABLE mt_fk_refs_0 PARTITION OF mt_fk_refs FOR VALUES WITH (MODULUS 2, REMAINDER 0);
+CREATE TABLE mt_fk_refs_1 PARTITION OF mt_fk_refs FOR VALUES WITH (MODULUS 2, REMAINDER 1);
+CREATE TABLE mt_fk_refs_too (ref sno REFERENCES mt_fk ON DELETE SET NULL);
+INSERT INTO mt_fk_refs SELECT id FROM mt_fk_default;
+SELECT * FROM uid_maintain_partitions('mt_fk', NULL, width => '1 month', as_of => '2026-11-20Z');
+SELECT count(*) AS referencing, count(ref) AS references FROM mt_fk_refs;
+SELECT tableoid::regclass, count(*) FROM mt_fk GROUP BY 1 ORDER BY tableoid::regclass::text;
+DROP TABLE mt_fk_refs, mt_fk_refs_too;
+-- the way out the HINT gives for a key to the table: every reference kept
+CREATE TABLE mt_fk_refs (ref sno CONSTRAINT mt_fk_refs_to_table REFERENCES mt_fk ON DELETE CASCADE DEFERRABLE);
+INSERT INTO mt_fk_refs SELECT id FROM mt_fk;
+INSERT INTO mt_fk SELECT sno_from_parts(t, 0, 0, 0, 0), 'in the default'
+FROM generate_series('2027-01-02Z'::timestamptz, '2027-01-11Z', '1 day') t;
+INSERT INTO mt_fk_refs SELECT id FROM mt_fk_default;
+SELECT * FROM uid_maintain_partitions('mt_fk', NULL, width => '1 month', as_of => '2026-11-20Z');
+BEGIN;
+ALTER TABLE mt_fk_refs DROP CONSTRAINT mt_fk_refs_to_table;
+SELECT action, partition, rows_moved FROM uid_maintain_partitions('mt_fk', NULL, width => '1 month', as_of => '2026-11-20Z');
+ALTER TABLE mt_fk_refs ADD CONSTRAINT mt_fk_refs_to_table FOREIGN KEY (ref) REFERENCES mt_fk(id) ON DELETE CASCADE DEFERRABLE;
+COMMIT;
+SELECT count(*) AS referencing, count(*) FILTER (WHERE ref IN (SELECT id FROM mt_fk)) AS references_kept FROM mt_fk_refs;
+SELECT tableoid::regclass, count(*) FROM mt_fk GROUP BY 1 ORDER BY tableoid::regclass::text;
+DROP TABLE mt_fk_refs;
+-- Retention never deletes a row either: PostgreSQL refuses to drop a
+-- partition that a foreign key references, and to detach one whose rows a
+-- key to the table still references; a partition detached keeps the rows a
+-- key to it references.
+CREATE TABLE mt_fk_refs (ref sno REFERENCES mt_fk_p202610 ON DELETE CASCADE);
+INSERT INTO mt_fk_refs SELECT id FROM mt_fk_p202610;
+SELECT * FROM uid_maintain_partitions('mt_fk', NULL, '1 month', 'drop', width => '1 month', as_of => '2026-12-15Z');
+BEGIN;
+SELECT * FROM uid_maintain_partitions('mt_fk', NULL, '1 month', 'detach', width => '1 month', as_of => '2026-12-15Z');
+SELECT count(*) AS referencing, count(*) FILTER (WHERE ref IN (SELECT id FROM mt_fk_p202610)) AS references_kept FROM mt_fk_refs;
+ROLLBACK;
+DROP TABLE mt_fk_refs;
+CREATE TABLE mt_fk_refs (ref sno REFERENCES mt_fk ON DELETE CASCADE);
+INSERT INTO mt_fk_refs SELECT id FROM mt_fk_p202610;
+SELECT * FROM uid_maintain_partitions('mt_fk', NULL, '1 month', 'drop', width => '1 month', as_of => '2026-12-15Z');
+SELECT * FROM uid_maintain_partitions('mt_fk', NULL, '1 month', 'detach', width => '1 month', as_of => '2026-12-15Z');
+SELECT count(*) AS referencing FROM mt_fk_refs;
+DROP TABLE mt_fk_refs;
+DROP FUNCTION mt_fk_case;
 
 -- Errors.
 SELECT * FROM uid_maintain_partitions('mt_sno', -1);
@@ -475,5 +562,5 @@ DROP ROLE regress_uid_partition;
 DROP TABLE mt_sno, mt_muid, mt_snowflake_si, mt_revts8, mt_uid60, mt_empty, mt_odd, mt_paris,
     mt_ret, mt_ret_old, mt_ret_p202601, mt_ret_p202602, mt_ret_p202603, mt_utc, mt_utc_p20260924,
     mt_def, mt_part,
-    mt_refs, mt_ref;
+    mt_refs, mt_ref, mt_fk;
 DROP TABLE bad_list, bad_hash, bad_two, bad_expr, bad_type, bad_order;

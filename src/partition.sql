@@ -369,6 +369,7 @@ DECLARE
     bounds text;            -- SELECT of the partitions and their bounds
     newest record;
     r record;
+    fk record;              -- a foreign key that moving rows would fire
     cand timestamp;
     lo_id text;
     hi_id text;
@@ -378,6 +379,7 @@ DECLARE
     moved bigint;
     cutoff timestamptz;
     msg text;
+    detail text;
 BEGIN
     -- A standby cannot change anything and needs nothing: what its primary
     -- does reaches it by WAL.
@@ -506,13 +508,35 @@ BEGIN
 
     -- 1. The default's rows, period by period.
     IF has_rows THEN
-        -- Moving a row is a DELETE and an INSERT: ON DELETE actions of a
-        -- foreign key that references the table would act on the DELETE.
-        IF EXISTS (SELECT FROM pg_constraint k WHERE k.contype = 'f' AND k.confrelid = parent) THEN
+        -- Moving a row is a DELETE and an INSERT: the ON DELETE action of a
+        -- foreign key that references the rows would act on the DELETE
+        -- (CASCADE deletes the referencing rows, SET NULL nulls them), in
+        -- tables that may be another role's.  A key references them when it
+        -- references the table (its clones reference each partition), the
+        -- default partition, or a partition of the default; one that
+        -- references another partition is untouched, since no row of that
+        -- partition moves.  Refused before any row moves; the key is its
+        -- own (conparentid 0), not a clone of one, so that it can be named
+        -- and dropped.
+        SELECT k.oid, k.conname, k.conrelid::regclass AS tab, k.confrelid::regclass AS target,
+               count(*) OVER () AS keys
+        INTO fk
+        FROM pg_constraint k
+        WHERE k.contype = 'f' AND k.conparentid = 0
+          AND (k.confrelid = parent OR k.confrelid IN (SELECT t.relid FROM pg_partition_tree(def) t))
+        ORDER BY k.confrelid = parent, k.conrelid::regclass::text, k.conname
+        LIMIT 1;
+        IF FOUND THEN
             RAISE EXCEPTION 'cannot move rows out of the default partition of "%"', parent
                 USING ERRCODE = 'feature_not_supported',
-                      DETAIL = format('The partition %s holds rows of periods without a partition, and a foreign key references "%s": moving a row deletes it and inserts it again.', def, parent),
-                      HINT = 'Move the rows by hand, or detach the default partition.';
+                      DETAIL = format('The partition %s holds rows of periods without a partition, and the foreign key %I of %s references %s%s: moving a row deletes it and inserts it again, which would fire the key''s ON DELETE action.',
+                                      def, fk.conname, fk.tab, CASE WHEN fk.target = parent THEN format('"%s"', parent) ELSE fk.target::text END,
+                                      CASE fk.keys WHEN 1 THEN '' ELSE format(' (one of %s such keys)', fk.keys) END),
+                      HINT = CASE WHEN fk.target = parent
+                                  THEN format('In one transaction, drop the key, run the maintenance and add the key again: ALTER TABLE %s DROP CONSTRAINT %I; ... ALTER TABLE %s ADD CONSTRAINT %I %s;',
+                                              fk.tab, fk.conname, fk.tab, fk.conname, pg_get_constraintdef(fk.oid))
+                                  ELSE format('A key to the default partition cannot follow rows that move out of it. In one transaction, drop the key (ALTER TABLE %s DROP CONSTRAINT %I;), run the maintenance, and add the key again referencing "%s"; or detach the default partition, with its rows and the key.',
+                                              fk.tab, fk.conname, parent) END;
         END IF;
         EXECUTE format('LOCK TABLE ONLY %I.%I IN ACCESS EXCLUSIVE MODE', rel_nsp, rel_name);
         SELECT string_agg(quote_ident(a.attname), ', ' ORDER BY a.attnum) INTO cols
@@ -602,6 +626,18 @@ BEGIN
                     USING ERRCODE = 'insufficient_privilege',
                           DETAIL = format('Partition maintenance runs as the owner of "%s", %s.', parent, rel_owner::regrole),
                           HINT = format('Give the partition to the table''s owner: ALTER TABLE %s OWNER TO %s;', r.part, rel_owner::regrole);
+            WHEN dependent_objects_still_exist OR foreign_key_violation THEN
+                -- PostgreSQL refuses to drop a partition that a foreign key
+                -- (or a view) depends on, and to detach one whose rows a key
+                -- to the table still references: no row is deleted.  Its
+                -- hint, DROP ... CASCADE, would drop the key.
+                GET STACKED DIAGNOSTICS msg = MESSAGE_TEXT, detail = PG_EXCEPTION_DETAIL;
+                RAISE EXCEPTION '%', msg
+                    USING ERRCODE = SQLSTATE,
+                          DETAIL = detail || E'\nRetention never drops what depends on a partition, nor a row that a foreign key references.',
+                          HINT = CASE WHEN retention_action = 'drop'
+                                      THEN 'Retire it with retention_action => ''detach'', then drop the detached table once no key references it.'
+                                      ELSE 'Delete the referencing rows first, or keep the partition longer.' END;
             END;
             RETURN NEXT;
         END LOOP;
