@@ -54,8 +54,15 @@ CREATE FUNCTION sno_from_parts("time" timestamptz, meta integer, "partition" int
 AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION sno_boundary(timestamptz) RETURNS sno
 AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- The generators are PARALLEL RESTRICTED, all five types' (muid's for its
+-- transaction's counter too): in a parallel plan the leader calls them above
+-- the Gather (Merge), in the order rows come out of it, so that
+-- SELECT T_new() ... ORDER BY x gives keys in x's order, and sno_new_at()'s
+-- back-fill, which goes forward in time, sees its times in order.  PARALLEL
+-- SAFE let each worker call them on its share of the rows before the merge:
+-- keys out of order, and sno_new_at() refused (doc/migrating.md).
 CREATE FUNCTION sno_new(meta integer DEFAULT 0) RETURNS sno
-AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION sno_timestamp(sno) IS 'the time of a sno (its 4 ms unit; the tick bit is not part of it)';
 COMMENT ON FUNCTION sno_meta(sno) IS 'the metabyte of a sno, 0..255';
@@ -70,7 +77,7 @@ COMMENT ON FUNCTION sno_new(integer) IS
 'a new sno with the given metabyte (0..255), partition uid.partition and a sequence in uid.sno_sequence_min..max; unique across all backends of the server';
 
 CREATE FUNCTION sno_new_at(meta integer, "time" timestamptz) RETURNS sno
-AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION sno_new_at(integer, timestamptz) IS
 'a new sno dated at the given time, which has passed (floored to 4 ms; tick bit 0), with a sequence from the back-fill range uid.sno_backfill_min..max: never equal to another sno of this server; back-fill goes forward in time in two lanes';
 -- Back-fill moves the server's lanes for every session: only the roles an

@@ -62,7 +62,7 @@ AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION snowflake_si_boundary(timestamptz) RETURNS snowflake_si
 AS 'MODULE_PATHNAME' LANGUAGE C STABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION snowflake_si_new() RETURNS snowflake_si
-AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL SAFE;
+AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION snowflake_si_timestamp(snowflake_si) IS
 'the time of a snowflake_si (its millisecond), after the base clock uid.snowflake_si_epoch';
