@@ -19,6 +19,12 @@
 #    PARALLEL SAFE it was refused in a worker ("this server has back-filled
 #    past it").
 #
+# 3. The guide's retry step: a pass whose transaction failed has used up
+#    a lane of the back-fill range for its times (the keys it returned may
+#    have left it, so the server does not give them again), and a second
+#    one the other; the guide's next range lets the pass run again as
+#    written.
+#
 # Every plan checked is shown to be parallel (a Gather in EXPLAIN), so that
 # none of this passes for want of a parallel plan.  Nothing is timed.
 
@@ -96,47 +102,89 @@ is( q1(q{
 	  . 'sno_new_at(integer,timestamp with time zone) r, snowflake_si_new() r, uid60_new() r',
 	'every generator is PARALLEL RESTRICTED');
 
+# The guide's schema with C customers and 2C orders from the day FROM, several
+# rows (of both tables) in most 4 ms units, times out of the keys' order;
+# before_rows keeps what each row was.
+sub example_tables
+{
+	my ($from, $c) = @_;
+	my $o = 2 * $c;
+	q1(guide('example schema'));
+	q1(qq{
+		INSERT INTO customers (created_at, name)
+		SELECT timestamptz '$from' + ((g::bigint * 7919) % $c) * interval '3 ms', 'customer ' || g
+		FROM generate_series(1, $c) g;
+		INSERT INTO orders (customer_id, created_at, amount)
+		SELECT 1 + (g * 37) % $c, timestamptz '$from' + ((g::bigint * 104729) % $o) * interval '1.5 ms', g
+		FROM generate_series(1, $o) g;
+		ANALYZE customers, orders;
+		CREATE TABLE before_rows AS
+		SELECT 'customers' AS tab, id, created_at, NULL::bigint AS customer_id FROM customers
+		UNION ALL
+		SELECT 'orders', id, created_at, customer_id FROM orders;
+	});
+}
+
+# After the guide's pass: every row once with a distinct new key, every
+# order referencing its customer's new key, the keys in creation order.
+sub check_moved
+{
+	my ($what, $rows, $orders) = @_;
+	is( q1(q{
+		SELECT count(*), count(DISTINCT a.id), count(*) FILTER (WHERE b.id IS NULL)
+		FROM (SELECT 'customers' AS tab, legacy_id, id FROM customers
+		      UNION ALL SELECT 'orders', legacy_id, id FROM orders) a
+		LEFT JOIN before_rows b ON b.tab = a.tab AND b.id = a.legacy_id}),
+		"$rows|$rows|0", "$what: $rows rows, each once, with a distinct new key");
+	is( q1(q{
+		SELECT count(*), count(*) FILTER (WHERE c.legacy_id IS DISTINCT FROM b.customer_id)
+		FROM orders o JOIN before_rows b ON b.tab = 'orders' AND b.id = o.legacy_id
+		LEFT JOIN customers c ON c.id = o.customer_id}),
+		"$orders|0", "$what: every order references its customer's new key");
+	is( q1(q{
+		SELECT count(*) FILTER (WHERE by_time <> by_key)
+		FROM (SELECT row_number() OVER (ORDER BY created_at, tab, legacy_id) AS by_time,
+		             row_number() OVER (ORDER BY id) AS by_key
+		      FROM (SELECT 'customers' AS tab, legacy_id, id, created_at FROM customers
+		            UNION ALL SELECT 'orders', legacy_id, id, created_at FROM orders) a) s}),
+		'0', "$what: the new keys sort as (created_at, table, old key)");
+}
+
 # 2. The guide's sno pass on its own two tables: 100,000 customers and
-# 200,000 orders, several rows (of both tables) in most 4 ms units, times
-# out of the keys' order.
-q1(guide('example schema'));
-q1(q{
-	INSERT INTO customers (created_at, name)
-	SELECT timestamptz '2023-05-01' + ((g::bigint * 7919) % 100000) * interval '3 ms', 'customer ' || g
-	FROM generate_series(1, 100000) g;
-	INSERT INTO orders (customer_id, created_at, amount)
-	SELECT 1 + (g * 37) % 100000, timestamptz '2023-05-01' + ((g::bigint * 104729) % 200000) * interval '1.5 ms', g
-	FROM generate_series(1, 200000) g;
-	ANALYZE customers, orders;
-	CREATE TABLE before_rows AS
-	SELECT 'customers' AS tab, id, created_at, NULL::bigint AS customer_id FROM customers
-	UNION ALL
-	SELECT 'orders', id, created_at, customer_id FROM orders;
-});
+# 200,000 orders.
+example_tables('2023-05-01', 100000);
 my $pass = guide('sno customers orders');
 $pass =~ /CREATE TEMP TABLE new_keys ON COMMIT DROP AS\n(SELECT .*?);/s
   or die "the guide's pass has no CREATE TEMP TABLE new_keys\n";
 parallel_plan($1, "the guide's pass");
 q1($pass);
-is( q1(q{
-	SELECT count(*), count(DISTINCT a.id), count(*) FILTER (WHERE b.id IS NULL)
-	FROM (SELECT 'customers' AS tab, legacy_id, id FROM customers
-	      UNION ALL SELECT 'orders', legacy_id, id FROM orders) a
-	LEFT JOIN before_rows b ON b.tab = a.tab AND b.id = a.legacy_id}),
-	'300000|300000|0',
-	"the guide's pass: 300,000 rows, each once, with a distinct new key");
-is( q1(q{
-	SELECT count(*), count(*) FILTER (WHERE c.legacy_id IS DISTINCT FROM b.customer_id)
-	FROM orders o JOIN before_rows b ON b.tab = 'orders' AND b.id = o.legacy_id
-	LEFT JOIN customers c ON c.id = o.customer_id}),
-	'200000|0', "the guide's pass: every order references its customer's new key");
-is( q1(q{
-	SELECT count(*) FILTER (WHERE by_time <> by_key)
-	FROM (SELECT row_number() OVER (ORDER BY created_at, tab, legacy_id) AS by_time,
-	             row_number() OVER (ORDER BY id) AS by_key
-	      FROM (SELECT 'customers' AS tab, legacy_id, id, created_at FROM customers
-	            UNION ALL SELECT 'orders', legacy_id, id, created_at FROM orders) a) s}),
-	'0', "the guide's pass: the new keys sort as (created_at, table, old key)");
+check_moved("the guide's pass", 300000, 200000);
+
+# 3. The guide's retry step.  The same pass on new tables whose rows are
+# dated later, in a transaction that fails at its end (its COMMIT a
+# ROLLBACK), twice: the first failure moves one lane past those times, the
+# second the other, and the pass run again as written is refused; after
+# the guide's next range, as written, it keeps every row, reference and
+# the order.
+q1(q{DROP TABLE customers, orders, before_rows});
+example_tables('2024-06-01', 20000);
+(my $failing = $pass) =~ s/^COMMIT;$/ROLLBACK;/m or die "the guide's pass has no COMMIT\n";
+q1($failing);
+q1($failing);
+my ($rc, $out, $err) = $node->psql('postgres', $pass);
+like($err, qr/this server has back-filled past it/,
+	"retry: the pass run again after two failed ones is refused");
+is(q1(q{SELECT count(*) FROM information_schema.columns WHERE column_name = 'legacy_id'}),
+	'0', 'retry: the refused pass changed nothing');
+q1(guide('sno next range'));
+q1($pass);
+check_moved('retry: after the next range', 60000, 40000);
+is( q1(q{SELECT sequence_max, backfill_min, backfill_max FROM (
+	SELECT max(setting) FILTER (WHERE name = 'uid.sno_sequence_max') AS sequence_max,
+	       max(setting) FILTER (WHERE name = 'uid.sno_backfill_min') AS backfill_min,
+	       max(setting) FILTER (WHERE name = 'uid.sno_backfill_max') AS backfill_max
+	FROM uid_config()) c}),
+	'65023|65024|65279', "retry: the next range is the 256 sequences below the guide's");
 
 $node->stop;
 done_testing();
