@@ -283,7 +283,7 @@ is(unpack('V', substr(slurp_file(state_file($c)), 4, 4)), 4, 'and the file is ve
 # a leader that took a reload late; a session that set both ends at its
 # start; a session whose check refused a value (it holds the default).
 my $d = uid_node('late_kinds');
-q1($d, 'CREATE TABLE big AS SELECT g FROM generate_series(1, 200000) g; ANALYZE big');
+q1($d, worker_generators_sql() . 'CREATE TABLE big AS SELECT g FROM generate_series(1, 200000) g; ANALYZE big');
 alter_range($d, 100, 199);
 $d->reload;
 wait_range($d, 100, 199);
@@ -310,7 +310,8 @@ alter_range($d, 200, 299);
 my $par = $d->safe_psql('postgres', 'SELECT current_setting(\'server_version_num\')::int >= 160000') eq 't'
   ? 'debug_parallel_query' : 'force_parallel_mode';
 $leader->query_safe("SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET $par = on");
-my $got = $leader->query('SELECT min(sno_sequence(x)) || \'..\' || max(sno_sequence(x)) FROM (SELECT sno_new(1) x FROM big) s');
+# (sno_new()'s PARALLEL SAFE wrapper: the workers make the IDs)
+my $got = $leader->query('SELECT min(sno_sequence(x)) || \'..\' || max(sno_sequence(x)) FROM (SELECT worker_sno_new(1) x FROM big) s');
 is($got, '100..199', '4b. a parallel query of a leader that took a reload late issues from the delivered range');
 is(q1($d, 'SELECT live_min || \'..\' || live_max FROM sno_range()'), '100..199', '4b. and the server still does');
 ok(!$d->log_contains(qr/sno issues from live range 200\.\.299/), '4b. no process published the edit');

@@ -187,10 +187,12 @@ my $loop_ddl = q{
 };
 
 # The table the parallel queries read.
-my $big_ddl = 'CREATE TABLE big AS SELECT g FROM generate_series(1, 4000) g; ANALYZE big;';
+my $big_ddl = worker_generators_sql() . 'CREATE TABLE big AS SELECT g FROM generate_series(1, 4000) g; ANALYZE big;';
 my $force_parallel;    # debug_parallel_query, on 15 force_parallel_mode
 my $par_n = 0;         # parallel queries made, for their tables' names
-# the generators a parallel worker calls (muid_new() is parallel restricted)
+# the generators a parallel worker calls, through their PARALLEL SAFE
+# wrappers (worker_TYPE_new(): the generators are PARALLEL RESTRICTED, and
+# muid_new() has none, its counter being its transaction's)
 my @par_types = qw(sno snowflake_si revts8 uid60);
 
 for my $seed (@seeds)
@@ -933,8 +935,8 @@ sub par_select
 {
 	return join ', ', map {
 		$_ eq 'uid60'
-		  ? "CASE WHEN g % 16 = 0 THEN $generator{$_} END AS c_$_"
-		  : "$generator{$_} AS c_$_"
+		  ? "CASE WHEN g % 16 = 0 THEN worker_$generator{$_} END AS c_$_"
+		  : "worker_$generator{$_} AS c_$_"
 	} @par_types;
 }
 

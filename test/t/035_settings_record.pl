@@ -124,7 +124,7 @@ sub not_want
 
 my $p = uid_node('record_p',
 	conf => [ "session_preload_libraries = 'uid'", 'uid.partition = 5', 'uid.generator = 5' ]);
-q1($p, $funcs . 'CREATE TABLE big AS SELECT g FROM generate_series(1, 100000) g; ANALYZE big');
+q1($p, $funcs . worker_generators_sql() . 'CREATE TABLE big AS SELECT g FROM generate_series(1, 100000) g; ANALYZE big');
 q1($p, 'CREATE ROLE r LOGIN SUPERUSER; CREATE DATABASE dbx');
 q1($p, 'CREATE EXTENSION uid; ' . $funcs, db => 'dbx');
 
@@ -160,7 +160,8 @@ my $force = q1($p, q{SELECT current_setting('server_version_num')::int >= 160000
 my $par = qq{SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0;
 	SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
 	SET parallel_leader_participation = off; SET $force = on;};
-my $ctas = 'CREATE TABLE %s AS SELECT sno_new() AS s, snowflake_si_new() AS f FROM big';
+# (the generators' PARALLEL SAFE wrappers: the workers make the IDs)
+my $ctas = 'CREATE TABLE %s AS SELECT worker_sno_new() AS s, worker_snowflake_si_new() AS f FROM big';
 like(q1($p, $par . 'EXPLAIN (COSTS OFF) ' . sprintf($ctas, 'pp')),
 	qr/Gather/, '2. the plan is parallel');
 for my $leader (undef, $before)

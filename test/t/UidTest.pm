@@ -26,7 +26,8 @@ our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
   check_clock_behind new_ids_behind check_new_ids
   coordinator_node carried_lease_id
   reload_with reload_applied sno_listener sno_notifications
-  slot_conf create_slot_holder take_slots free_slots hold_record_writer);
+  slot_conf create_slot_holder take_slots free_slots hold_record_writer
+  worker_generators_sql);
 
 # test/check.sh passes the library of Debian's package "faketime" in
 # UID_FAKETIME_LIB; the fallback is its place on amd64.
@@ -395,6 +396,21 @@ sub check_ids_wrap
 # conninfo: the node leases its identity from that coordinator
 # (uid.coordinator) instead of having a fixed partition, and loads uid in
 # every session (session_preload_libraries), as such a server must.
+# PARALLEL SAFE wrappers of the generators, worker_TYPE_new(): the
+# generators are PARALLEL RESTRICTED (issue 51), so a parallel plan calls
+# them in its leader; these it calls in its workers, as it would a user's
+# wrapper wrongly marked PARALLEL SAFE, for the tests of what the IDs that
+# parallel workers make carry.
+sub worker_generators_sql
+{
+	return join '', map {
+		my ($type, $args, $call) = @$_;
+		"CREATE FUNCTION worker_${type}_new($args) RETURNS $type LANGUAGE plpgsql "
+		  . "VOLATILE PARALLEL SAFE AS \$\$BEGIN RETURN ${type}_new($call); END\$\$;";
+	  } ([ 'sno', 'meta integer DEFAULT 0', 'meta' ], [ 'snowflake_si', '', '' ],
+		[ 'revts8', '', '' ], [ 'uid60', '', '' ]);
+}
+
 sub uid_node
 {
 	my ($name, %o) = @_;
