@@ -8,8 +8,9 @@
 # coordinator's IDs.  Here the coordinator and run_command_on_workers() on
 # both workers make 100,000 sno and snowflake_si IDs each at once, into a
 # local table of each node; taking only "citus_internal" for a task, worker
-# 1 (no metadata) made the coordinator's IDs (a review counted 170,356
-# duplicate snowflake_si of 400,000).  Now run_command_on_workers() fails
+# 1 (no metadata) made the coordinator's IDs (here: 75,790 snowflake_si and
+# 80,100 sno of worker 1's 100,000 each were the coordinator's too; a review
+# counted 170,356 duplicate snowflake_si of 400,000).  Now run_command_on_workers() fails
 # on worker 1 with uid's refusal (55000)
 # and no ID is made in common; worker 2 (metadata synced) generates with
 # its group.  A session on worker 1 named as each kind of session Citus
@@ -79,9 +80,9 @@ is(scalar(grep { $made_s{$_} } @w1s), 0,
 	'no sno ID made by both the coordinator and worker 1 (' . scalar(@w1s) . ' on worker 1)');
 like(
 	$result{ $w1->port } // 'no result',
-	qr/^f\|.*this Citus worker has no metadata: its node group reads 0, the coordinator's/,
+	qr/^false\|.*this Citus worker has no metadata: its node group reads 0, the coordinator's/,
 	'run_command_on_workers() on worker 1 fails with uid\'s refusal');
-is($result{ $w2->port } // 'no result', "t|$n made", 'run_command_on_workers() on worker 2 made its IDs');
+is($result{ $w2->port } // 'no result', "true|$n made", 'run_command_on_workers() on worker 2 made its IDs');
 is( $w2->safe_psql(
 		'postgres', q{SELECT string_agg(DISTINCT snowflake_si_machine(f, 8) || '/' || sno_partition(s), ',') FROM ids}),
 	'2/2', '... with its group, 2');
@@ -108,7 +109,7 @@ is( $coord->safe_psql(
 		'postgres',
 		"SELECT success || '|' || result FROM run_command_on_workers(\$\$SELECT gen(1000, now())\$\$) WHERE nodeport = "
 		  . $w1->port),
-	't|1000 made',
+	'true|1000 made',
 	'metadata synced again: run_command_on_workers() makes IDs on worker 1');
 is( $w1->safe_psql(
 		'postgres', q{SELECT string_agg(DISTINCT snowflake_si_machine(f, 8) || '/' || sno_partition(s), ',') FROM ids}),
