@@ -53,8 +53,7 @@ sub q1 { return $node->safe_psql($_[0], $_[1]); }
 sub run_guide
 {
 	my ($db, $block, $what) = @_;
-	like(guide_run($node, $db, guide($block)) // '', qr/Gather/,
-		"$what: the guide's pass ran as a parallel plan");
+	guide_parallel($node, $db, guide($block), $what);
 }
 
 # Every constraint (but NOT NULL) and index of the tables, by name and

@@ -10,8 +10,9 @@ use warnings;
 use Exporter 'import';
 use FindBin;
 use PostgreSQL::Test::Utils;
+use Test::More;
 
-our @EXPORT = qw(guide guide_run);
+our @EXPORT = qw(guide guide_run guide_parallel);
 
 my $doc = slurp_file("$FindBin::RealBin/../../doc/migrating.md");
 
@@ -32,12 +33,37 @@ sub guide_run
 {
 	my ($node, $db, $sql) = @_;
 	my $from = -s $node->logfile;
-	$node->safe_psql($db, join("\n",
-		"LOAD 'auto_explain';", 'SET auto_explain.log_min_duration = 0;',
-		'SET auto_explain.log_nested_statements = on;', guide('uid_move_keys'), $sql));
+	my @explain = auto_explain_here($node)
+	  ? ("LOAD 'auto_explain';", 'SET auto_explain.log_min_duration = 0;',
+		'SET auto_explain.log_nested_statements = on;')
+	  : ();
+	$node->safe_psql($db, join("\n", @explain, guide('uid_move_keys'), $sql));
 	my ($plan) = slurp_file($node->logfile, $from) =~
 	  /Query Text: CREATE TEMP TABLE uid_new_keys.*?\n(.*?)(?=\n\S+ \S+ \S+ \[|\z)/s;
 	return $plan;
+}
+
+# Is contrib's auto_explain installed (Debian's packages have it; the
+# source builds of 17 and 18, test/pg-build.sh, install no contrib)?
+sub auto_explain_here
+{
+	my ($node) = @_;
+	return -e $node->config_data('--pkglibdir') . '/auto_explain.so';
+}
+
+# guide_run(), then a test that the pass was a parallel plan (WHAT names
+# it), skipped where auto_explain is not installed.
+sub guide_parallel
+{
+	my ($node, $db, $sql, $what) = @_;
+	my $plan = guide_run($node, $db, $sql);
+  SKIP:
+	{
+		skip "$what: the plan is not seen without contrib's auto_explain", 1
+		  unless auto_explain_here($node);
+		like($plan // '', qr/Gather/, "$what: the guide's pass ran as a parallel plan");
+	}
+	return;
 }
 
 1;
