@@ -45,10 +45,12 @@ trap 'rm -rf "$tmp"' EXIT
 echo "== clients/python: pytest (PostgreSQL at $PGHOST:${PGPORT:-5432})"
 (cd "$SRC/clients/python" && "$PY" -m pytest -q -p no:cacheprovider tests)
 
-echo "== clients/python: pip install into a venv, offline"
+echo "== clients/python: pip install into a venv, offline; import pgkuid at the checkout's root"
 "$PY" -m venv --system-site-packages "$tmp/venv"
 "$tmp/venv/bin/pip" install -q --no-build-isolation --no-index "$SRC/clients/python"
-(cd "$tmp" && "$tmp/venv/bin/python" -c 'import uid; print("import uid:", uid.__name__, "from", uid.__file__)')
+# at the root, where a built checkout has uid.so: the venv's package, not a file of the checkout
+(cd "$SRC" && "$tmp/venv/bin/python" -c 'import sys, pgkuid; print("import pgkuid:", pgkuid.__file__)
+sys.exit(0 if pgkuid.__file__.startswith(sys.prefix + "/") else "not the installed package")')
 
 echo "== clients/js: npm ci, npm test"
 (cd "$SRC/clients/js" && npm ci --no-audit --no-fund --loglevel=error && npm test)

@@ -11,7 +11,7 @@ import {
 } from './support.js';
 
 /** Lets the factories call the constructors; users call parse() and the others. */
-export const INTERNAL = Symbol('pguid.internal');
+export const INTERNAL = Symbol('pgkuid.internal');
 
 const inspect = Symbol.for('nodejs.util.inspect.custom');
 

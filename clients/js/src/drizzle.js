@@ -3,12 +3,12 @@
  * of drizzle-orm/pg-core.  Its dataType is the SQL type; values go to the
  * driver as text and come back as the value classes, whether the driver
  * hands over text (node-postgres under Drizzle) or values parsed already
- * (postgres.js with pguid/postgres's types).
+ * (postgres.js with pgkuid/postgres's types).
  *
  * ```js
  * import { pgTable } from 'drizzle-orm/pg-core';
  * import { sql } from 'drizzle-orm';
- * import { sno } from 'pguid/drizzle';
+ * import { sno } from 'pgkuid/drizzle';
  * const things = pgTable('things', {
  *   id: sno('id').primaryKey().default(sql`sno_new()`),
  * });
@@ -18,7 +18,7 @@
  * again with the server's snowflake_si settings, which the values read
  * carry.
  *
- * @module pguid/drizzle
+ * @module pgkuid/drizzle
  */
 import { customType } from 'drizzle-orm/pg-core';
 

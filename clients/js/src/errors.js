@@ -4,7 +4,7 @@
  * DETAIL and HINT, so that a client refuses what the server refuses, in
  * the server's words.
  *
- * @module pguid/errors
+ * @module pgkuid/errors
  */
 
 /** The base class: `code` is the SQLSTATE, `detail` and `hint` as the server's. */

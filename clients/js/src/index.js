@@ -1,11 +1,11 @@
 /**
- * pguid: the value classes of the uid extension's five ID types, with the
+ * pgkuid: the value classes of the uid extension's five ID types, with the
  * server's text and binary forms, fields, order and errors.
  *
- * The driver adapters are separate entry points: pguid/pg, pguid/postgres,
- * pguid/drizzle and pguid/kysely.
+ * The driver adapters are separate entry points: pgkuid/pg, pgkuid/postgres,
+ * pgkuid/drizzle and pgkuid/kysely.
  *
- * @module pguid
+ * @module pgkuid
  */
 export { Sno } from './sno.js';
 export { Muid } from './muid.js';

@@ -1,7 +1,7 @@
 /**
  * Kysely adapter.  Kysely's PostgresDialect runs on a node-postgres pool,
  * so the value classes flow through it as they do through node-postgres:
- * the pool's parsers (pguid/pg's registerTypes()) turn results into the
+ * the pool's parsers (pgkuid/pg's registerTypes()) turn results into the
  * classes, and node-postgres serializes parameters of the classes with
  * their toPostgres().  uidPostgresDialect() registers the parsers on a
  * pool and returns the dialect; the column types of the declarations
@@ -10,13 +10,13 @@
  * ```js
  * import pg from 'pg';
  * import { Kysely } from 'kysely';
- * import { uidPostgresDialect } from 'pguid/kysely';
+ * import { uidPostgresDialect } from 'pgkuid/kysely';
  * const db = new Kysely({ dialect: await uidPostgresDialect(new pg.Pool()) });
  * const rows = await db.selectFrom('things').selectAll()
  *   .where('id', '>=', Sno.boundary(since)).execute();       // rows[i].id: Sno
  * ```
  *
- * @module pguid/kysely
+ * @module pgkuid/kysely
  */
 import { PostgresDialect } from 'kysely';
 
@@ -24,11 +24,11 @@ import { registerTypes } from './pg.js';
 
 /**
  * A Kysely PostgresDialect over a node-postgres pool on whose clients the
- * uid types' parsers are registered (see pguid/pg's registerTypes(): call
+ * uid types' parsers are registered (see pgkuid/pg's registerTypes(): call
  * it before the pool's first query).
  * @param {import('pg').Pool} pool
  * @param {Omit<import('kysely').PostgresDialectConfig, 'pool'>} [config] the dialect's other settings
- * @param {import('./registry.js').UidOptions} [options] pguid's: snowflakeSi ({ epoch,
+ * @param {import('./registry.js').UidOptions} [options] pgkuid's: snowflakeSi ({ epoch,
  *   indexBits }, the server's settings) for the snowflake_si values read
  * @returns {Promise<PostgresDialect>}
  */

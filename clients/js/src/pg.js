@@ -6,13 +6,13 @@
  *
  * ```js
  * import pg from 'pg';
- * import { registerTypes } from 'pguid/pg';
+ * import { registerTypes } from 'pgkuid/pg';
  * const pool = new pg.Pool();
  * await registerTypes(pool);
  * const { rows } = await pool.query('SELECT sno_new() AS id');  // rows[0].id: Sno
  * ```
  *
- * @module pguid/pg
+ * @module pgkuid/pg
  */
 import { TYPE_OIDS_SQL, arrayParser, binaryArrayParser, typeOidsOf } from './catalog.js';
 import { readers } from './registry.js';

@@ -6,7 +6,7 @@
  *
  * ```js
  * import postgres from 'postgres';
- * import { withUidTypes } from 'pguid/postgres';
+ * import { withUidTypes } from 'pgkuid/postgres';
  * const sql = postgres(await withUidTypes({ host: '/run/postgresql' }));
  * const [row] = await sql`SELECT sno_new() AS id`;          // row.id: Sno
  * await sql`SELECT * FROM t WHERE id >= ${Sno.boundary(since)}`;
@@ -17,7 +17,7 @@
  * with toString(), and sql.types.sno(x) (likewise each type) types a
  * parameter explicitly.
  *
- * @module pguid/postgres
+ * @module pgkuid/postgres
  */
 import { TYPE_OIDS_SQL, typeOidsOf } from './catalog.js';
 import { readers } from './registry.js';
@@ -52,7 +52,7 @@ export async function lookupTypeOids(sql) {
  * postgres.js options with the uid types added to options.types: connects
  * once (with these options, or url and these options) to look up their
  * OIDs, then closes that connection.  options.snowflakeSi ({ epoch,
- * indexBits }, the server's settings) is pguid's, not postgres.js's: it
+ * indexBits }, the server's settings) is pgkuid's, not postgres.js's: it
  * goes with the snowflake_si values read, and not into the options
  * returned.
  * @param {import('postgres').Options<any> & import('./registry.js').UidOptions} [options]

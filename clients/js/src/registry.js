@@ -1,6 +1,6 @@
 /**
  * The five types by their SQL names, for the adapters: each type's class.
- * @module pguid/registry
+ * @module pgkuid/registry
  */
 import { Muid } from './muid.js';
 import { Revts8 } from './revts8.js';

@@ -47,13 +47,13 @@ roundTrip('drizzle', {
   close: ({ client }) => client.end(),
 });
 
-describeServer('pguid/drizzle beyond the round trip', () => {
+describeServer('pgkuid/drizzle beyond the round trip', () => {
   test('uidColumns() with snowflakeSi options: the values read carry them', async () => {
     const client = await connect();
     try {
-      await client.query(`CREATE TEMP TABLE pguid_layout (id snowflake_si, note text);
-        INSERT INTO pguid_layout SELECT ${OTHER_LAYOUT.sql}, 'server'`);
-      const t = pgTable('pguid_layout', {
+      await client.query(`CREATE TEMP TABLE pgkuid_layout (id snowflake_si, note text);
+        INSERT INTO pgkuid_layout SELECT ${OTHER_LAYOUT.sql}, 'server'`);
+      const t = pgTable('pgkuid_layout', {
         id: columns.uidColumns(OTHER_LAYOUT.options).snowflakeSi('id'), note: text('note'),
       });
       const db = drizzle(client);

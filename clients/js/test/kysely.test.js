@@ -1,4 +1,4 @@
-/** Kysely with its PostgresDialect over a pool with pguid/pg's parsers. */
+/** Kysely with its PostgresDialect over a pool with pgkuid/pg's parsers. */
 import { test } from 'node:test';
 
 import { Kysely, sql } from 'kysely';
@@ -32,7 +32,7 @@ roundTrip('kysely', {
   close: (db) => db.destroy(),
 });
 
-describeServer('pguid/kysely beyond the round trip', () => {
+describeServer('pgkuid/kysely beyond the round trip', () => {
   test('snowflakeSi options: the values read carry them', async () => {
     const pool = new pg.Pool({ ...PG_CONFIG, max: 1 });
     const db = new Kysely({ dialect: await uidPostgresDialect(pool, {}, OTHER_LAYOUT.options) });

@@ -20,7 +20,7 @@ describe('the packed package', () => {
   let dir;
   let files;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'pguid-pack-'));
+    dir = mkdtempSync(join(tmpdir(), 'pgkuid-pack-'));
     const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], PACKAGE_DIR));
     files = packed.files.map((f) => f.path);
     const app = join(dir, 'app');
@@ -41,12 +41,12 @@ describe('the packed package', () => {
   });
 
   test('installs with no dependencies and imports every entry point', () => {
-    const installed = JSON.parse(readFileSync(join(dir, 'app/node_modules/pguid/package.json'), 'utf8'));
+    const installed = JSON.parse(readFileSync(join(dir, 'app/node_modules/pgkuid/package.json'), 'utf8'));
     assert.equal(installed.dependencies, undefined);
     const script = [
-      "import { Sno } from 'pguid';",
+      "import { Sno } from 'pgkuid';",
       ...Object.keys(pkg.exports).filter((e) => e.startsWith('./') && e !== './package.json')
-        .map((e, i) => `import * as m${i} from 'pguid/${e.slice(2)}';`),
+        .map((e, i) => `import * as m${i} from 'pgkuid/${e.slice(2)}';`),
       "const loaded = [m0, m1, m2, m3].map((m) => Object.keys(m).length);",
       "console.log(JSON.stringify({ text: Sno.parse('BRPK4Q72XWF2M63L').toString(), loaded }));",
     ].join('\n');

@@ -37,7 +37,7 @@ roundTrip('pg', {
   close: (client) => client.end(),
 });
 
-describeServer('pguid/pg beyond the round trip', () => {
+describeServer('pgkuid/pg beyond the round trip', () => {
   test('a pool: parsers on its clients, not on pg.types', async () => {
     const pool = new pg.Pool({ ...PG_CONFIG, max: 2 });
     try {

@@ -30,7 +30,7 @@ roundTrip('postgres', {
   close: (sql) => sql.end(),
 });
 
-describeServer('pguid/postgres beyond the round trip', () => {
+describeServer('pgkuid/postgres beyond the round trip', () => {
   test('snowflakeSi options: results and arrays carry them', async () => {
     const sql = postgres(await withUidTypes({ max: 1, onnotice: () => {}, ...OTHER_LAYOUT.options }));
     try {

@@ -41,7 +41,7 @@ const NEW_ROWS = 3;
  * @param {Adapter} adapter
  */
 export function roundTrip(name, adapter) {
-  const schema = `pguid_test_${name}`;
+  const schema = `pgkuid_test_${name}`;
   describeServer(`round trip through ${name}`, () => {
     let admin;
     let ctx;

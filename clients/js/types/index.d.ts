@@ -1,5 +1,5 @@
 /**
- * pguid: value classes of the uid extension's five ID types (sno, muid,
+ * pgkuid: value classes of the uid extension's five ID types (sno, muid,
  * snowflake_si, revts8, uid60), with the server's text and binary forms,
  * fields, btree order and errors.
  */

@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 
 import type { Muid, Revts8, Sno, SnowflakeSi, Uid60, UidOptions, UidValue } from './index.js';
 
-/** A Kysely PostgresDialect over pool, with pguid/pg's parsers registered on it (under options). */
+/** A Kysely PostgresDialect over pool, with pgkuid/pg's parsers registered on it (under options). */
 export declare function uidPostgresDialect(
   pool: Pool,
   config?: Omit<PostgresDialectConfig, 'pool'>,

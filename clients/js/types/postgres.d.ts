@@ -22,7 +22,7 @@ export declare function lookupTypeOids(sql: Sql<any>): Promise<UidTypeOids>;
 
 /**
  * options with the uid types added to options.types (connects once to look up
- * the OIDs); options.snowflakeSi is pguid's, left out of the result.
+ * the OIDs); options.snowflakeSi is pgkuid's, left out of the result.
  */
 export declare function withUidTypes<T extends Record<string, PostgresType>>(
   options?: Options<T> & UidOptions,

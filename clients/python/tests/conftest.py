@@ -21,8 +21,8 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 import pytest
 
-import uid
-from uid._core import from_unix_us
+import pgkuid
+from pgkuid._core import from_unix_us
 
 VECTORS = Path(os.environ.get("UID_VECTORS") or
                Path(__file__).resolve().parents[2] / "vectors" / "vectors.json")
@@ -65,9 +65,9 @@ def layout(v: Dict[str, Any]) -> Dict[str, Any]:
     return kw
 
 
-def value_of(v: Dict[str, Any]) -> uid.UidValue:
+def value_of(v: Dict[str, Any]) -> pgkuid.UidValue:
     """A vector's ID, read from its input as the class reads it."""
-    cls = uid.TYPES[v["type"]]
+    cls = pgkuid.TYPES[v["type"]]
     if v["input"].startswith("0x"):
         return cls.from_bytes(bytes.fromhex(v["input"][2:]), **layout(v))
     return cls.parse(v["input"], **layout(v))
@@ -216,7 +216,7 @@ class RoundTrip:
     boundary_of: Optional[Callable[[datetime], Any]] = None
 
     def check(self) -> None:
-        cls = uid.TYPES[self.type_name]
+        cls = pgkuid.TYPES[self.type_name]
         pause = max(TICK[self.type_name], 0.01) * 1.2
         self.insert(3)
         time.sleep(pause)

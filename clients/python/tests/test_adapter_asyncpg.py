@@ -5,14 +5,14 @@ import asyncio
 
 import pytest
 
-import uid
+import pgkuid
 from conftest import INT_TYPES, RoundTrip, require_module
 
 asyncpg = require_module("asyncpg")
-import uid.asyncpg  # noqa: E402
+import pgkuid.asyncpg  # noqa: E402
 
 
-@pytest.mark.parametrize("type_name", list(uid.TYPES))
+@pytest.mark.parametrize("type_name", list(pgkuid.TYPES))
 def test_round_trip(server, type_name):
     """Rows made by the DEFAULT come back as the class; a boundary sent as
     a $1 parameter (binary) uses the primary key and selects what the
@@ -22,7 +22,7 @@ def test_round_trip(server, type_name):
     conn = run(asyncpg.connect(server_settings={"search_path": server.search_path,
                                                 "TimeZone": "UTC"}))
     try:
-        run(uid.asyncpg.register(conn))
+        run(pgkuid.asyncpg.register(conn))
         run(conn.execute("SET enable_seqscan = off"))
         table = server.table("asyncpg_%s" % type_name, type_name)
         select = "SELECT id FROM %s WHERE id >= $1" % table
@@ -57,9 +57,9 @@ def test_register_finds_the_extension_s_types(elsewhere_database, bare_database)
     async def check():
         conn = await asyncpg.connect(database=elsewhere_database)
         try:
-            await uid.asyncpg.register(conn)
+            await pgkuid.asyncpg.register(conn)
             value = await conn.fetchval("SELECT ids.sno_new()")
-            assert type(value) is uid.Sno
+            assert type(value) is pgkuid.Sno
             assert await conn.fetchval("SELECT $1::ids.sno", value) == value
             assert await conn.fetchval("SELECT $1::ids.sno::text", str(value)) == str(value)
         finally:
@@ -67,7 +67,7 @@ def test_register_finds_the_extension_s_types(elsewhere_database, bare_database)
         conn = await asyncpg.connect(database=bare_database)
         try:
             with pytest.raises(LookupError, match="CREATE EXTENSION uid"):
-                await uid.asyncpg.register(conn)
+                await pgkuid.asyncpg.register(conn)
         finally:
             await conn.close()
 
@@ -80,11 +80,11 @@ def test_int_parameters(server):
     async def check(format):
         conn = await asyncpg.connect(server_settings={"search_path": server.search_path})
         try:
-            await uid.asyncpg.register(conn, format=format)
+            await pgkuid.asyncpg.register(conn, format=format)
             assert await conn.fetchval("SELECT $1::snowflake_si::text", 5) == "5"
-            r = uid.Revts8.boundary(uid.DEFAULT_SNOWFLAKE_SI_EPOCH)
+            r = pgkuid.Revts8.boundary(pgkuid.DEFAULT_SNOWFLAKE_SI_EPOCH)
             assert await conn.fetchval("SELECT $1::revts8", int(r)) == r
-            u = uid.Uid60.from_int(1 << 40)
+            u = pgkuid.Uid60.from_int(1 << 40)
             assert await conn.fetchval("SELECT $1::uid60", int(u)) == u
             # the encoder's errors, as asyncpg reports them
             with pytest.raises(asyncpg.DataError, match="out of range for type uid60"):

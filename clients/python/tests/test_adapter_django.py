@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-import uid
+import pgkuid
 from conftest import INT_TYPES, RoundTrip, require_module
 
 django = require_module("django")
@@ -39,17 +39,17 @@ def model_of(type_name):
     """A model whose primary key is a field of type_name left to the DEFAULT."""
     from django.db import models
 
-    import uid.django
-    field = getattr(uid.django, uid.TYPES[type_name].__name__ + "Field")
+    import pgkuid.django
+    field = getattr(pgkuid.django, pgkuid.TYPES[type_name].__name__ + "Field")
     meta = type("Meta", (), {"app_label": "uid_tests", "db_table": "django_%s" % type_name})
-    return type("Thing" + uid.TYPES[type_name].__name__, (models.Model,), {
+    return type("Thing" + pgkuid.TYPES[type_name].__name__, (models.Model,), {
         "__module__": __name__, "Meta": meta,
         "id": field(primary_key=True, db_generated=True),
         "n": models.IntegerField(),
     })
 
 
-@pytest.mark.parametrize("type_name", list(uid.TYPES))
+@pytest.mark.parametrize("type_name", list(pgkuid.TYPES))
 def test_round_trip(server, connection, type_name):
     """objects.create() leaves the ID to the column's DEFAULT (set as a
     RunSQL migration would) and gets it back; the IDs read are the class;
@@ -77,7 +77,7 @@ def test_round_trip(server, connection, type_name):
         explain=lambda b: model.objects.filter(id__gte=b).values_list("id").explain(),
     ).check()
     # create() got the IDs back from RETURNING, as values
-    assert all(type(m.id) is uid.TYPES[type_name] for m in made)
+    assert all(type(m.id) is pgkuid.TYPES[type_name] for m in made)
     assert sorted(m.id for m in made) == sorted(model.objects.values_list("id", flat=True))
     assert model.objects.get(id=made[0].id).n == made[0].n
     if type_name in INT_TYPES:         # an int is bigint::type
@@ -87,20 +87,20 @@ def test_round_trip(server, connection, type_name):
 
 def test_fields_deconstruct(connection):
     """Fields rebuild from deconstruct(), as migrations do; db_type is the type's name."""
-    import uid.django
-    for field in (uid.django.SnoField(primary_key=True, db_generated=True),
-                  uid.django.SnowflakeSiField(epoch=1072915200000, index_bits=4),
-                  uid.django.Uid60Field(null=True)):
+    import pgkuid.django
+    for field in (pgkuid.django.SnoField(primary_key=True, db_generated=True),
+                  pgkuid.django.SnowflakeSiField(epoch=1072915200000, index_bits=4),
+                  pgkuid.django.Uid60Field(null=True)):
         name, path, args, kwargs = field.deconstruct()
-        assert path.startswith("uid.django.")
-        again = getattr(uid.django, path.rsplit(".", 1)[1])(*args, **kwargs)
+        assert path.startswith("pgkuid.django.")
+        again = getattr(pgkuid.django, path.rsplit(".", 1)[1])(*args, **kwargs)
         assert again.deconstruct()[1:] == (path, args, kwargs)
         assert again.db_type(connection) == field.value_class.type_name
-    field = uid.django.SnowflakeSiField(index_bits=4)
+    field = pgkuid.django.SnowflakeSiField(index_bits=4)
     assert field.to_python("4097").machine == 256
     from django.core.exceptions import ValidationError
     with pytest.raises(ValidationError, match="invalid input syntax for type sno"):
-        uid.django.SnoField().to_python("nope")
+        pgkuid.django.SnoField().to_python("nope")
 
 
 def test_db_returning_defers_to_django(monkeypatch):
@@ -109,13 +109,13 @@ def test_db_returning_defers_to_django(monkeypatch):
     of this package keeps Django's RETURNING of a db_default."""
     from django.db import models
 
-    import uid.django
-    assert uid.django.SnoField(db_generated=True).db_returning is True
-    assert uid.django.SnoField().db_returning is False      # Django 3.2: a class attribute
+    import pgkuid.django
+    assert pgkuid.django.SnoField(db_generated=True).db_returning is True
+    assert pgkuid.django.SnoField().db_returning is False      # Django 3.2: a class attribute
     monkeypatch.setattr(models.Field, "db_returning",
                         property(lambda self: getattr(self, "wants_returning", False)),
                         raising=False)
-    field = uid.django.Uid60Field()
+    field = pgkuid.django.Uid60Field()
     assert field.db_returning is False
     field.wants_returning = True            # as Django 5's property for a db_default
     assert field.db_returning is True
@@ -126,17 +126,17 @@ def test_int_values():
     the server's range check; not of sno and muid."""
     from django.core.exceptions import ValidationError
 
-    import uid.django
-    field = uid.django.SnowflakeSiField(index_bits=4)
+    import pgkuid.django
+    field = pgkuid.django.SnowflakeSiField(index_bits=4)
     value = field.to_python(4097)
-    assert (value, value.index_bits, value.machine) == (uid.SnowflakeSi.from_int(4097), 4, 256)
+    assert (value, value.index_bits, value.machine) == (pgkuid.SnowflakeSi.from_int(4097), 4, 256)
     assert field.get_prep_value(4097) == "4097"
-    u = uid.Uid60.from_int(1 << 40)
-    assert uid.django.Uid60Field().get_prep_value(int(u)) == str(u)
-    r = uid.Revts8.boundary(uid.DEFAULT_SNOWFLAKE_SI_EPOCH)
-    assert uid.django.Revts8Field().to_python(int(r)) == r
-    for field, bad in ((uid.django.SnowflakeSiField(), -1), (uid.django.Uid60Field(), 1 << 60),
-                       (uid.django.Revts8Field(), -1),       # reserved bits set
-                       (uid.django.SnoField(), 5), (uid.django.Uid60Field(), True)):
+    u = pgkuid.Uid60.from_int(1 << 40)
+    assert pgkuid.django.Uid60Field().get_prep_value(int(u)) == str(u)
+    r = pgkuid.Revts8.boundary(pgkuid.DEFAULT_SNOWFLAKE_SI_EPOCH)
+    assert pgkuid.django.Revts8Field().to_python(int(r)) == r
+    for field, bad in ((pgkuid.django.SnowflakeSiField(), -1), (pgkuid.django.Uid60Field(), 1 << 60),
+                       (pgkuid.django.Revts8Field(), -1),       # reserved bits set
+                       (pgkuid.django.SnoField(), 5), (pgkuid.django.Uid60Field(), True)):
         with pytest.raises(ValidationError):
             field.to_python(bad)

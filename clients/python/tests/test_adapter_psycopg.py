@@ -5,21 +5,21 @@ import asyncio
 
 import pytest
 
-import uid
+import pgkuid
 from conftest import RoundTrip, require_module
 
 psycopg = require_module("psycopg")
-import uid.psycopg  # noqa: E402
+import pgkuid.psycopg  # noqa: E402
 
 
 @pytest.mark.parametrize("binary", [False, True], ids=["text", "binary"])
-@pytest.mark.parametrize("type_name", list(uid.TYPES))
+@pytest.mark.parametrize("type_name", list(pgkuid.TYPES))
 def test_round_trip(server, type_name, binary):
     """Rows made by the DEFAULT come back as the class (text or binary
     results); a boundary sent as a %t or %b parameter uses the primary key
     and selects what the server's boundary selects."""
     conn = psycopg.connect(autocommit=True, options=server.libpq_options)
-    uid.psycopg.register(conn)
+    pgkuid.psycopg.register(conn)
     conn.execute("SET enable_seqscan = off")
     table = server.table("psycopg_%s_%s" % ("binary" if binary else "text", type_name), type_name)
     placeholder = "%b" if binary else "%t"
@@ -47,7 +47,7 @@ def test_register_needs_the_extension(bare_database):
     """A database without the extension is a clear error."""
     conn = psycopg.connect(autocommit=True, dbname=bare_database)
     with pytest.raises(LookupError, match="CREATE EXTENSION uid"):
-        uid.psycopg.register(conn)
+        pgkuid.psycopg.register(conn)
     conn.close()
 
 
@@ -57,17 +57,17 @@ def test_register_finds_the_extension_s_types(elsewhere_database):
     autocommit is left idle."""
     conn = psycopg.connect(dbname=elsewhere_database)
     try:
-        infos = uid.psycopg.register(conn)
+        infos = pgkuid.psycopg.register(conn)
         assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
         assert infos["sno"].oid == conn.execute("SELECT 'ids.sno'::regtype::oid").fetchone()[0]
         assert infos["sno"].array_oid == \
             conn.execute("SELECT 'ids.sno[]'::regtype::oid").fetchone()[0]
         value = conn.execute("SELECT ids.sno_new()").fetchone()[0]
-        assert type(value) is uid.Sno
+        assert type(value) is pgkuid.Sno
         assert conn.execute("SELECT pg_typeof(%s)::text, %t::text", [value, value]).fetchone() \
             == ("ids.sno", str(value))
         assert conn.execute("SELECT ARRAY[ids.uid60_new()]").fetchone()[0][0].__class__ \
-            is uid.Uid60
+            is pgkuid.Uid60
         conn.rollback()
     finally:
         conn.close()
@@ -75,14 +75,14 @@ def test_register_finds_the_extension_s_types(elsewhere_database):
     async def register_async():
         aconn = await psycopg.AsyncConnection.connect(dbname=elsewhere_database)
         try:
-            await uid.psycopg.register_async(aconn)
+            await pgkuid.psycopg.register_async(aconn)
             assert aconn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
             cur = await aconn.execute("SELECT ids.muid_new()")
             return (await cur.fetchone())[0]
         finally:
             await aconn.close()
 
-    assert type(asyncio.run(register_async())) is uid.Muid
+    assert type(asyncio.run(register_async())) is pgkuid.Muid
 
 
 def test_register_on_a_cursor_and_globally(server, monkeypatch):
@@ -90,17 +90,17 @@ def test_register_on_a_cursor_and_globally(server, monkeypatch):
     connection=...) every connection made afterwards."""
     conn = psycopg.connect(autocommit=True, options=server.libpq_options)
     cur = conn.cursor()
-    uid.psycopg.register(cur)
-    assert type(cur.execute("SELECT sno_new()").fetchone()[0]) is uid.Sno
+    pgkuid.psycopg.register(cur)
+    assert type(cur.execute("SELECT sno_new()").fetchone()[0]) is pgkuid.Sno
     assert type(conn.execute("SELECT sno_new()").fetchone()[0]) is str
     # a global map of this test's own: new connections copy psycopg.postgres.adapters
     adapters = psycopg.adapt.AdaptersMap(psycopg.adapters)
     monkeypatch.setattr(psycopg, "adapters", adapters)
     monkeypatch.setattr(psycopg.postgres, "adapters", adapters)
-    uid.psycopg.register(None, connection=conn)
+    pgkuid.psycopg.register(None, connection=conn)
     other = psycopg.connect(autocommit=True, options=server.libpq_options)
-    assert type(other.execute("SELECT uid60_new()").fetchone()[0]) is uid.Uid60
+    assert type(other.execute("SELECT uid60_new()").fetchone()[0]) is pgkuid.Uid60
     other.close()
     with pytest.raises(TypeError, match="needs a connection"):
-        uid.psycopg.register(None)
+        pgkuid.psycopg.register(None)
     conn.close()

@@ -3,21 +3,21 @@ from __future__ import annotations
 
 import pytest
 
-import uid
+import pgkuid
 from conftest import RoundTrip, require_module
 
 psycopg2 = require_module("psycopg2")
-import uid.psycopg2  # noqa: E402
+import pgkuid.psycopg2  # noqa: E402
 
 
-@pytest.mark.parametrize("type_name", list(uid.TYPES))
+@pytest.mark.parametrize("type_name", list(pgkuid.TYPES))
 def test_round_trip(server, type_name):
     """Rows made by the DEFAULT come back as the class; a boundary sent as
     a parameter (a typed literal) uses the primary key and selects what the
     server's boundary selects."""
     conn = psycopg2.connect("", options=server.libpq_options)
     conn.autocommit = True
-    uid.psycopg2.register(conn)
+    pgkuid.psycopg2.register(conn)
     cur = conn.cursor()
     cur.execute("SET enable_seqscan = off")
     table = server.table("psycopg2_%s" % type_name, type_name)
@@ -48,10 +48,10 @@ def test_register_with_a_cursor_factory(server):
                             cursor_factory=psycopg2.extras.RealDictCursor)
     conn.autocommit = True
     try:
-        assert set(uid.psycopg2.register(conn)) == set(uid.TYPES)
+        assert set(pgkuid.psycopg2.register(conn)) == set(pgkuid.TYPES)
         cur = conn.cursor()
         cur.execute("SELECT sno_new() AS id")
-        assert type(cur.fetchone()["id"]) is uid.Sno
+        assert type(cur.fetchone()["id"]) is pgkuid.Sno
     finally:
         conn.close()
 
@@ -62,12 +62,12 @@ def test_register_leaves_an_idle_connection_idle(server):
     conn = psycopg2.connect("", options=server.libpq_options)
     try:
         assert conn.get_transaction_status() == psycopg2.extensions.TRANSACTION_STATUS_IDLE
-        uid.psycopg2.register(conn)
+        pgkuid.psycopg2.register(conn)
         assert conn.get_transaction_status() == psycopg2.extensions.TRANSACTION_STATUS_IDLE
         # in a transaction, it stays in it (and its work stays)
         cur = conn.cursor()
         cur.execute("CREATE TEMP TABLE kept (n int)")
-        uid.psycopg2.register(conn)
+        pgkuid.psycopg2.register(conn)
         assert conn.get_transaction_status() == psycopg2.extensions.TRANSACTION_STATUS_INTRANS
         cur.execute("SELECT count(*) FROM kept")
         assert cur.fetchone() == (0,)
@@ -85,10 +85,10 @@ def test_register_on_a_cursor_keeps_its_results(server):
         cur = conn.cursor()
         cur.execute("SELECT n FROM generate_series(1, 3) n")
         assert cur.fetchone() == (1,)
-        uid.psycopg2.register(cur)
+        pgkuid.psycopg2.register(cur)
         assert cur.fetchall() == [(2,), (3,)]
         cur.execute("SELECT uid60_new()")
-        assert type(cur.fetchone()[0]) is uid.Uid60
+        assert type(cur.fetchone()[0]) is pgkuid.Uid60
         other = conn.cursor()
         other.execute("SELECT uid60_new()")
         assert type(other.fetchone()[0]) is str
@@ -104,13 +104,13 @@ def test_register_finds_the_extension_s_types(elsewhere_database, bare_database)
     saved = dict(psycopg2.extensions.adapters)     # register_adapter is global
     conn = psycopg2.connect("", dbname=elsewhere_database)
     try:
-        oids = uid.psycopg2.register(conn)
+        oids = pgkuid.psycopg2.register(conn)
         cur = conn.cursor()
         cur.execute("SELECT 'ids.sno'::regtype::oid, 'ids.sno[]'::regtype::oid")
         assert oids["sno"] == cur.fetchone()
         cur.execute("SELECT ids.sno_new()")
         value = cur.fetchone()[0]
-        assert type(value) is uid.Sno
+        assert type(value) is pgkuid.Sno
         cur.execute("SELECT pg_typeof(%s)::text, %s", [value, value])
         assert cur.fetchone() == ("ids.sno", value)
     finally:
@@ -120,7 +120,7 @@ def test_register_finds_the_extension_s_types(elsewhere_database, bare_database)
     conn = psycopg2.connect("", dbname=bare_database)
     try:
         with pytest.raises(LookupError, match="CREATE EXTENSION uid"):
-            uid.psycopg2.register(conn)
+            pgkuid.psycopg2.register(conn)
         assert conn.get_transaction_status() == psycopg2.extensions.TRANSACTION_STATUS_IDLE
     finally:
         conn.close()

@@ -6,18 +6,18 @@ from typing import Any, List
 
 import pytest
 
-import uid
+import pgkuid
 from conftest import INT_TYPES, RoundTrip, require_module
 
 sa = require_module("sqlalchemy")
 require_module("psycopg2")
-import uid.sqlalchemy  # noqa: E402
+import pgkuid.sqlalchemy  # noqa: E402
 
-COLUMN_TYPES = {cls.type_name: getattr(uid.sqlalchemy, cls.__name__ + "Type")
-                for cls in uid.TYPES.values()}
+COLUMN_TYPES = {cls.type_name: getattr(pgkuid.sqlalchemy, cls.__name__ + "Type")
+                for cls in pgkuid.TYPES.values()}
 
 
-@pytest.mark.parametrize("type_name", list(uid.TYPES))
+@pytest.mark.parametrize("type_name", list(pgkuid.TYPES))
 def test_round_trip(server, type_name):
     """A Table with Column(<Type>Type(), primary_key=True,
     server_default=text("<type>_new()")): rows made by the DEFAULT come back
@@ -76,12 +76,12 @@ def test_column_type():
     from sqlalchemy.dialects import postgresql
     from sqlalchemy.schema import CreateTable
 
-    table = sa.Table("t", sa.MetaData(), sa.Column("id", uid.sqlalchemy.SnoType()),
-                     sa.Column("s", uid.sqlalchemy.SnowflakeSiType(index_bits=4)))
+    table = sa.Table("t", sa.MetaData(), sa.Column("id", pgkuid.sqlalchemy.SnoType()),
+                     sa.Column("s", pgkuid.sqlalchemy.SnowflakeSiType(index_bits=4)))
     ddl = str(CreateTable(table).compile(dialect=postgresql.dialect()))
     assert "id sno" in ddl and "s snowflake_si" in ddl
-    assert uid.sqlalchemy.SnoType().python_type is uid.Sno
-    b = uid.Sno.boundary(uid.DEFAULT_SNOWFLAKE_SI_EPOCH)
+    assert pgkuid.sqlalchemy.SnoType().python_type is pgkuid.Sno
+    b = pgkuid.Sno.boundary(pgkuid.DEFAULT_SNOWFLAKE_SI_EPOCH)
     sql = str(sa.select(table.c.id).where(table.c.id >= b).compile(
         dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}))
     assert "CAST('%s' AS sno)" % b in sql
@@ -94,24 +94,24 @@ def test_int_parameters():
     comparisons and literals; not of sno and muid."""
     from sqlalchemy.dialects import postgresql
 
-    table = sa.Table("t", sa.MetaData(), sa.Column("s", uid.sqlalchemy.SnowflakeSiType()),
-                     sa.Column("r", uid.sqlalchemy.Revts8Type()),
-                     sa.Column("u", uid.sqlalchemy.Uid60Type()),
-                     sa.Column("id", uid.sqlalchemy.SnoType()))
-    u = uid.Uid60.from_int(1 << 40)
-    r = uid.Revts8.boundary(uid.DEFAULT_SNOWFLAKE_SI_EPOCH)
+    table = sa.Table("t", sa.MetaData(), sa.Column("s", pgkuid.sqlalchemy.SnowflakeSiType()),
+                     sa.Column("r", pgkuid.sqlalchemy.Revts8Type()),
+                     sa.Column("u", pgkuid.sqlalchemy.Uid60Type()),
+                     sa.Column("id", pgkuid.sqlalchemy.SnoType()))
+    u = pgkuid.Uid60.from_int(1 << 40)
+    r = pgkuid.Revts8.boundary(pgkuid.DEFAULT_SNOWFLAKE_SI_EPOCH)
     sql = str(sa.select(table.c.s).where(table.c.s == 5, table.c.u == int(u),
                                           table.c.r == int(r)).compile(
         dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}))
     assert "CAST('5' AS snowflake_si)" in sql
     assert "CAST('%s' AS uid60)" % u in sql
     assert "CAST('%s' AS revts8)" % r in sql
-    value = uid.sqlalchemy.SnowflakeSiType(index_bits=4).coerce(4097)
-    assert (value, value.index_bits, value.machine) == (uid.SnowflakeSi.from_int(4097), 4, 256)
-    assert uid.sqlalchemy.SnowflakeSiType().process_bind_param(5, None) == "5"
-    with pytest.raises(uid.NumericValueOutOfRange):
-        uid.sqlalchemy.SnowflakeSiType().coerce(-1)
+    value = pgkuid.sqlalchemy.SnowflakeSiType(index_bits=4).coerce(4097)
+    assert (value, value.index_bits, value.machine) == (pgkuid.SnowflakeSi.from_int(4097), 4, 256)
+    assert pgkuid.sqlalchemy.SnowflakeSiType().process_bind_param(5, None) == "5"
+    with pytest.raises(pgkuid.NumericValueOutOfRange):
+        pgkuid.sqlalchemy.SnowflakeSiType().coerce(-1)
     with pytest.raises(TypeError):
-        uid.sqlalchemy.SnoType().coerce(5)
+        pgkuid.sqlalchemy.SnoType().coerce(5)
     with pytest.raises(TypeError):
-        uid.sqlalchemy.Uid60Type().coerce(True)
+        pgkuid.sqlalchemy.Uid60Type().coerce(True)

@@ -1,4 +1,4 @@
-"""Each adapter module imports its driver (as the README says); import uid
+"""Each adapter module imports its driver (as the README says); import pgkuid
 needs none (offline)."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-ADAPTERS = {"uid.psycopg": "psycopg", "uid.psycopg2": "psycopg2", "uid.asyncpg": "asyncpg",
-            "uid.sqlalchemy": "sqlalchemy", "uid.django": "django"}
+ADAPTERS = {"pgkuid.psycopg": "psycopg", "pgkuid.psycopg2": "psycopg2", "pgkuid.asyncpg": "asyncpg",
+            "pgkuid.sqlalchemy": "sqlalchemy", "pgkuid.django": "django"}
 
 
 @pytest.mark.parametrize("module", list(ADAPTERS))
@@ -24,12 +24,12 @@ def test_adapter_imports_its_driver(monkeypatch, module):
         importlib.import_module(module)
 
 
-def test_uid_needs_no_driver():
-    """import uid, in a fresh interpreter where no driver is importable."""
-    import uid
+def test_pgkuid_needs_no_driver():
+    """import pgkuid, in a fresh interpreter where no driver is importable."""
+    import pgkuid
     blocked = "; ".join("sys.modules[%r] = None" % d for d in ADAPTERS.values())
-    code = "import sys; %s; import uid; print(uid.Sno.boundary(uid.DEFAULT_SNOWFLAKE_SI_EPOCH))" \
+    code = "import sys; %s; import pgkuid; print(pgkuid.Sno.boundary(pgkuid.DEFAULT_SNOWFLAKE_SI_EPOCH))" \
         % blocked
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=str(Path(uid.__file__).parents[1]))
+                         cwd=str(Path(pgkuid.__file__).parents[1]))
     assert out.returncode == 0, out.stderr

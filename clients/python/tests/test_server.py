@@ -7,14 +7,14 @@ from typing import Any, Callable, List, Tuple
 
 import pytest
 
-import uid
+import pgkuid
 from conftest import FIELDS, IDS, REFUSED, require_module, value_of, vector_id
 
 psycopg = require_module("psycopg")
 from psycopg.adapt import Dumper  # noqa: E402
 from psycopg.pq import Format  # noqa: E402
 
-import uid.psycopg  # noqa: E402
+import pgkuid.psycopg  # noqa: E402
 
 UTC = timezone.utc
 Outcome = Tuple[Any, ...]
@@ -24,7 +24,7 @@ Outcome = Tuple[Any, ...]
 def conn(server):
     """A connection of its own with the psycopg adapters registered."""
     c = psycopg.connect(autocommit=True, options=server.libpq_options)
-    uid.psycopg.register(c)
+    pgkuid.psycopg.register(c)
     yield c
     c.close()
 
@@ -41,14 +41,14 @@ def server_outcome(conn, sql: str, params: List[Any]) -> Outcome:
 def client_outcome(make: Callable[[], Any]) -> Outcome:
     try:
         return ("ok", str(make()))
-    except uid.UidError as error:
+    except pgkuid.UidError as error:
         return (error.sqlstate, str(error), error.detail, error.hint)
 
 
 @pytest.mark.parametrize("v", REFUSED, ids=vector_id)
 def test_refused_as_on_server(conn, v):
     """The server refuses the input with the class's SQLSTATE, message, DETAIL and HINT."""
-    cls = uid.TYPES[v["type"]]
+    cls = pgkuid.TYPES[v["type"]]
     expected = server_outcome(conn, "SELECT %%s::%s::text" % v["type"], [v["input"]])
     assert expected[0] != "ok"
     assert client_outcome(lambda: cls.parse(v["input"])) == expected
@@ -86,7 +86,7 @@ def test_vector_as_on_server(conn, v):
         assert conn.execute("SELECT %s::muid::uuid", [text]).fetchone()[0] == x.uuid
 
 
-@pytest.mark.parametrize("type_name", list(uid.TYPES))
+@pytest.mark.parametrize("type_name", list(pgkuid.TYPES))
 def test_order_as_on_server(conn, type_name):
     """ORDER BY on the server sorts the vectors as sorting the class does."""
     values = [value_of(v) for v in IDS if v["type"] == type_name]
@@ -123,7 +123,7 @@ def test_binary_refused_as_on_server(server, type_name, data):
     expected = server_outcome(c, "SELECT %b::text", [_Raw(data)])
     c.close()
     assert expected[0] != "ok"
-    assert client_outcome(lambda: uid.TYPES[type_name].from_bytes(data)) == expected
+    assert client_outcome(lambda: pgkuid.TYPES[type_name].from_bytes(data)) == expected
 
 
 T = datetime(2031, 5, 8, 23, 3, 34, 976543, tzinfo=UTC)
@@ -134,52 +134,52 @@ FAR_AHEAD = datetime(2200, 1, 1, tzinfo=UTC)
 #: (SQL, its parameters, the same by the classes)
 CALLS: List[Tuple[str, List[Any], Callable[[], Any]]] = [
     ("sno_from_parts(%s, %s::int, %s::int, %s::int, %s::int)", [T, 255, 39434, 4147, 1],
-     lambda: uid.Sno.from_parts(T, 255, 39434, 4147, 1)),
+     lambda: pgkuid.Sno.from_parts(T, 255, 39434, 4147, 1)),
     ("sno_from_parts(%s, %s::int, %s::int, %s::int)", [T, 256, 0, 0],
-     lambda: uid.Sno.from_parts(T, 256, 0, 0)),
+     lambda: pgkuid.Sno.from_parts(T, 256, 0, 0)),
     ("sno_from_parts(%s, %s::int, %s::int, %s::int, %s::int)", [T, 0, 0, 0, 2],
-     lambda: uid.Sno.from_parts(T, 0, 0, 0, 2)),
-    ("sno_from_parts(%s, 0, 0, 0)", [LONG_AGO], lambda: uid.Sno.from_parts(LONG_AGO, 0, 0, 0)),
-    ("sno_boundary(%s)", [T], lambda: uid.Sno.boundary(T)),
-    ("sno_boundary(%s)", [LONG_AGO], lambda: uid.Sno.boundary(LONG_AGO)),
-    ("sno_boundary(%s)", [FAR_AHEAD], lambda: uid.Sno.boundary(FAR_AHEAD)),
+     lambda: pgkuid.Sno.from_parts(T, 0, 0, 0, 2)),
+    ("sno_from_parts(%s, 0, 0, 0)", [LONG_AGO], lambda: pgkuid.Sno.from_parts(LONG_AGO, 0, 0, 0)),
+    ("sno_boundary(%s)", [T], lambda: pgkuid.Sno.boundary(T)),
+    ("sno_boundary(%s)", [LONG_AGO], lambda: pgkuid.Sno.boundary(LONG_AGO)),
+    ("sno_boundary(%s)", [FAR_AHEAD], lambda: pgkuid.Sno.boundary(FAR_AHEAD)),
     ("muid_from_parts(%s, %s::bigint, %s::int)", [T, 2**44 - 1, -1],
-     lambda: uid.Muid.from_parts(T, 2**44 - 1, -1)),
-    ("muid_from_parts(%s, %s::bigint)", [T, 2**44], lambda: uid.Muid.from_parts(T, 2**44)),
-    ("muid_from_parts(%s, 0)", [FAR_AHEAD], lambda: uid.Muid.from_parts(FAR_AHEAD, 0)),
-    ("muid_boundary(%s)", [T], lambda: uid.Muid.boundary(T)),
-    ("muid_boundary(%s)", [FAR_AHEAD], lambda: uid.Muid.boundary(FAR_AHEAD)),
+     lambda: pgkuid.Muid.from_parts(T, 2**44 - 1, -1)),
+    ("muid_from_parts(%s, %s::bigint)", [T, 2**44], lambda: pgkuid.Muid.from_parts(T, 2**44)),
+    ("muid_from_parts(%s, 0)", [FAR_AHEAD], lambda: pgkuid.Muid.from_parts(FAR_AHEAD, 0)),
+    ("muid_boundary(%s)", [T], lambda: pgkuid.Muid.boundary(T)),
+    ("muid_boundary(%s)", [FAR_AHEAD], lambda: pgkuid.Muid.boundary(FAR_AHEAD)),
     ("snowflake_si_from_parts(%s, %s::int, %s::int)", [T, 31, 255],
-     lambda: uid.SnowflakeSi.from_parts(T, 31, 255)),
+     lambda: pgkuid.SnowflakeSi.from_parts(T, 31, 255)),
     ("snowflake_si_from_parts(%s, %s::int, %s::int)", [T, 32, 0],
-     lambda: uid.SnowflakeSi.from_parts(T, 32, 0)),
+     lambda: pgkuid.SnowflakeSi.from_parts(T, 32, 0)),
     ("snowflake_si_from_parts(%s, 1, 2, %s, %s::int)", [T, EPOCH_2004, 4],
-     lambda: uid.SnowflakeSi.from_parts(T, 1, 2, EPOCH_2004, 4)),
+     lambda: pgkuid.SnowflakeSi.from_parts(T, 1, 2, EPOCH_2004, 4)),
     ("snowflake_si_from_parts(%s, 1, 2, %s, %s::int)", [T, EPOCH_2004, 14],
-     lambda: uid.SnowflakeSi.from_parts(T, 1, 2, EPOCH_2004, 14)),
+     lambda: pgkuid.SnowflakeSi.from_parts(T, 1, 2, EPOCH_2004, 14)),
     ("snowflake_si_from_parts(%s, 1, 2, %s, 8)", [T, LONG_AGO],
-     lambda: uid.SnowflakeSi.from_parts(T, 1, 2, LONG_AGO)),
+     lambda: pgkuid.SnowflakeSi.from_parts(T, 1, 2, LONG_AGO)),
     ("snowflake_si_from_parts(%s, 1, 2, %s, 8)", [T, T],
-     lambda: uid.SnowflakeSi.from_parts(T, 1, 2, T)),
+     lambda: pgkuid.SnowflakeSi.from_parts(T, 1, 2, T)),
     ("snowflake_si_from_parts(%s, 1, 2)", [EPOCH_2004],
-     lambda: uid.SnowflakeSi.from_parts(EPOCH_2004, 1, 2)),
-    ("snowflake_si_boundary(%s)", [T], lambda: uid.SnowflakeSi.boundary(T)),
-    ("snowflake_si_boundary(%s)", [FAR_AHEAD], lambda: uid.SnowflakeSi.boundary(FAR_AHEAD)),
+     lambda: pgkuid.SnowflakeSi.from_parts(EPOCH_2004, 1, 2)),
+    ("snowflake_si_boundary(%s)", [T], lambda: pgkuid.SnowflakeSi.boundary(T)),
+    ("snowflake_si_boundary(%s)", [FAR_AHEAD], lambda: pgkuid.SnowflakeSi.boundary(FAR_AHEAD)),
     ("revts8_from_parts(%s, %s::int, %s::int, %s::int)", [T, 63, 63, 15],
-     lambda: uid.Revts8.from_parts(T, 63, 63, 15)),
+     lambda: pgkuid.Revts8.from_parts(T, 63, 63, 15)),
     ("revts8_from_parts(%s, %s::int, %s::int, %s::int)", [T, 0, 0, 16],
-     lambda: uid.Revts8.from_parts(T, 0, 0, 16)),
-    ("revts8_from_parts(%s, 0, 0, 0)", [LONG_AGO], lambda: uid.Revts8.from_parts(LONG_AGO, 0, 0, 0)),
-    ("revts8_boundary(%s)", [T], lambda: uid.Revts8.boundary(T)),
+     lambda: pgkuid.Revts8.from_parts(T, 0, 0, 16)),
+    ("revts8_from_parts(%s, 0, 0, 0)", [LONG_AGO], lambda: pgkuid.Revts8.from_parts(LONG_AGO, 0, 0, 0)),
+    ("revts8_boundary(%s)", [T], lambda: pgkuid.Revts8.boundary(T)),
     ("uid60_from_parts(%s, %s::int, %s::int, %s::int)", [T, 511, 1023, 511],
-     lambda: uid.Uid60.from_parts(T, 511, 1023, 511)),
+     lambda: pgkuid.Uid60.from_parts(T, 511, 1023, 511)),
     ("uid60_from_parts(%s, %s::int, %s::int, %s::int)", [T, 0, 1024, 0],
-     lambda: uid.Uid60.from_parts(T, 0, 1024, 0)),
-    ("uid60_from_parts(%s, 0, 0, 0)", [FAR_AHEAD], lambda: uid.Uid60.from_parts(FAR_AHEAD, 0, 0, 0)),
+     lambda: pgkuid.Uid60.from_parts(T, 0, 1024, 0)),
+    ("uid60_from_parts(%s, 0, 0, 0)", [FAR_AHEAD], lambda: pgkuid.Uid60.from_parts(FAR_AHEAD, 0, 0, 0)),
     ("uid60_boundary(%s)", [T + timedelta(microseconds=1)],
-     lambda: uid.Uid60.boundary(T + timedelta(microseconds=1))),
-    ("uid60_boundary(%s)", [LONG_AGO], lambda: uid.Uid60.boundary(LONG_AGO)),
-    ("uid60_boundary(%s)", [FAR_AHEAD], lambda: uid.Uid60.boundary(FAR_AHEAD)),
+     lambda: pgkuid.Uid60.boundary(T + timedelta(microseconds=1))),
+    ("uid60_boundary(%s)", [LONG_AGO], lambda: pgkuid.Uid60.boundary(LONG_AGO)),
+    ("uid60_boundary(%s)", [FAR_AHEAD], lambda: pgkuid.Uid60.boundary(FAR_AHEAD)),
 ]
 
 
@@ -193,5 +193,5 @@ def test_snowflake_si_settings_defaults(conn):
     """The classes' defaults are the settings' defaults (this server's)."""
     epoch, bits = conn.execute("SELECT current_setting('uid.snowflake_si_epoch')::timestamptz,"
                                " current_setting('uid.snowflake_si_index_bits')::int").fetchone()
-    assert (epoch, bits) == (uid.DEFAULT_SNOWFLAKE_SI_EPOCH, uid.DEFAULT_SNOWFLAKE_SI_INDEX_BITS)
+    assert (epoch, bits) == (pgkuid.DEFAULT_SNOWFLAKE_SI_EPOCH, pgkuid.DEFAULT_SNOWFLAKE_SI_INDEX_BITS)
 

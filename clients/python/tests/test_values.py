@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-import uid
+import pgkuid
 from conftest import FIELDS, IDS, REFUSED, layout, value_of, vector_id, vector_time
 
 UTC = timezone.utc
@@ -19,7 +19,7 @@ UTC = timezone.utc
 def test_vector(v):
     """Every ID reads from its input and has the vector's text, bytes,
     fields, timestamp, bigint and uuid."""
-    cls = uid.TYPES[v["type"]]
+    cls = pgkuid.TYPES[v["type"]]
     x = value_of(v)
     assert type(x) is cls
     assert str(x) == v["text"]
@@ -33,13 +33,13 @@ def test_vector(v):
         assert cls.from_int(v["bigint"], **layout(v)) == x
     if "uuid" in v:
         assert x.uuid == uuid.UUID(v["uuid"])
-        assert uid.Muid.from_uuid(x.uuid) == x
+        assert pgkuid.Muid.from_uuid(x.uuid) == x
 
 
 @pytest.mark.parametrize("v", IDS, ids=vector_id)
 def test_round_trips(v):
     """Text and bytes read back to the same value; pickling, repr, hashing."""
-    cls = uid.TYPES[v["type"]]
+    cls = pgkuid.TYPES[v["type"]]
     x = value_of(v)
     assert cls.parse(str(x), **layout(v)) == x
     assert cls(str(x)) == x
@@ -57,7 +57,7 @@ def test_round_trips(v):
                                not v["text"].startswith("FFFFFFFFFFFFF")], ids=vector_id)
 def test_from_parts_inverts_the_fields(v):
     """from_parts(timestamp, fields...) gives the ID back."""
-    cls = uid.TYPES[v["type"]]
+    cls = pgkuid.TYPES[v["type"]]
     x = value_of(v)
     fields = [getattr(x, f) for f in FIELDS[v["type"]]]
     assert cls.from_parts(x.timestamp, *fields, **layout(v)) == x
@@ -67,11 +67,11 @@ def test_from_parts_inverts_the_fields(v):
 def test_refused(v):
     """Every refused input raises a ValueError with the server's SQLSTATE,
     message and hint."""
-    cls = uid.TYPES[v["type"]]
+    cls = pgkuid.TYPES[v["type"]]
     with pytest.raises(ValueError) as info:
         cls.parse(v["input"])
     error = info.value
-    assert isinstance(error, uid.UidError)
+    assert isinstance(error, pgkuid.UidError)
     assert error.sqlstate in ("22P02", "22003")
     assert str(error).startswith(("invalid input syntax for type %s: " % v["type"],
                                   'value "%s" is out of range' % v["input"]))
@@ -80,35 +80,35 @@ def test_refused(v):
 
 def test_refusal_messages():
     """The messages of expected/*_io.out."""
-    with pytest.raises(uid.InvalidTextRepresentation) as info:
-        uid.Sno.parse("brpk4q72xwf2m63")
+    with pytest.raises(pgkuid.InvalidTextRepresentation) as info:
+        pgkuid.Sno.parse("brpk4q72xwf2m63")
     assert str(info.value) == 'invalid input syntax for type sno: "brpk4q72xwf2m63"'
     assert info.value.detail == "The input is 15 characters long."
     assert info.value.hint == "Expected 16 characters of 2-9 and a-x."
-    with pytest.raises(uid.InvalidTextRepresentation) as info:
-        uid.Muid.parse("5D5EAC793E61F1-BFC71B112D-0000000B")
+    with pytest.raises(pgkuid.InvalidTextRepresentation) as info:
+        pgkuid.Muid.parse("5D5EAC793E61F1-BFC71B112D-0000000B")
     assert info.value.detail == ("Character 14 is out of place: a group has the wrong"
                                  " number of digits.")
-    with pytest.raises(uid.NumericValueOutOfRange) as info:
-        uid.SnowflakeSi.parse("9007199254740992")
+    with pytest.raises(pgkuid.NumericValueOutOfRange) as info:
+        pgkuid.SnowflakeSi.parse("9007199254740992")
     assert str(info.value) == 'value "9007199254740992" is out of range for type snowflake_si'
     assert info.value.detail is None
 
 
 @pytest.mark.parametrize("cls,data,error,message,detail", [
-    (uid.Sno, bytes(9), uid.InvalidBinaryRepresentation,
+    (pgkuid.Sno, bytes(9), pgkuid.InvalidBinaryRepresentation,
      "invalid binary length for type sno: 9 bytes", "A sno is 10 bytes."),
-    (uid.Muid, bytes(17), uid.InvalidBinaryRepresentation,
+    (pgkuid.Muid, bytes(17), pgkuid.InvalidBinaryRepresentation,
      "invalid binary length for type muid: 17 bytes", "A muid is 16 bytes."),
-    (uid.SnowflakeSi, bytes(4), uid.InvalidBinaryRepresentation,
+    (pgkuid.SnowflakeSi, bytes(4), pgkuid.InvalidBinaryRepresentation,
      "invalid binary length for type snowflake_si: 4 bytes", "A snowflake_si is 8 bytes."),
-    (uid.SnowflakeSi, (1 << 53).to_bytes(8, "big"), uid.InvalidBinaryRepresentation,
+    (pgkuid.SnowflakeSi, (1 << 53).to_bytes(8, "big"), pgkuid.InvalidBinaryRepresentation,
      "binary value 9007199254740992 is out of range for type snowflake_si",
      "A snowflake_si is between 0 and 9007199254740991."),
-    (uid.Uid60, b"\xff" * 8, uid.InvalidBinaryRepresentation,
+    (pgkuid.Uid60, b"\xff" * 8, pgkuid.InvalidBinaryRepresentation,
      "binary value -1 is out of range for type uid60",
      "A uid60 is between 0 and 1152921504606846975."),
-    (uid.Revts8, bytes.fromhex("0000000000000400"), uid.InvalidBinaryRepresentation,
+    (pgkuid.Revts8, bytes.fromhex("0000000000000400"), pgkuid.InvalidBinaryRepresentation,
      "invalid binary value for type revts8: reserved bits are set",
      "Bits 15 to 10 of a revts8 must be zero; the value is 0000000000000400."),
 ])
@@ -122,17 +122,17 @@ def test_order_is_the_servers():
     """revts8 sorts by time, not bytes; uid60 by value, not text; sno and
     muid by bytes (= text)."""
     t = datetime(2024, 5, 6, 7, 8, 9, 1000, tzinfo=UTC)     # an odd millisecond
-    early = uid.Revts8.from_parts(t, 5, 0, 0)
-    late = uid.Revts8.from_parts(t + timedelta(milliseconds=1), 0, 0, 0)
+    early = pgkuid.Revts8.from_parts(t, 5, 0, 0)
+    late = pgkuid.Revts8.from_parts(t + timedelta(milliseconds=1), 0, 0, 0)
     assert early < late and early.byte_key > late.byte_key
-    a, b = uid.Uid60.from_parts(t, 0, 0, 0), uid.Uid60.from_parts(t + timedelta(seconds=1), 0, 0, 0)
+    a, b = pgkuid.Uid60.from_parts(t, 0, 0, 0), pgkuid.Uid60.from_parts(t + timedelta(seconds=1), 0, 0, 0)
     assert a < b and str(a) > str(b)
-    for cls in (uid.Sno, uid.Muid):
+    for cls in (pgkuid.Sno, pgkuid.Muid):
         values = sorted(value_of(v) for v in IDS if v["type"] == cls.type_name)
         assert [bytes(x) for x in values] == sorted(bytes(x) for x in values)
-    assert uid.Sno.boundary(t) != uid.Muid.boundary(t)
+    assert pgkuid.Sno.boundary(t) != pgkuid.Muid.boundary(t)
     with pytest.raises(TypeError):
-        uid.Sno.boundary(t) < uid.Muid.boundary(t)
+        pgkuid.Sno.boundary(t) < pgkuid.Muid.boundary(t)
 
 
 def test_boundary():
@@ -140,11 +140,11 @@ def test_boundary():
     tick is below it, every ID of its tick or later at or above."""
     t = datetime(2030, 1, 2, 3, 4, 5, 6001, tzinfo=UTC)
     cases = [
-        (uid.Sno, lambda tm: uid.Sno.from_parts(tm, 255, 65535, 65535, 1), timedelta(microseconds=4000)),
-        (uid.Muid, lambda tm: uid.Muid.from_parts(tm, 2**44 - 1, -1), timedelta(microseconds=1)),
-        (uid.SnowflakeSi, lambda tm: uid.SnowflakeSi.from_parts(tm, 31, 255), timedelta(milliseconds=1)),
-        (uid.Revts8, lambda tm: uid.Revts8.from_parts(tm, 63, 63, 15), timedelta(milliseconds=1)),
-        (uid.Uid60, lambda tm: uid.Uid60.from_parts(tm, 511, 1023, 511), timedelta(seconds=1)),
+        (pgkuid.Sno, lambda tm: pgkuid.Sno.from_parts(tm, 255, 65535, 65535, 1), timedelta(microseconds=4000)),
+        (pgkuid.Muid, lambda tm: pgkuid.Muid.from_parts(tm, 2**44 - 1, -1), timedelta(microseconds=1)),
+        (pgkuid.SnowflakeSi, lambda tm: pgkuid.SnowflakeSi.from_parts(tm, 31, 255), timedelta(milliseconds=1)),
+        (pgkuid.Revts8, lambda tm: pgkuid.Revts8.from_parts(tm, 63, 63, 15), timedelta(milliseconds=1)),
+        (pgkuid.Uid60, lambda tm: pgkuid.Uid60.from_parts(tm, 511, 1023, 511), timedelta(seconds=1)),
     ]
     for cls, largest, tick in cases:
         b = cls.boundary(t)
@@ -157,26 +157,26 @@ def test_boundary():
 def test_from_parts_refusals():
     """The server's errors for fields and times out of range."""
     t = datetime(2024, 1, 1, tzinfo=UTC)
-    with pytest.raises(uid.NumericValueOutOfRange) as info:
-        uid.Sno.from_parts(t, 256, 0, 0)
+    with pytest.raises(pgkuid.NumericValueOutOfRange) as info:
+        pgkuid.Sno.from_parts(t, 256, 0, 0)
     assert str(info.value) == 'value 256 is out of range for argument "meta"'
     assert info.value.detail == 'Type sno takes "meta" from 0 to 255.'
-    with pytest.raises(uid.DatetimeValueOutOfRange) as info:
-        uid.Sno.from_parts(datetime(2009, 12, 31, 23, 59, 59, 999000, tzinfo=UTC), 0, 0, 0)
+    with pytest.raises(pgkuid.DatetimeValueOutOfRange) as info:
+        pgkuid.Sno.from_parts(datetime(2009, 12, 31, 23, 59, 59, 999000, tzinfo=UTC), 0, 0, 0)
     assert str(info.value) == 'timestamp out of range for type sno: "2009-12-31 23:59:59.999+00"'
     assert info.value.detail == ("The range is 2010-01-01 00:00:00+00 to"
                                  " 2079-09-07 15:47:35.548+00.")
-    with pytest.raises(uid.DatetimeValueOutOfRange) as info:
-        uid.Muid.boundary(datetime(2200, 1, 1, tzinfo=UTC))
+    with pytest.raises(pgkuid.DatetimeValueOutOfRange) as info:
+        pgkuid.Muid.boundary(datetime(2200, 1, 1, tzinfo=UTC))
     assert info.value.detail == ("The range is 1970-01-01 00:00:00+00 to"
                                  " 2112-09-17 23:53:47.370494+00.")
-    with pytest.raises(uid.InvalidParameterValue) as info:
-        uid.SnowflakeSi.from_parts(t, 0, 0, epoch=datetime(2000, 1, 1, tzinfo=UTC))
+    with pytest.raises(pgkuid.InvalidParameterValue) as info:
+        pgkuid.SnowflakeSi.from_parts(t, 0, 0, epoch=datetime(2000, 1, 1, tzinfo=UTC))
     assert str(info.value) == 'invalid snowflake_si base clock: "2000-01-01 00:00:00+00"'
-    with pytest.raises(uid.NumericValueOutOfRange) as info:
-        uid.SnowflakeSi.from_parts(t, 32, 0)
+    with pytest.raises(pgkuid.NumericValueOutOfRange) as info:
+        pgkuid.SnowflakeSi.from_parts(t, 32, 0)
     assert info.value.detail == 'Type snowflake_si takes "machine" from 0 to 31.'
-    with pytest.raises(uid.NumericValueOutOfRange):
-        uid.SnowflakeSi.from_parts(t, 0, 0, index_bits=14)
+    with pytest.raises(pgkuid.NumericValueOutOfRange):
+        pgkuid.SnowflakeSi.from_parts(t, 0, 0, index_bits=14)
     with pytest.raises(TypeError):
-        uid.Uid60.boundary(datetime(2024, 1, 1))
+        pgkuid.Uid60.boundary(datetime(2024, 1, 1))

@@ -1,4 +1,4 @@
-import { Sno, SnowflakeSi } from 'pguid';
+import { Sno, SnowflakeSi } from 'pgkuid';
 // @ts-expect-error the constructors are closed
 new Sno();
 // @ts-expect-error snowflake_si's value is a number

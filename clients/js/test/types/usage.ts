@@ -9,11 +9,11 @@ import { gte, sql } from 'drizzle-orm';
 
 import {
   InvalidTextRepresentation, Muid, Revts8, Sno, SnowflakeSi, Uid60, UidError, typeOf,
-} from 'pguid';
-import { registerTypes } from 'pguid/pg';
-import { withUidTypes } from 'pguid/postgres';
-import { sno, snowflakeSi, uidColumns } from 'pguid/drizzle';
-import { type SnoColumn, type SnowflakeSiColumn, uidPostgresDialect } from 'pguid/kysely';
+} from 'pgkuid';
+import { registerTypes } from 'pgkuid/pg';
+import { withUidTypes } from 'pgkuid/postgres';
+import { sno, snowflakeSi, uidColumns } from 'pgkuid/drizzle';
+import { type SnoColumn, type SnowflakeSiColumn, uidPostgresDialect } from 'pgkuid/kysely';
 
 const a: Sno = Sno.parse('brpk4q72xwf2m63l');
 const b = Sno.fromParts(new Date(), 1, 2, 3);

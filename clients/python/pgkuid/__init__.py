@@ -1,10 +1,10 @@
-"""uid: the ID types of the PostgreSQL extension uid, for Python.
+"""pgkuid: the ID types of the PostgreSQL extension uid, for Python.
 
 Value classes (``Sno``, ``Muid``, ``SnowflakeSi``, ``Revts8``, ``Uid60``)
 that parse, format, compare and take apart IDs exactly as the server does,
-and adapters for psycopg 3 (``uid.psycopg``), psycopg2 (``uid.psycopg2``),
-asyncpg (``uid.asyncpg``), SQLAlchemy (``uid.sqlalchemy``) and Django
-(``uid.django``), each importable when its library is installed.
+and adapters for psycopg 3 (``pgkuid.psycopg``), psycopg2 (``pgkuid.psycopg2``),
+asyncpg (``pgkuid.asyncpg``), SQLAlchemy (``pgkuid.sqlalchemy``) and Django
+(``pgkuid.django``), each importable when its library is installed.
 """
 from ._core import (DatetimeValueOutOfRange, InvalidBinaryRepresentation,
                     InvalidParameterValue, InvalidTextRepresentation, NumericValueOutOfRange,
