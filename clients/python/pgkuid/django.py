@@ -10,11 +10,18 @@ snowflake_si, revts8 and uid60 an int is taken too, as ``bigint::type``.
 ``sno_new()``, set by a ``RunSQL`` migration: Django before 5.0 writes no
 database defaults): a row saved with the field None is inserted with
 ``DEFAULT`` in its place, and the value made is read back with RETURNING.
+Such a field is not editable (no box in forms and the admin), unless
+``editable=True`` is given.
+
+In a form (the admin's included) an editable field is a text box: empty
+is None, other text is read as the server reads it, and refused text is the
+form's error in the server's words.
 """
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple, Type
 
+from django import forms
 from django.core import exceptions
 from django.db import models
 from django.db.models.expressions import Expression
@@ -49,6 +56,25 @@ class _ValueAttribute(DeferredAttribute):
         instance.__dict__[self.field.attname] = value
 
 
+class UidFormField(forms.CharField):
+    """A form's text box for a value of one of uid's types: empty is None
+    (a NULL), other text the model field's value or its error."""
+
+    def __init__(self, *, model_field: "UidField", **kwargs: Any) -> None:
+        self.model_field = model_field
+        kwargs.setdefault("empty_value", None)
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> Any:
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        return self.model_field.to_python(value)
+
+    def prepare_value(self, value: Any) -> Any:
+        return value if value is None or isinstance(value, str) else str(value)
+
+
 class UidField(models.Field):
     """A column of one of uid's types, holding its value class."""
 
@@ -61,6 +87,7 @@ class UidField(models.Field):
         self.db_generated = db_generated
         if db_generated:
             kwargs.setdefault("blank", True)
+            kwargs.setdefault("editable", False)
         super().__init__(*args, **kwargs)
 
     @property
@@ -71,8 +98,11 @@ class UidField(models.Field):
         name, path, args, kwargs = super().deconstruct()
         if self.db_generated:
             kwargs["db_generated"] = True
-            if kwargs.get("blank") is True:
-                del kwargs["blank"]
+            # what db_generated implies is left out, what overrides it kept
+            for option, implied in (("blank", True), ("editable", False)):
+                kwargs.pop(option, None)
+                if getattr(self, option) is not implied:
+                    kwargs[option] = getattr(self, option)
         return name, path, args, kwargs
 
     def db_type(self, connection: Any) -> str:
@@ -116,6 +146,9 @@ class UidField(models.Field):
         if add and value is None and self.db_generated:
             return _ColumnDefault()
         return value
+
+    def formfield(self, **kwargs: Any) -> Any:
+        return super().formfield(**{"form_class": UidFormField, "model_field": self, **kwargs})
 
     def value_to_string(self, obj: Any) -> str:
         value = self.value_from_object(obj)

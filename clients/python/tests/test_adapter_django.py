@@ -89,12 +89,14 @@ def test_fields_deconstruct(connection):
     """Fields rebuild from deconstruct(), as migrations do; db_type is the type's name."""
     import pgkuid.django
     for field in (pgkuid.django.SnoField(primary_key=True, db_generated=True),
+                  pgkuid.django.MuidField(db_generated=True, editable=True, blank=False),
                   pgkuid.django.SnowflakeSiField(epoch=1072915200000, index_bits=4),
                   pgkuid.django.Uid60Field(null=True)):
         name, path, args, kwargs = field.deconstruct()
         assert path.startswith("pgkuid.django.")
         again = getattr(pgkuid.django, path.rsplit(".", 1)[1])(*args, **kwargs)
         assert again.deconstruct()[1:] == (path, args, kwargs)
+        assert (again.editable, again.blank, again.null) == (field.editable, field.blank, field.null)
         assert again.db_type(connection) == field.value_class.type_name
     field = pgkuid.django.SnowflakeSiField(index_bits=4)
     assert field.to_python("4097").machine == 256
@@ -140,3 +142,22 @@ def test_int_values():
                        (pgkuid.django.SnoField(), 5), (pgkuid.django.Uid60Field(), True)):
         with pytest.raises(ValidationError):
             field.to_python(bad)
+
+
+def test_generated_keys_are_not_edited():
+    """A key the DEFAULT makes has no box in forms (unless editable=True);
+    an editable field's box takes empty as None and refuses in the
+    server's words."""
+    from django.core.exceptions import ValidationError
+
+    import pgkuid.django
+    assert pgkuid.django.SnoField(primary_key=True, db_generated=True).editable is False
+    assert pgkuid.django.SnoField(db_generated=True, editable=True).editable is True
+    box = pgkuid.django.Revts8Field(null=True, blank=True).formfield()
+    assert box.clean("") is None and box.clean("  ") is None
+    r = pgkuid.Revts8.boundary(pgkuid.DEFAULT_SNOWFLAKE_SI_EPOCH)
+    assert box.clean(" %s " % r) == r and box.prepare_value(r) == str(r)
+    with pytest.raises(ValidationError, match="invalid input syntax for type revts8"):
+        box.clean("nope")
+    with pytest.raises(ValidationError):
+        pgkuid.django.Revts8Field().formfield().clean("")      # required
