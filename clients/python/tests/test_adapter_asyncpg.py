@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
@@ -96,3 +97,53 @@ def test_int_parameters(server):
 
     asyncio.run(check("binary"))
     asyncio.run(check("text"))
+
+
+@pytest.mark.parametrize("format", ["binary", "text"])
+def test_copy_records_to_table(server, format):
+    """copy_records_to_table() writes every type's values (the class, its
+    text, an int for the 8-byte types) in both formats; with text codecs
+    they are set again after the COPY, whose asyncpg method alone still
+    refuses them; through a pool's connection too."""
+    async def check():
+        pool = await asyncpg.create_pool(
+            min_size=1, max_size=1, server_settings={"search_path": server.search_path},
+            init=lambda conn: pgkuid.asyncpg.register(conn, format=format))
+        try:
+            async with pool.acquire() as conn:
+                for type_name, cls in pgkuid.TYPES.items():
+                    table = server.table("asyncpg_copy_%s" % type_name, type_name)
+                    made = await conn.fetchval("SELECT %s_new()" % type_name)
+                    at = [cls.boundary(pgkuid.DEFAULT_SNOWFLAKE_SI_EPOCH + timedelta(days=d))
+                          for d in range(3)]
+                    records = [(made, 0), (at[0], 1), (str(at[1]), 2)]
+                    if type_name in INT_TYPES:
+                        records.append((int(at[2]), 3))
+                    result = await pgkuid.asyncpg.copy_records_to_table(
+                        conn, table, records=records, columns=["id", "n"])
+                    assert result == "COPY %d" % len(records)
+                    rows = await conn.fetch("SELECT id, id::text AS text FROM %s ORDER BY n"
+                                            % table)
+                    assert [r["id"] for r in rows] == ([made] + at)[:len(records)]
+                    assert [r["text"] for r in rows] == [str(r["id"]) for r in rows]
+                    if format == "text":     # the text codecs are back
+                        with pytest.raises(asyncpg.InternalClientError, match="binary format"):
+                            await conn.copy_records_to_table(table, records=records[:1],
+                                                             columns=["id", "n"])
+                    # a refused value: the encoder's error (not wrapped by asyncpg's
+                    # COPY), and the codecs set back
+                    with pytest.raises(pgkuid.InvalidTextRepresentation):
+                        await pgkuid.asyncpg.copy_records_to_table(
+                            conn, table, records=[("nope", 9)], columns=["id", "n"])
+                    assert await conn.fetchval("SELECT $1::%s" % type_name, made) == made
+                # a COPY the server refuses in a transaction: its error, not the
+                # aborted transaction's of setting the text codecs back
+                with pytest.raises(asyncpg.UniqueViolationError):
+                    async with conn.transaction():
+                        await pgkuid.asyncpg.copy_records_to_table(
+                            conn, table, records=[(made, 0)], columns=["id", "n"])
+                assert await conn.fetchval("SELECT $1::%s" % type_name, made) == made
+        finally:
+            await pool.close()
+
+    asyncio.run(check())
