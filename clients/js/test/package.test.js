@@ -55,15 +55,53 @@ describe('the packed package', () => {
     assert.equal(out.text, 'brpk4q72xwf2m63l');
     assert.ok(out.loaded.every((n) => n > 0), JSON.stringify(out.loaded));
   });
+
+  test('type-checks and runs in a CommonJS project, as npm init makes one', (t) => {
+    const tsc = typescript();
+    if (!tsc) return t.skip('TypeScript is not installed');
+    // a project of its own type (npm init writes "commonjs"), the tarball's node_modules above it
+    const cjs = join(dir, 'app/cjs');
+    mkdirSync(cjs);
+    writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'cjs', private: true, type: 'commonjs' }));
+    for (const f of ['usage.ts', 'negative.ts']) {
+      writeFileSync(join(cjs, f), readFileSync(join(PACKAGE_DIR, 'test/types', f)));
+    }
+    const types = join(dir, 'app/node_modules/@types/node');
+    if (!existsSync(types)) symlinkSync(join(PACKAGE_DIR, 'node_modules/@types/node'), types, 'dir');
+    const modes = { nodenext: { module: 'nodenext' }, node16: { module: 'node16' },
+      node10: { module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true } };
+    for (const [mode, options] of Object.entries(modes)) {
+      const config = `tsconfig.${mode}.json`;
+      writeFileSync(join(cjs, config), JSON.stringify({
+        compilerOptions: { ...options, target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+        files: ['usage.ts', 'negative.ts'],
+      }));
+      try {
+        execFileSync(process.execPath, [tsc, '-p', config], { cwd: cjs, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      } catch (e) {
+        assert.fail(`tsc, module ${mode}, in a CommonJS project: ${e.stdout}${e.stderr}`);
+      }
+    }
+    // and require() gets what the declarations say (Node.js 20.19+ and 22.12+ load an ES module so)
+    const script = "const { Sno } = require('pgkuid'); const { registerTypes } = require('pgkuid/pg');" +
+      "console.log(Sno.parse('BRPK4Q72XWF2M63L').toString(), typeof registerTypes);";
+    const out = execFileSync(process.execPath, ['-e', script], { cwd: cjs, encoding: 'utf8' });
+    assert.equal(out.trim(), 'brpk4q72xwf2m63l function');
+  });
 });
 
-test('the type declarations compile', (t) => {
-  let tsc;
+/** tsc's script, or undefined where TypeScript is not installed. */
+function typescript() {
   try {
-    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    return createRequire(import.meta.url).resolve('typescript/bin/tsc');
   } catch {
-    return t.skip('TypeScript is not installed');
+    return undefined;
   }
+}
+
+test('the type declarations compile', (t) => {
+  const tsc = typescript();
+  if (!tsc) return t.skip('TypeScript is not installed');
   assert.ok(existsSync(tsc));
   try {
     execFileSync(process.execPath, [tsc, '-p', join(PACKAGE_DIR, 'test/types/tsconfig.json')],
