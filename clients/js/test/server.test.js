@@ -73,6 +73,14 @@ describeServer('the classes against the server', () => {
     }
   });
 
+  test('to_json(): the same JSON as JSON.stringify()', async () => {
+    for (const v of ids) {
+      const id = valueOf(v);
+      const { rows } = await client.query(`SELECT to_json($1::${v.type})::text AS json`, [id.toString()]);
+      assert.equal(JSON.stringify(id), rows[0].json, `${v.type} ${v.input}`);
+    }
+  });
+
   test('from_parts and boundary: the same IDs and the same refusals', async () => {
     for (const c of PARTS_CASES) {
       const placeholders = c.args.map((_, i) => `$${i + 2}`).join(', ');

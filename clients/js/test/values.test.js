@@ -36,6 +36,9 @@ describe(`the vectors of ${VECTORS_PATH}`, () => {
         assert.ok(v.cls.fromBigInt(BigInt(v.bigint)).equals(id));
       }
       if (v.uuid !== undefined) assert.equal(id.toUuid(), v.uuid);
+      // JSON: the text, as the server's to_json() writes it
+      assert.equal(JSON.stringify({ id }), JSON.stringify({ id: v.text }));
+      assert.ok(v.cls.parse(JSON.parse(JSON.stringify([id]))[0]).equals(id));
       if (v.type === 'snowflake_si') {
         assert.equal(typeof id.value, 'number');
         assert.equal(id.value, Number(v.bigint));

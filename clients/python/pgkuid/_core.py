@@ -295,6 +295,15 @@ class UidValue:
         return hash((self.type_name, self._key))
 
 
+def json_default(value: Any) -> str:
+    """``json.dumps(obj, default=json_default)``: a value of uid's types is
+    its text, as the server's ``to_json()`` writes it; anything else
+    json cannot write is its TypeError, as without the helper."""
+    if isinstance(value, UidValue):
+        return str(value)
+    raise TypeError("Object of type %s is not JSON serializable" % type(value).__name__)
+
+
 class Int64Value(UidValue):
     """A type stored as 8 bytes whose binary form is a big-endian int64,
     like bigint's; ``int(x)`` is the value of ``x::bigint``."""

@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Optional, Tuple, Type
 
 from django import forms
 from django.core import exceptions
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.db.models.expressions import Expression
 from django.db.models.query_utils import DeferredAttribute
@@ -32,7 +33,8 @@ from ._core import UidError
 from ._types import (DEFAULT_SNOWFLAKE_SI_EPOCH, DEFAULT_SNOWFLAKE_SI_INDEX_BITS, Epoch, Muid,
                      Revts8, Sno, SnowflakeSi, Uid60, UidValue)
 
-__all__ = ["SnoField", "MuidField", "SnowflakeSiField", "Revts8Field", "Uid60Field"]
+__all__ = ["SnoField", "MuidField", "SnowflakeSiField", "Revts8Field", "Uid60Field",
+           "UidJSONEncoder"]
 
 
 class _ColumnDefault(Expression):
@@ -54,6 +56,17 @@ class _ValueAttribute(DeferredAttribute):
             except exceptions.ValidationError:
                 pass    # kept as given: full_clean() reports it
         instance.__dict__[self.field.attname] = value
+
+
+class UidJSONEncoder(DjangoJSONEncoder):
+    """Django's JSON encoder (``JsonResponse(data, encoder=...)``,
+    ``JSONField(encoder=...)``), writing a value of uid's types as its text,
+    as the server's ``to_json()`` does."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, UidValue):
+            return str(o)
+        return super().default(o)
 
 
 class UidFormField(forms.CharField):

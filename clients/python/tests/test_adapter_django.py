@@ -161,3 +161,25 @@ def test_generated_keys_are_not_edited():
         box.clean("nope")
     with pytest.raises(ValidationError):
         pgkuid.django.Revts8Field().formfield().clean("")      # required
+
+
+def test_json_encoder(connection):
+    """UidJSONEncoder writes the values as their text, Django's types as
+    DjangoJSONEncoder does; JsonResponse takes it."""
+    import json
+    from datetime import datetime, timezone
+
+    from django.core.serializers.json import DjangoJSONEncoder
+    from django.http import JsonResponse
+
+    import pgkuid.django
+    s = pgkuid.Sno.boundary(pgkuid.DEFAULT_SNOWFLAKE_SI_EPOCH)
+    u = pgkuid.Uid60.from_int(1 << 40)
+    t = datetime(2026, 1, 2, tzinfo=timezone.utc)
+    data = {"ids": [s, u], "at": t}
+    assert json.loads(json.dumps(data, cls=pgkuid.django.UidJSONEncoder)) \
+        == {"ids": [str(s), str(u)], "at": json.loads(json.dumps(t, cls=DjangoJSONEncoder))}
+    response = JsonResponse(data, encoder=pgkuid.django.UidJSONEncoder)
+    assert json.loads(response.content)["ids"] == [str(s), str(u)]
+    with pytest.raises(TypeError):
+        json.dumps(object(), cls=pgkuid.django.UidJSONEncoder)

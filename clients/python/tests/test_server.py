@@ -2,6 +2,7 @@
 times, order, binary forms, results and refusals (message, DETAIL, HINT)."""
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, List, Tuple
 
@@ -84,6 +85,9 @@ def test_vector_as_on_server(conn, v):
         assert conn.execute("SELECT %%s::%s::bigint" % t, [text]).fetchone()[0] == int(x)
     if "uuid" in v:
         assert conn.execute("SELECT %s::muid::uuid", [text]).fetchone()[0] == x.uuid
+    # to_json(): what json.dumps writes with json_default
+    assert conn.execute("SELECT to_json(%%s::%s)::text" % t, [text]).fetchone()[0] \
+        == json.dumps(x, default=pgkuid.json_default)
 
 
 @pytest.mark.parametrize("type_name", list(pgkuid.TYPES))

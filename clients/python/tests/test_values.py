@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as datetime_module
+import json
 import pickle
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -34,6 +35,22 @@ def test_vector(v):
     if "uuid" in v:
         assert x.uuid == uuid.UUID(v["uuid"])
         assert pgkuid.Muid.from_uuid(x.uuid) == x
+
+
+@pytest.mark.parametrize("v", IDS, ids=vector_id)
+def test_json(v):
+    """json.dumps(default=json_default) writes the text, and reading it
+    back gives the ID."""
+    x = value_of(v)
+    assert json.dumps({"id": x, "n": [x]}, default=pgkuid.json_default) \
+        == json.dumps({"id": v["text"], "n": [v["text"]]})
+    assert type(x).parse(json.loads(json.dumps(x, default=pgkuid.json_default))) == x
+
+
+def test_json_default_refuses_others():
+    """Other objects are json's TypeError, as without the helper."""
+    with pytest.raises(TypeError, match="Object of type object is not JSON serializable"):
+        json.dumps(object(), default=pgkuid.json_default)
 
 
 @pytest.mark.parametrize("v", IDS, ids=vector_id)
