@@ -17,8 +17,12 @@
 #                    18) the one test/node.sh installs from the npm registry,
 #                    pinned, into UID_PG_CACHE/node-VERSION once, put first
 #                    on PATH here (test/lib.sh's ensure_node)
+#   clients/go       go vet and go test with Debian's Go, pgx v4 and lib/pq
+#                    (golang-go, golang-github-jackc-pgx-v4-dev,
+#                    golang-github-lib-pq-dev: test/lib.sh installs them) in
+#                    GOPATH mode over /usr/share/gocode, no module proxy
 #
-# Both read the shared vectors (clients/vectors/vectors.json, which make
+# All three read the shared vectors (clients/vectors/vectors.json, which make
 # vectorcheck holds to the C codecs).  UID_TEST_REQUIRE_SERVER=1 makes a
 # server test that cannot reach the server fail rather than skip.
 set -euo pipefail
@@ -62,3 +66,10 @@ name=$(node -p "require('$SRC/clients/js/package.json').name")
 (cd "$tmp/app" && npm init -y >/dev/null &&
 	npm install --offline --no-audit --no-fund --loglevel=error "$tmp/$tarball" &&
 	node --input-type=module -e "const m = await import('$name'); console.log('import $name:', Object.keys(m).sort().join(' '))")
+
+echo "== clients/go: go vet, go test (GOPATH mode over Debian's /usr/share/gocode)"
+mkdir -p "$tmp/gopath/src"
+ln -s "$SRC/clients/go" "$tmp/gopath/src/pgkuid"
+(cd "$tmp/gopath/src/pgkuid" &&
+	export GO111MODULE=off GOFLAGS= GOPATH="$tmp/gopath:/usr/share/gocode" GOCACHE="$tmp/gocache" &&
+	go version && go vet ./... && go test -count=1 ./...)

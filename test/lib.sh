@@ -89,6 +89,8 @@ uid_packages() {
 	# and ORMs, pytest, venv and pip for the offline install
 	echo "python3-psycopg python3-psycopg2 python3-asyncpg python3-sqlalchemy python3-django"
 	echo "python3-pytest python3-venv python3-pip python3-setuptools"
+	# and Go's: the compiler, pgx v4 and lib/pq, from /usr/share/gocode
+	echo "golang-go golang-github-jackc-pgx-v4-dev golang-github-lib-pq-dev"
 	# (and Node.js 20.10+ with npm, which Debian 12 has not: its nodejs is
 	# 18; ensure_node, below)
 }
