@@ -215,8 +215,9 @@ is(q1($b, 'SELECT live_min || \'..\' || live_max FROM sno_range()'), '0..32767',
 my $log_at = -s $b->logfile;
 $b->restart;
 is(q1($b, 'SELECT sno_sequence(sno_new()) BETWEEN 100 AND 199'), 't', '2b. the restart took it');
-like(substr(slurp_file($b->logfile), $log_at),
-	qr/LOG:  uid: this start changed what IDs carry: sno's ranges/,
+# (the settings worker logs it once it has published the record, which the
+# session may use first: waited for)
+ok($b->wait_for_log(qr/LOG:  uid: this start changed what IDs carry: sno's ranges/, $log_at),
 	'2b. and the server log says the start changed what IDs carry');
 
 # 3. Back-fill and the live range's history.
