@@ -534,7 +534,7 @@ CREATE TABLE mt_fk_refs (ref sno REFERENCES mt_fk ON DELETE CASCADE);
 INSERT INTO mt_fk_refs SELECT id FROM mt_fk_p202610;
 SELECT * FROM uid_maintain_partitions('mt_fk', NULL, '1 month', 'drop', width => '1 month', as_of => '2026-12-15Z');
 -- (the key's clone on the partition is named by PostgreSQL, differently
--- from 19 on: its SQLSTATE only)
+-- from 18 on: its SQLSTATE only)
 \set VERBOSITY sqlstate
 SELECT * FROM uid_maintain_partitions('mt_fk', NULL, '1 month', 'detach', width => '1 month', as_of => '2026-12-15Z');
 \set VERBOSITY default
