@@ -30,6 +30,9 @@
 #          on 18 and integration on Debian 12's 15 whatever they are)
 # e.g. "test/check.sh --only tap 17" reruns the TAP suite on 17, and with
 # PROVE_TESTS=test/t/032_sno_reload.pl only that file.
+#   UID_TAP_JOBS   TAP files a major runs at once (default 3: most of a TAP
+#                  file's time is spent waiting on its servers); PROVE_FLAGS
+#                  adds to prove's flags (-j, --timer)
 #   UID_FUZZ_TIME  seconds per fuzz target (default 15)
 #   UID_SIM_SEEDS  the simulator's seeds (default 1-2000)
 #   UID_SEAMS_RUNS seeds of the seams test (TAP 033) per major (default 1; each
@@ -156,7 +159,8 @@ run_tap() {
 		UID_REQUIRE_PG_CRON="$(packaged "$PG_MAJOR" && [ "$PG_MAJOR" = 15 ] && echo 1)" \
 		${tap_from:+UID_UPGRADE_FROM="$tap_from"} \
 		UID_SEAMS_RUNS="${UID_SEAMS_RUNS:-1}" ${UID_SEAMS_SEEDS:+UID_SEAMS_SEEDS="$UID_SEAMS_SEEDS"} \
-		make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_CONFIG" PROVE_FLAGS="${PROVE_FLAGS:-}" \
+		make -C "$BUILD" -s tapcheck PG_CONFIG="$PG_CONFIG" \
+		PROVE_FLAGS="-j${UID_TAP_JOBS:-3} --timer ${PROVE_FLAGS:-}" \
 		${PROVE_TESTS:+PROVE_TESTS="$PROVE_TESTS"} && return 0
 	tail -n 50 "$BUILD"/tmp_check/log/regress_log_* 2>/dev/null || true
 	return 1
@@ -225,9 +229,36 @@ beside() {
 	beside_pids+=($!)
 	beside_runs+=("$name|$log")
 }
+# The majors built from source (17, 18) that the cache lacks: built beside
+# the others from the start, one after the other (18 first for Citus),
+# under the cache's lock (test/pg-build.sh), so that a fresh machine builds
+# them while 15's suites wait on their servers; the majors' loop below
+# finds them built, or waits on that lock for the one still building.
+prebuild() {
+	local m
+	for m in "$@"; do
+		use_major "$m"
+		ensure_postgres || return 1
+		echo "PostgreSQL $m: $(pg_version), $PG_CONFIG"
+	done
+}
+to_build=()
+for m in $majors; do
+	use_major "$m"
+	if ! packaged "$m" && ! rooted "$m" && [ ! -f "$UID_PG_CACHE/$m/uid-pg.stamp" ]; then
+		to_build+=("$m")
+	fi
+done
+# 18 first when the Citus stage is wanted: it starts once 18 is built.
+if want citus && [[ " ${to_build[*]-} " == *" 18 "* ]]; then
+	to_build=(18 $(printf '%s\n' "${to_build[@]}" | grep -vx 18))
+fi
+if [ ${#to_build[@]} -gt 0 ] && { want regress || want tap || want unit || want sim || want fuzz || want clients; }; then
+	beside "PostgreSQL ${to_build[*]} built from source into $UID_PG_CACHE" uid-pg-build prebuild "${to_build[@]}"
+fi
 run_rooted() {
 	"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" \
-		PROVE_TESTS="${PROVE_TESTS:-}" PROVE_FLAGS="${PROVE_FLAGS:-}" \
+		PROVE_TESTS="${PROVE_TESTS:-}" PROVE_FLAGS="${PROVE_FLAGS:-}" UID_TAP_JOBS="${UID_TAP_JOBS:-}" \
 		UID_SEAMS_RUNS="${UID_SEAMS_RUNS:-}" UID_SEAMS_SEEDS="${UID_SEAMS_SEEDS:-}" \
 		UID_SAN_TAP="${UID_SAN_TAP:-}" bash "$UID_SRC/test/root-check.sh" "$1" --only "$2"
 }
@@ -335,7 +366,8 @@ for m in $majors; do
 		not_run "TAP on $m" "no server"
 		continue
 	fi
-	[ "$m" != 18 ] || start_citus
+	# Citus as soon as 18 is built (by the build beside, or here)
+	if [ "$m" = 18 ] || [ -f "$UID_PG_CACHE/18/uid-pg.stamp" ]; then start_citus; fi
 	ver=$(pg_version)
 	if ! step "copy the sources for $m" copy_sources; then
 		not_run "pg_regress on $ver" "no copy"

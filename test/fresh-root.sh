@@ -36,7 +36,7 @@
 set -euo pipefail
 umask 022
 
-INNER_ENV="PROVE_TESTS PROVE_FLAGS PG_MAJOR UID_MATRIX UID_SEAMS_RUNS UID_SEAMS_SEEDS UID_FUZZ_TIME UID_SIM_SEEDS UID_INT_SEED"
+INNER_ENV="PROVE_TESTS PROVE_FLAGS UID_TAP_JOBS PG_MAJOR UID_MATRIX UID_SEAMS_RUNS UID_SEAMS_SEEDS UID_FUZZ_TIME UID_SIM_SEEDS UID_INT_SEED"
 if [ "$(id -u)" -ne 0 ]; then
 	command -v sudo >/dev/null || { echo "fresh-root.sh: run as root or install sudo" >&2; exit 1; }
 	envs=()

@@ -83,6 +83,9 @@ uid_packages() {
 		# experimental 19 has none ("Unable to locate package postgresql-19-cron")
 		if packaged "$m" && [ "$m" = 15 ]; then echo "postgresql-15-cron"; fi
 		if rooted "$m"; then echo "debootstrap"; fi
+		# test/pg-build.sh's tools, here before its build runs beside others
+		# (two apt-gets at once fail on dpkg's lock)
+		if ! packaged "$m" && ! rooted "$m"; then echo "bison flex zlib1g-dev bzip2 xz-utils"; fi
 	done
 	echo "make gcc clang libclang-rt-dev libipc-run-perl faketime procps"
 	# the client packages' tests (test/clients.sh): Debian's python3 drivers

@@ -29,7 +29,7 @@
 # "stress": test/stress.sh ROUNDS on MAJOR (test/stress.sh runs this for
 # PG_MAJOR=19).  With "bench": bench/majors-run.sh on MAJOR-1 and MAJOR side
 # by side, its report copied back to this checkout's
-# bench/results-majors.md.  PROVE_TESTS, PROVE_FLAGS, UID_SAN_TAP, UID_SEAMS_RUNS, UID_SEAMS_SEEDS, UID_FUZZ_TIME, UID_SIM_SECONDS, UID_SIM_SEEDS, UID_STRESS_ROUNDS and
+# bench/results-majors.md.  PROVE_TESTS, PROVE_FLAGS, UID_TAP_JOBS, UID_SAN_TAP, UID_SEAMS_RUNS, UID_SEAMS_SEEDS, UID_FUZZ_TIME, UID_SIM_SECONDS, UID_SIM_SEEDS, UID_STRESS_ROUNDS and
 # UID_STRESS_HOGS pass through.  Exits with the script's status.  /proc,
 # /dev/shm and a private devpts are mounted in the root while it is used and
 # unmounted on every exit.
@@ -43,7 +43,7 @@
 set -euo pipefail
 umask 022
 
-INNER_ENV="PROVE_TESTS PROVE_FLAGS UID_SAN_TAP UID_SEAMS_RUNS UID_SEAMS_SEEDS UID_FUZZ_TIME UID_STRESS_ROUNDS UID_STRESS_HOGS UID_SIM_SECONDS UID_SIM_SEEDS"
+INNER_ENV="PROVE_TESTS PROVE_FLAGS UID_TAP_JOBS UID_SAN_TAP UID_SEAMS_RUNS UID_SEAMS_SEEDS UID_FUZZ_TIME UID_STRESS_ROUNDS UID_STRESS_HOGS UID_SIM_SECONDS UID_SIM_SEEDS"
 PASS_ENV="UID_SCRATCH UID_PG_CACHE UID_KEEP $INNER_ENV"
 if [ "$(id -u)" -ne 0 ]; then
 	command -v sudo >/dev/null || { echo "root-check.sh: run as root or install sudo" >&2; exit 1; }
