@@ -24,7 +24,7 @@ TYPES_WORDS = $(subst $(space),$(comma)$(space),$(filter-out $(lastword $(TYPES)
 PARTITION_SQL = sed -e "s/@TYPES_SQL@/$(TYPES_SQL)/" -e "s/@TYPES_WORDS@/$(TYPES_WORDS)/"
 
 MODULE_big = uid
-OBJS = src/uid.o src/state.o src/generate.o src/core/platform_pg.o src/core/backfill.o src/core/record.o src/published.o src/source.o src/subscription.o src/citus.o src/cluster.o src/internal.o src/lease.o src/identity.o src/ident_lease.o src/ident_store.o src/coordinator.o src/remote.o src/reload.o src/guc.o src/guc_coordinator.o src/conninfo.o src/pool.o src/report.o src/type_support.o \
+OBJS = src/uid.o src/state.o src/generate.o src/core/platform_pg.o src/core/backfill.o src/core/record.o src/published.o src/source.o src/ident_inval.o src/subscription.o src/citus.o src/cluster.o src/internal.o src/lease.o src/identity.o src/ident_lease.o src/ident_store.o src/coordinator.o src/remote.o src/reload.o src/guc.o src/guc_coordinator.o src/conninfo.o src/pool.o src/report.o src/type_support.o \
 	src/sno_policy.o src/sno_overflow.o src/sno_backfill.o src/sno_snapshot.o \
 	$(patsubst %,src/%.o,$(TYPES)) \
 	$(patsubst %,src/codec/%_codec.o,$(TYPES))

@@ -37,8 +37,7 @@
 #include "utils/syscache.h"
 
 #include "citus.h"
-
-UID_HIDDEN uint64 uid_citus_invals = 0;
+#include "ident_inval.h"
 
 static bool registered = false;
 static Oid	local_group_rel = InvalidOid;	/* as last read; InvalidOid: none */
@@ -49,13 +48,13 @@ static void
 uid_citus_relcache_changed(Datum arg, Oid relid)
 {
 	if (relid == InvalidOid || relid == local_group_rel || relid == node_rel)
-		uid_citus_invals++;
+		uid_ident_invals++;
 }
 
 static void
 uid_citus_names_changed(Datum arg, int cacheid, uint32 hashvalue)
 {
-	uid_citus_invals++;
+	uid_ident_invals++;
 }
 
 /*
@@ -141,7 +140,7 @@ uid_citus_group(void)
 	uint64		at;
 	int32		group;
 
-	if (likely(uid_group_current(&cache, uid_citus_invals)))
+	if (likely(uid_group_current(&cache, uid_ident_invals)))
 		return cache.group;
 	if (!registered)
 	{
@@ -151,7 +150,7 @@ uid_citus_group(void)
 	}
 	if (!IsTransactionState())
 		return UID_GROUP_NONE;	/* no catalog to read: nothing generates here */
-	at = uid_citus_invals;
+	at = uid_ident_invals;
 	group = uid_citus_read();
 	uid_group_keep(&cache, at, group);
 	return group;

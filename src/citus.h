@@ -11,13 +11,6 @@
 #include "core/source.h"
 
 /*
- * Counts, in this process, the invalidations that may change the node group
- * (a value a generator keeps per record is kept per count too: published.h's
- * UidPerRecord).
- */
-extern UID_HIDDEN uint64 uid_citus_invals;
-
-/*
  * This database's Citus node group: UID_GROUP_NONE where Citus is not
  * installed, UID_GROUP_UNKNOWN where its row is missing.  Reads the catalog
  * only when an invalidation may have changed it.  In a transaction.

@@ -693,7 +693,7 @@ int64
 uid_per_record_slow(UidPerRecord *c, int64 (*work_out) (void))
 {
 	/* counted before: a node group that changes while read is read again */
-	uint64		invals = uid_ident_invals();
+	uint64		invals = uid_ident_invals;
 
 	c->word = UINT64_MAX;
 	c->value = work_out();

@@ -8,11 +8,10 @@
 
 #include "utils/timestamp.h"
 
-#include "citus.h"
 #include "compat.h"
+#include "ident_inval.h"
 #include "reload.h"
 #include "state.h"
-#include "subscription.h"
 
 /*
  * This process's copy of the record in force, and the word of the state
@@ -91,17 +90,16 @@ uid_rec_check(int bit)
 /*
  * A value a generator embeds, worked out once per record rather than per
  * ID (the checks and the lookups): the record changes only when a new one
- * is published, and uid_rec_word with it; the Citus node group only when
- * an invalidation reaches this process, and uid_citus_invals with it;
- * whether the database has a subscription likewise (uid_sub_invals).
+ * is published, and uid_rec_word with it; the Citus node group and
+ * whether the database has a subscription only when an invalidation of
+ * their catalogs reaches this process, and uid_ident_invals with it.
  * work_out errors as the per-ID checks would, and then nothing is kept.
  * After uid_rec_sync().
  */
 typedef struct UidPerRecord
 {
 	uint64		word;			/* the record word it was worked out for */
-	uint64		invals;			/* and uid_ident_invals() (the node group, the
-								 * subscriptions) */
+	uint64		invals;			/* and uid_ident_invals (ident_inval.h) */
 	int64		value;
 } UidPerRecord;
 
@@ -109,20 +107,10 @@ typedef struct UidPerRecord
 
 extern int64 uid_per_record_slow(UidPerRecord *c, int64 (*work_out) (void));
 
-/*
- * The invalidations that may change where an identity comes from: a sum of
- * two counts that only grow, so it changes whenever either does.
- */
-static inline uint64
-uid_ident_invals(void)
-{
-	return uid_citus_invals + uid_sub_invals;
-}
-
 static inline int64
 uid_per_record(UidPerRecord *c, int64 (*work_out) (void))
 {
-	if (likely(c->word == uid_rec_word && c->invals == uid_ident_invals()))
+	if (likely(c->word == uid_rec_word && c->invals == uid_ident_invals))
 		return c->value;
 	return uid_per_record_slow(c, work_out);
 }

@@ -19,6 +19,7 @@
 #include "guc.h"
 #include "published.h"
 #include "source.h"
+#include "subscription.h"
 #include "state.h"
 
 /* sno's partition and muid's medallion drawn at the server's start. */
@@ -75,13 +76,23 @@ uid_unleased_refusal(int32 group)
 		"(no ID is made: Citus's pg_dist_local_group is empty)";
 }
 
-const char *
-uid_unleased_shared_note(int bit)
+/*
+ * Why a default identity is refused where the database subscribes: the
+ * words of the refusal's DETAIL and of uid_identity()'s note.
+ */
+static char *
+uid_unleased_shared_reason(int bit)
 {
 	char	   *sub = uid_db_subscription_name();
 
-	return psprintf("(no ID is made: subscription \"%s\" brings rows from another server, which makes IDs with the same default unless %s is set)",
+	return psprintf("subscription \"%s\" brings rows from another server, which makes the same IDs unless %s is set on each server",
 					sub ? sub : "?", uid_unleased_settings(bit));
+}
+
+const char *
+uid_unleased_shared_note(int bit)
+{
+	return psprintf("(no ID is made: %s)", uid_unleased_shared_reason(bit));
 }
 
 const char *
@@ -107,17 +118,12 @@ uid_unleased_source(int bit, int32 *group)
 	UidIdSource source = uid_unleased_field(bit, group);
 
 	if (source == UID_ID_SHARED)
-	{
-		char	   *sub = uid_db_subscription_name();
-
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("uid makes no ID with a default identity in a database that takes rows from another server"),
-				 errdetail("Subscription \"%s\" brings rows from another server, which makes the same IDs unless its identity is set: %s is not set here.",
-						   sub ? sub : "?", uid_unleased_settings(bit)),
+				 errdetail("The database's %s; it is not set here.", uid_unleased_shared_reason(bit)),
 				 errhint("Set %s to a value of its own on each server, or lease identities from a pool (\"uid.coordinator\"); see doc/multi-master.md.",
 						 uid_unleased_settings(bit))));
-	}
 
 	if (source == UID_ID_REFUSED && *group == UID_GROUP_UNSYNCED)
 		ereport(ERROR,

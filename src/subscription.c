@@ -35,9 +35,8 @@
 #include "utils/syscache.h"
 
 #include "core/source.h"
+#include "ident_inval.h"
 #include "subscription.h"
-
-UID_HIDDEN uint64 uid_sub_invals = 0;
 
 static bool registered = false;
 /* whether it has one, 1 or 0, kept as a node group is (core/source.h) */
@@ -46,7 +45,7 @@ static UidGroupCache cache = UID_GROUP_CACHE_INIT;
 static void
 uid_sub_changed(Datum arg, int cacheid, uint32 hashvalue)
 {
-	uid_sub_invals++;
+	uid_ident_invals++;
 }
 
 /*
@@ -80,7 +79,7 @@ uid_db_subscribed(void)
 	uint64		at;
 	char	   *name;
 
-	if (likely(uid_group_current(&cache, uid_sub_invals)))
+	if (likely(uid_group_current(&cache, uid_ident_invals)))
 		return cache.group != 0;
 	if (!registered)
 	{
@@ -90,7 +89,7 @@ uid_db_subscribed(void)
 	if (!IsTransactionState())
 		return false;
 	/* counted before: an invalidation that comes during the read reads again */
-	at = uid_sub_invals;
+	at = uid_ident_invals;
 	name = uid_sub_first();
 	uid_group_keep(&cache, at, name != NULL ? 1 : 0);
 	if (name == NULL)

@@ -10,13 +10,6 @@
 #include "compat.h"
 
 /*
- * Counts, in this process, the invalidations of pg_subscription (a value a
- * generator keeps per record is kept per count too: published.h's
- * UidPerRecord).
- */
-extern UID_HIDDEN uint64 uid_sub_invals;
-
-/*
  * Has this database a subscription (enabled or not)?  Reads the catalog
  * only when an invalidation of pg_subscription may have changed it.  In a
  * transaction; false outside one (nothing generates there).

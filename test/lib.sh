@@ -103,6 +103,7 @@ uid_packages() {
 install_missing() {
 	local p missing=()
 	for p in "$@"; do
+		[[ " ${missing[*]-} " != *" $p "* ]] || continue # named twice
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 	done
 	if [ ${#missing[@]} -gt 0 ]; then

@@ -537,7 +537,7 @@ typedef struct Backend
 	bool		in_call;
 	/*
 	 * Citus runs: its copy of the node group (citus.c's), the invalidations
-	 * it took (uid_citus_invals) and those sent to it, taken or not, and
+	 * it took (uid_ident_invals) and those sent to it, taken or not, and
 	 * whether its call under way generates into the cluster (scope 0) or
 	 * into a database of its own (1 + its server: a worker outside the
 	 * cluster)

@@ -8,12 +8,14 @@
 #     the apply worker, where a column only the subscriber has takes its
 #     DEFAULT (the change waits, and comes in once the identity is set);
 #     another database of the same server, without a subscription, is not
-#     affected; once the subscription is dropped, IDs are made again.  (uid 0.7.0 made the same
+#     affected; back-fill (sno_new_at) and a role that is not a superuser
+#     are refused alike; once the subscription is dropped, IDs are made again.  (uid 0.7.0 made the same
 #     snowflake_si and revts8 IDs on both, by the thousand.)
 #  b. Identities set by hand, different on each: writers on both at once,
 #     every type, one direction binary and the other text: 0 IDs made by
 #     both, and once replication has caught up both servers hold the same
-#     IDs.
+#     IDs.  A reload that unsets one of them while the database subscribes
+#     is refused from the next transaction.
 #  c. Identities leased from one coordinator: the same.
 #  d. A server whose replication state slots are all held by subscriptions
 #     (max_active_replication_origins on 18+, max_replication_slots before):
@@ -75,7 +77,8 @@ sub mm_node
 }
 
 my $a = mm_node('a', 'a');
-my $b = mm_node('b', 'b');
+my $b = mm_node('b', 'b', 'uid.sno_sequence_max = 65279', 'uid.sno_backfill_min = 65280',
+	'uid.sno_backfill_max = 65535');
 my $major = $a->pg_version->major;
 my $both = $major >= 16;
 note $both ? "PostgreSQL $major: both ways, origin = none" : "PostgreSQL $major: one way (no origin = none before 16)";
@@ -210,6 +213,20 @@ for my $g (id_generators())
 	my ($r, undef, $e) = $b->psql('postgres', "SELECT $g()");
 	like($e, $refusal, "a. $g() is refused");
 }
+# back-fill dates IDs with the same partition: refused too
+my (undef, undef, $bferr) = $b->psql('postgres', q{SELECT sno_new_at(1, now() - interval '1 hour')});
+like($bferr, $refusal, 'a. sno_new_at() (back-fill) is refused');
+# a role that is not a superuser (pg_subscription's conninfo is hidden from
+# it; uid reads the catalog itself): the same refusal and report
+$b->safe_psql('postgres',
+	'CREATE ROLE plain LOGIN; GRANT INSERT, SELECT ON t_snowflake_si TO plain');
+my (undef, undef, $plerr) = $b->psql('postgres', 'INSERT INTO t_snowflake_si DEFAULT VALUES',
+	extra_params => [ '-U', 'plain' ]);
+like($plerr, $refusal, 'a. a role that is not a superuser is refused with uid\'s message');
+is($b->safe_psql('postgres',
+		q{SELECT count(*) FILTER (WHERE note LIKE '(no ID is made: subscription "b_from_a"%') > 0 FROM uid_identity()},
+		extra_params => [ '-U', 'plain' ]),
+	't', 'a. and uid_identity() tells it why');
 # a parallel plan's workers (if the generators run there) read the
 # catalog for themselves
 my ($prc, undef, $perr) = $b->psql(
@@ -249,6 +266,18 @@ $a->safe_psql('postgres', 'INSERT INTO t_extra VALUES (2)');
 $a->wait_for_catchup('b_from_a');
 is($b->safe_psql('postgres', 'SELECT k, snowflake_si_machine(id, 8) FROM t_extra'), '2|2',
 	'b. the apply worker takes the DEFAULT with the identity set by hand');
+# a reload that takes a hand identity away while the database subscribes:
+# refused from the next transaction (sno's partition, still set, is not)
+$b->adjust_conf('postgresql.conf', 'uid.generator', undef);
+$b->adjust_conf('postgresql.conf', 'uid.cluster', undef);
+$b->reload;
+$b->safe_psql('postgres', 'SELECT uid_reload()');
+my (undef, undef, $rlerr) = $b->psql('postgres', 'SELECT snowflake_si_new()');
+like($rlerr, $refusal, 'b. a reload that unsets uid.generator: snowflake_si_new() is refused');
+is($b->safe_psql('postgres', 'SELECT sno_new() IS NOT NULL'), 't', 'b. sno_new(), its partition still set, is not');
+$b->append_conf('postgresql.conf', "uid.generator = 2\nuid.cluster = 2\n");
+$b->reload;
+$b->safe_psql('postgres', 'SELECT uid_reload()');
 unpair($a, $b);
 
 # ------------------------------------------------------------------ c
