@@ -25,6 +25,10 @@
 #    one the other; the guide's next range lets the pass run again as
 #    written.
 #
+# 4. Each refusal of the guide's function (a table whose key is not one
+#    column, a partitioned table, foreign keys it does not handle, a view
+#    of a moved column): its message, and no column changed.
+#
 # Every plan checked is shown to be parallel (a Gather in EXPLAIN, or in
 # auto_explain's log for the pass inside the guide's function), so that
 # none of this passes for want of a parallel plan.  Nothing is timed.
@@ -174,6 +178,46 @@ is( q1(q{SELECT sequence_max, backfill_min, backfill_max FROM (
 	       max(setting) FILTER (WHERE name = 'uid.sno_backfill_max') AS backfill_max
 	FROM uid_config()) c}),
 	'65023|65024|65279', "retry: the next range is the 256 sequences below the guide's");
+
+# 4. What the guide's function refuses, before it changes anything: each
+# case on its own tables, the call in one session with the function; then
+# no column was renamed or retyped.
+my @refusals = (
+	[ 'a time per table', 'CREATE TABLE r (id bigint PRIMARY KEY);',
+		q{ARRAY['r']::regclass[], ARRAY[NULL, NULL]::text[]}, qr/one time \(or NULL\) per table/ ],
+	[ 'a primary key of two columns', 'CREATE TABLE r (a int, b int, PRIMARY KEY (a, b));',
+		q{ARRAY['r']::regclass[], ARRAY[NULL]::text[]}, qr/r is not a table with a primary key of one column/ ],
+	[ 'no primary key', 'CREATE TABLE r (id bigint);',
+		q{ARRAY['r']::regclass[], ARRAY[NULL]::text[]}, qr/r is not a table with a primary key of one column/ ],
+	[ 'a partitioned table',
+		'CREATE TABLE r (id bigint PRIMARY KEY) PARTITION BY RANGE (id); CREATE TABLE r1 PARTITION OF r FOR VALUES FROM (0) TO (100);',
+		q{ARRAY['r']::regclass[], ARRAY[NULL]::text[]}, qr/r is not a table with a primary key of one column/ ],
+	[ 'a foreign key of two columns to a moved key',
+		'CREATE TABLE r (id bigint PRIMARY KEY, x int, UNIQUE (id, x)); CREATE TABLE s (id bigint PRIMARY KEY, rid bigint, x int, FOREIGN KEY (rid, x) REFERENCES r (id, x));',
+		q{ARRAY['r']::regclass[], ARRAY[NULL]::text[]}, qr/not handled: the foreign key s_rid_x_fkey of s, of several columns/ ],
+	[ 'a foreign key to a moved reference',
+		'CREATE TABLE r (id bigint PRIMARY KEY); CREATE TABLE s (id bigint PRIMARY KEY, rid bigint UNIQUE REFERENCES r); CREATE TABLE u (id bigint PRIMARY KEY, srid bigint REFERENCES s (rid));',
+		q{ARRAY['r']::regclass[], ARRAY[NULL]::text[]}, qr/not handled: the foreign key u_srid_fkey of u, .* to a moved reference/ ],
+	[ 'a column that references two moved keys',
+		'CREATE TABLE r (id bigint PRIMARY KEY); CREATE TABLE s (id bigint PRIMARY KEY); CREATE TABLE u (id bigint PRIMARY KEY, k bigint REFERENCES r REFERENCES s);',
+		q{ARRAY['r', 's']::regclass[], ARRAY[NULL, NULL]::text[]}, qr/not handled: u, a column of which holds two keys or references/ ],
+	[ 'a view of a moved column',
+		'CREATE TABLE r (id bigint PRIMARY KEY); CREATE VIEW rv AS SELECT id FROM r;',
+		q{ARRAY['r']::regclass[], ARRAY[NULL]::text[]}, qr/view rv uses r\.id: drop it before, make it again after/ ]);
+my $columns = q{SELECT string_agg(attrelid::regclass || '.' || attname || ' ' || format_type(atttypid, atttypmod),
+	', ' ORDER BY attrelid, attnum) FROM pg_attribute
+	WHERE attnum > 0 AND NOT attisdropped
+	  AND attrelid IN (SELECT oid FROM pg_class WHERE relnamespace = 'refused'::regnamespace)};
+for my $c (@refusals)
+{
+	my ($what, $ddl, $args, $message) = @$c;
+	q1("DROP SCHEMA IF EXISTS refused CASCADE; CREATE SCHEMA refused; SET search_path = refused, public; $ddl");
+	my $before = q1($columns);
+	my (undef, undef, $err) = $node->psql('postgres',
+		"SET search_path = refused, public;\n" . guide('uid_move_keys') . "\nSELECT pg_temp.uid_move_keys($args);");
+	like($err, $message, "refused: $what");
+	is(q1($columns), $before, "refused: $what: no column changed");
+}
 
 $node->stop;
 done_testing();
