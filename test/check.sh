@@ -3,9 +3,9 @@
 # of the matrix (UID_MATRIX, default "15 17 18 19"; PG_MAJOR=N for one major):
 # per major pg_regress and TAP (concurrency, clock jumps, restart, crash,
 # replication, pg_upgrade), each against that major's server (19's inside a
-# Debian sid root, test/root-check.sh); once, in the
-# first major's build copy, the unit tests (the codecs, uid-inspect, the
-# core's rules), the generator core's deterministic simulator (make
+# Debian sid root, test/root-check.sh); once, beside the others in a copy
+# built against the first major, the unit tests (the codecs, uid-inspect,
+# the core's rules), the generator core's deterministic simulator (make
 # simcheck), the mutants of the core's rules (make mutatecheck) and the
 # decoder fuzzers, which are plain C and use no server; once, on the newest major (19, in its
 # root), pg_regress and the concurrency TAP tests against uid.so built with
@@ -192,10 +192,47 @@ upgrade_probe() {
 	return 1
 }
 
-# The server-independent suites run once, in the first major's copy.
+# The server-independent suites (unit, sim and its mutants, fuzz) run
+# once, in a copy of their own built against the first major's pg_config,
+# beside the others from there (UID_SIDE_BY_SIDE=0: then, before them):
+# they use the CPU that the majors' suites leave while they wait on their
+# servers.  Each one's line is in the run's output, printed at the end.
 nosrv_build=
 nosrv_config=
-nosrv_major=
+run_nosrv() {
+	local lines=() rc=0
+	nosrv_suite() {
+		local name=$1 t0=$SECONDS
+		shift
+		say "$name"
+		if "$@"; then
+			lines+=("$(printf '%-6s %s' ok "$name ($((SECONDS - t0)) s)")")
+		else
+			lines+=("$(printf '%-6s %s' FAIL "$name ($((SECONDS - t0)) s)")")
+			rc=1
+		fi
+	}
+	say "copying the sources to $nosrv_build"
+	"${SUDO[@]}" rm -rf "$(dirname "$nosrv_build")"
+	copy_tree "$nosrv_build" && "${SUDO[@]}" chown -R postgres: "$(dirname "$nosrv_build")" || return 1
+	if want unit; then
+		nosrv_suite "unit tests: codecs, uid-inspect, the core's rules" \
+			as_pg make -C "$nosrv_build" -s unitcheck PG_CONFIG="$nosrv_config"
+	fi
+	if want sim; then
+		nosrv_suite "generator core simulator, seeds ${UID_SIM_SEEDS:-1-2000}, and its planted bugs" \
+			as_pg make -C "$nosrv_build" -s simcheck SIM_SEEDS="${UID_SIM_SEEDS:-1-2000}" PG_CONFIG="$nosrv_config"
+		nosrv_suite "mutants of the core's rules, each killed by the unit tests or the simulator" \
+			as_pg make -C "$nosrv_build" -s mutatecheck SIM_SEEDS="${UID_SIM_SEEDS:-1-2000}" PG_CONFIG="$nosrv_config"
+	fi
+	if want fuzz; then
+		nosrv_suite "fuzz" \
+			as_pg make -C "$nosrv_build" -s fuzzcheck FUZZ_TIME="${UID_FUZZ_TIME:-15}" PG_CONFIG="$nosrv_config"
+	fi
+	say "the suites without a server"
+	printf '%s\n' "${lines[@]}"
+	return $rc
+}
 
 # A major in a Debian sid root (19): its pg_regress and TAP run inside the
 # root (test/root-check.sh), side by side with the other majors' suites
@@ -374,17 +411,13 @@ for m in $majors; do
 		not_run "TAP on $ver" "no copy"
 		continue
 	fi
-	if [ -z "$nosrv_build" ]; then
-		nosrv_build=$BUILD nosrv_config=$PG_CONFIG nosrv_major=$m
-		if want unit; then
-			suite "unit tests: codecs, uid-inspect, the core's rules (no server; in $m's copy)" \
-				as_pg make -C "$BUILD" -s unitcheck PG_CONFIG="$PG_CONFIG" || true
-		fi
-		if want sim; then
-			suite "generator core simulator, seeds ${UID_SIM_SEEDS:-1-2000}, and its planted bugs (no server)" \
-				as_pg make -C "$BUILD" -s simcheck SIM_SEEDS="${UID_SIM_SEEDS:-1-2000}" PG_CONFIG="$PG_CONFIG" || true
-			suite "mutants of the core's rules, each killed by the unit tests or the simulator (no server)" \
-				as_pg make -C "$BUILD" -s mutatecheck SIM_SEEDS="${UID_SIM_SEEDS:-1-2000}" PG_CONFIG="$PG_CONFIG" || true
+	if [ -z "$nosrv_build" ] && { want unit || want sim || want fuzz; }; then
+		nosrv_build=$UID_SCRATCH/nosrv/build nosrv_config=$PG_CONFIG
+		name="unit tests, simulator, mutants, fuzz (no server; built against $ver)"
+		if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
+			beside "$name" uid-nosrv run_nosrv
+		else
+			suite "$name" run_nosrv || true
 		fi
 	fi
 	want regress || want tap || want clients || continue
@@ -444,10 +477,7 @@ if ! want unit && ! want sim && ! want fuzz; then
 elif [ $rooted_only = 1 ]; then
 	: # in the root, with its major's suites
 elif [ -n "$nosrv_build" ]; then
-	if want fuzz; then
-		suite "fuzz (no server; in $nosrv_major's copy)" \
-			as_pg make -C "$nosrv_build" -s fuzzcheck FUZZ_TIME="${UID_FUZZ_TIME:-15}" PG_CONFIG="$nosrv_config" || true
-	fi
+	: # beside the others, above
 else
 	not_run "unit tests" "no server of any major to build with"
 	not_run "generator core simulator" "no server of any major to build with"

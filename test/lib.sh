@@ -185,13 +185,19 @@ copy_sources() {
 		as_pg /usr/lib/postgresql/15/bin/pg_ctl -D "$UID_SCRATCH/data" -m fast -w stop >/dev/null || true
 	fi
 	"${SUDO[@]}" rm -rf "$SCRATCH" "$UID_SCRATCH/build" "$UID_SCRATCH/data" &&
-		"${SUDO[@]}" mkdir -p "$BUILD" &&
-		tar -C "$UID_SRC" --exclude=.git --exclude='*.o' --exclude='*.so' \
-			--exclude=./results --exclude=./tmp_check -cf - . | "${SUDO[@]}" tar -C "$BUILD" -xf - &&
+		copy_tree "$BUILD" &&
 		"${SUDO[@]}" chown postgres: "$UID_SCRATCH" &&
 		# this major's directory only: UID_SCRATCH also holds other majors'
 		# and the Debian roots of root-check.sh and package.sh
 		"${SUDO[@]}" chown -R postgres: "$SCRATCH"
+}
+
+# copy_tree DIR: the checkout's files, without what a build or a test
+# leaves, copied into DIR (made if missing).
+copy_tree() {
+	"${SUDO[@]}" mkdir -p "$1" &&
+		tar -C "$UID_SRC" --exclude=.git --exclude='*.o' --exclude='*.so' \
+			--exclude=./results --exclude=./tmp_check -cf - . | "${SUDO[@]}" tar -C "$1" -xf -
 }
 
 # Build the copy against the current major and install into its server.

@@ -80,9 +80,7 @@ copy_installation() {
 }
 
 build_instrumented() {
-	"${SUDO[@]}" mkdir -p "$SAN_BUILD"
-	tar -C "$UID_SRC" --exclude=.git --exclude='*.o' --exclude='*.so' \
-		--exclude=./results --exclude=./tmp_check -cf - . | "${SUDO[@]}" tar -C "$SAN_BUILD" -xf -
+	copy_tree "$SAN_BUILD"
 	"${SUDO[@]}" chown -R postgres: "$SAN"
 	# with_llvm=no: no JIT bitcode, which would be built by clang with these flags
 	as_pg make -C "$SAN_BUILD" -s PG_CONFIG="$SAN_CONFIG" with_llvm=no \
