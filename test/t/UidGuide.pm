@@ -1,6 +1,7 @@
-# doc/migrating.md as its tests read it (TAP 042 and 045): the guide's
-# blocks marked "<!-- guide: NAME -->", and a run of its function with the
-# plan of the pass that makes the keys.
+# The guides as their tests read them: a page's blocks marked "<!-- guide:
+# NAME -->" (guide_block: any page, TAP 046 reads doc/multi-master.md; guide:
+# doc/migrating.md's, TAP 042 and 045), and a run of doc/migrating.md's
+# function with the plan of the pass that makes the keys.
 
 package UidGuide;
 
@@ -12,17 +13,26 @@ use FindBin;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
-our @EXPORT = qw(guide guide_run guide_parallel);
+our @EXPORT = qw(guide guide_block guide_run guide_parallel);
 
-my $doc = slurp_file("$FindBin::RealBin/../../doc/migrating.md");
+my %pages;
 
-# The text of the guide's block NAME: the fenced block after its marker.
+# The text of the block NAME of the page PAGE (a path from the top of the
+# repository, "doc/multi-master.md"): the fenced block after its marker.
+sub guide_block
+{
+	my ($page, $name) = @_;
+	my $doc = $pages{$page} //= slurp_file("$FindBin::RealBin/../../$page");
+	$doc =~ /^<!-- guide: \Q$name\E -->\n```[a-z]*\n(.*?)^```$/ms
+	  or die "$page has no block marked \"guide: $name\"\n";
+	return $1;
+}
+
+# The text of doc/migrating.md's block NAME.
 sub guide
 {
 	my ($name) = @_;
-	$doc =~ /^<!-- guide: \Q$name\E -->\n```[a-z]*\n(.*?)^```$/ms
-	  or die "doc/migrating.md has no block marked \"guide: $name\"\n";
-	return $1;
+	return guide_block('doc/migrating.md', $name);
 }
 
 # Runs the guide's function and then the SQL given, in one session of the
