@@ -63,6 +63,9 @@ endif
 # Every file needs setup's extension and helpers first: "make installcheck
 # REGRESS=sno_io" runs setup, then sno_io.
 override REGRESS := setup $(filter-out setup $(TOO_NEW),$(REGRESS))
+# "make tempcheck" runs them, or the files REGRESS names, against a
+# temporary server made and removed by test/tempcheck.sh (no server need be
+# running): "make tempcheck REGRESS=sno_io", after "make install".
 # The TAP tests run with "make tapcheck", not with installcheck (which is
 # pg_regress alone): PROVE_TESTS=test/t/032_sno_reload.pl picks files.
 PROVE_TESTS = test/t/*.pl
@@ -223,6 +226,11 @@ layercheck: test/sim/alloc_alone.o $(OBJS)
 	perl test/types.pl $(srcdir)
 
 .PHONY: layercheck
+
+tempcheck:
+	PG_CONFIG=$(PG_CONFIG) bash $(srcdir)/test/tempcheck.sh $(filter-out setup,$(REGRESS))
+
+.PHONY: tempcheck
 
 # The TAP tests, against the installed server (test/check.sh --only tap runs
 # them as the postgres user, with libfaketime).
