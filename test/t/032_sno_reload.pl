@@ -30,7 +30,6 @@ use lib $FindBin::RealBin;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
-use Time::HiRes qw(usleep);
 use UidTest;
 
 sub q1
@@ -88,8 +87,7 @@ my $idle = start_worker($a, q{INSERT INTO t VALUES (sno_new(), 'idle1', clock_ti
 	q{INSERT INTO t SELECT sno_new(), 'idle2', clock_timestamp() FROM generate_series(1, 100)});
 poll_until('the long statement under way',
 	sub { q1($a, q{SELECT count(*) >= 20 FROM t WHERE s = 'long'}) eq 't' });
-$a->reload;    # nothing changed: a reload pending in both workers
-usleep(300_000);
+reload_applied($a);    # nothing changed: a reload pending in both workers
 alter_range($a, 40000, 40100);    # prepared, not reloaded
 my ($rc, $out, $err) = finish_worker($long);
 is($rc, 0, 'the long statement ran through the reload') or diag $err;
@@ -154,10 +152,11 @@ poll_until('both servers generating',
 	sub { q1($a, 'SELECT count(*) > 10000 FROM t') eq 't' && q1($b, 'SELECT count(*) > 5000 FROM t') eq 't' });
 
 # B: a reload pending in its generator, and its next range prepared early.
-$b->reload;
-usleep(300_000);
+reload_applied($b);
 alter_range($b, 0, 32767);
-usleep(1_000_000);
+# b's generator makes IDs on with its reload pending (a thousand more rows)
+my $b_rows = q1($b, 'SELECT count(*) FROM t');
+poll_until('b generating on', sub { q1($b, "SELECT count(*) > $b_rows + 1000 FROM t") eq 't' });
 
 # The handover: A moves to 49152..65535, which nobody uses, giving 0..32767
 # up; B takes it once its clock is past the time A's IDs of it reached.
@@ -293,8 +292,7 @@ wait_range($d, 100, 199);
 my $late = $d->background_psql('postgres');
 $late->query_safe('SELECT 1');
 alter_range($d, 100, 199);
-$d->reload;
-usleep(300_000);
+reload_applied($d);
 alter_range($d, 200, 299);    # prepared, not reloaded
 is($late->query('SELECT min(sno_sequence(x)) || \'..\' || max(sno_sequence(x)) FROM (SELECT sno_new(1) x FROM generate_series(1, 500)) s'),
 	'100..199', '4a. a session that took a reload before it loaded uid issues from the delivered range');
@@ -305,8 +303,7 @@ $late->quit;
 my $leader = $d->background_psql('postgres');
 $leader->query_safe('SELECT sno_new(1)');
 alter_range($d, 100, 199);
-$d->reload;
-usleep(300_000);
+reload_applied($d);
 alter_range($d, 200, 299);
 my $par = $d->safe_psql('postgres', 'SELECT current_setting(\'server_version_num\')::int >= 160000') eq 't'
   ? 'debug_parallel_query' : 'force_parallel_mode';
@@ -335,8 +332,7 @@ alter_range($d, 100, 199);
 $d->reload;
 wait_range($d, 100, 199);
 $d->append_conf('postgresql.auto.conf', "uid.sno_sequence_max = 70000\n");
-$d->reload;
-usleep(500_000);
+reload_applied($d);
 my $rr = attempt($d, 'SELECT sno_new(1)');
 is($rr->{sqlstate} // 'made', 'made', '4d. a session holding a refused value still makes IDs') or diag $rr->{err};
 ok($d->log_contains(qr/gives a uid setting an invalid value: IDs keep the settings in force/),
@@ -359,8 +355,7 @@ $g->safe_psql('postgres', q{
 	END $$});
 my $sess = $g->background_psql('postgres');
 is($sess->query('SELECT machine()'), '5', '5. the session makes IDs with generator 5');
-$g->reload;
-usleep(300_000);
+reload_applied($g);
 $g->safe_psql('postgres', "LOAD 'uid'; ALTER SYSTEM SET uid.generator = 6");    # prepared
 is($sess->query('SELECT machine()'), '5',
 	'5. taking the reload late, the session carries the record in force, not the edit');
