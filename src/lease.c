@@ -36,13 +36,20 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "access/xact.h"
 #include "access/xlog.h"
+#include "catalog/pg_extension.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "replication/origin.h"
 #include "tcop/utility.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/rel.h"
 #include "utils/timestamp.h"
 
 #include "clock.h"
@@ -65,9 +72,58 @@ uid_incarnation_key(void)
 }
 
 /*
+ * Does the catalog of this database hold uid at a version that had no
+ * origin yet (0.1.0, 0.2.0)?  ALTER EXTENSION uid UPDATE creates the origin
+ * only when it updates from one of those (uid--0.2.0--0.3.0.sql): from any
+ * later version it never does, and a hint that sends the operator there
+ * would send them back to the same error (issue 51).  False outside a
+ * transaction.
+ */
+static bool
+uid_catalog_before_origin(void)
+{
+	Relation	rel;
+	SysScanDesc scan;
+	ScanKeyData key;
+	HeapTuple	tup;
+	bool		before = false;
+
+	if (!IsTransactionState())
+		return false;
+	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
+				CStringGetDatum("uid"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	if (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		bool		isnull;
+		Datum		v = heap_getattr(tup, Anum_pg_extension_extversion,
+									 RelationGetDescr(rel), &isnull);
+
+		if (!isnull)
+		{
+			char	   *version = TextDatumGetCString(v);
+
+			before = strcmp(version, "0.1.0") == 0 || strcmp(version, "0.2.0") == 0;
+		}
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return before;
+}
+
+/*
  * The origin's id.  Looked up each time (a syscache lookup, once per
  * renewal): an id kept across a drop and re-creation of the origin could
  * name another origin later.
+ *
+ * Missing, it is what pg_upgrade leaves (or an origin dropped by hand).
+ * The hint leads to what creates it: ALTER EXTENSION uid UPDATE where the
+ * catalog holds a version before the origin, else the procedure of
+ * doc/operations.md, whose order matters: the old state file is put in
+ * before the origin lets the first ID be made, so that the record of the
+ * live sequences and the back-fill lanes it holds are the server's
+ * (state.c takes a file of 0.6.0 or older over, record and lanes kept).
  */
 static ReplOriginId
 uid_fence_origin(void)
@@ -75,12 +131,22 @@ uid_fence_origin(void)
 	ReplOriginId id = replorigin_by_name(UID_FENCE_ORIGIN, true);
 
 	if (id == InvalidReplOriginId)
+	{
+		if (uid_catalog_before_origin())
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("uid cannot generate IDs: its lease is kept in replication origin \"%s\", which does not exist",
+							UID_FENCE_ORIGIN),
+					 errdetail("This database holds uid at a version older than 0.3.0, which had no lease; ALTER EXTENSION uid UPDATE creates the origin.  pg_upgrade carries neither it nor the state file uid_generator.state over."),
+					 errhint("Run ALTER EXTENSION uid UPDATE; after pg_upgrade, copy the old data directory's uid_generator.state in first (doc/operations.md).")));
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("uid cannot generate IDs: its lease is kept in replication origin \"%s\", which does not exist",
 						UID_FENCE_ORIGIN),
-				 errdetail("CREATE EXTENSION uid (version 0.3.0 or later) and ALTER EXTENSION uid UPDATE make it.  pg_upgrade carries neither it nor the state file uid_generator.state over."),
-				 errhint("Run ALTER EXTENSION uid UPDATE; after pg_upgrade, see doc/operations.md.")));
+				 errdetail("CREATE EXTENSION uid makes it (ALTER EXTENSION uid UPDATE only from uid 0.2.0 or older, so it cannot make it here).  pg_upgrade carries neither it nor the state file uid_generator.state over."),
+				 errhint("After pg_upgrade: stop the server, copy uid_generator.state from the old data directory into this one, start it, and run SELECT pg_replication_origin_create('%s'); see doc/operations.md.",
+						 UID_FENCE_ORIGIN)));
+	}
 	return id;
 }
 
