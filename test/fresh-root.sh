@@ -87,7 +87,7 @@ LOGS=$WORK/logs
 T0=$SECONDS
 
 source "$(dirname "$0")/lib.sh"  # say
-source "$(dirname "$0")/root.sh" # host_sources, root_tarball, unpack_root, copy_checkout, in_root, discard_root
+source "$(dirname "$0")/root.sh" # host_sources, root_tarball, unpack_root, copy_checkout, copy_history, in_root, discard_root
 
 cleanup() { discard_root $? "fresh-root.sh"; }
 
@@ -139,7 +139,7 @@ if compgen -G '/usr/local/share/ca-certificates/*' >/dev/null; then
 	echo "this machine's local CA certificates:" /usr/local/share/ca-certificates/*
 fi
 copy_checkout "$SRC" "$ROOT/uid"
-if [ -d "$SRC/.git" ]; then cp -a "$SRC/.git" "$ROOT/uid/.git"; fi
+copy_history "$SRC" "$ROOT/uid"
 if [ -d "$SHARED" ]; then
 	cp -a "$SHARED" "$ROOT/shared"
 	echo "copied $SRC to /uid, $SHARED to /shared"

@@ -193,10 +193,11 @@ copy_sources() {
 }
 
 # copy_tree DIR: the checkout's files, without what a build or a test
-# leaves, copied into DIR (made if missing).
+# leaves, copied into DIR (made if missing); its git history too (TAP 047
+# builds the last release from it).
 copy_tree() {
 	"${SUDO[@]}" mkdir -p "$1" &&
-		tar -C "$UID_SRC" --exclude=.git --exclude='*.o' --exclude='*.so' \
+		tar -C "$UID_SRC" --exclude='*.o' --exclude='*.so' \
 			--exclude=./results --exclude=./tmp_check -cf - . | "${SUDO[@]}" tar -C "$1" -xf -
 }
 

@@ -73,7 +73,7 @@ ROOT=$WORK/root
 T0=$SECONDS
 
 source "$(dirname "$0")/lib.sh"  # say, uid_packages
-source "$(dirname "$0")/root.sh" # in_root, release_root, root_tarball, unpack_root, host_sources, copy_checkout
+source "$(dirname "$0")/root.sh" # in_root, release_root, root_tarball, unpack_root, host_sources, copy_checkout, copy_history
 
 # From experimental: the server and its headers, and the libpq they were
 # built with.  From sid: the major before it with its headers (TAP 021 runs
@@ -113,6 +113,7 @@ unpack_root
 echo "PostgreSQL in the root: $(in_root "/usr/lib/postgresql/$MAJOR/bin/postgres" --version)"
 
 copy_checkout "$SRC" "$ROOT/uid"
+copy_history "$SRC" "$ROOT/uid"
 
 envs=(UID_PG_PACKAGED="$MAJOR $OLD" UID_MATRIX="$MAJOR" PG_MAJOR="$MAJOR" UID_UPGRADE_FROM_MAJOR="$OLD"
 	UID_PACKAGE_HERE=1 UID_SAN_MAJOR="$MAJOR")

@@ -63,6 +63,12 @@ copy_checkout() {
 	fi
 }
 
+# copy_history SRC DEST: the checkout's git history (.git), if it has one,
+# into the copy DEST: TAP 047 builds the last release from it.
+copy_history() {
+	if [ -d "$1/.git" ]; then cp -a "$1/.git" "$2/.git"; fi
+}
+
 # Inside the root: a clean environment, apt without questions.
 in_root() {
 	chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
