@@ -38,7 +38,8 @@
 #   UID_SEAMS_RUNS seeds of the seams test (TAP 033) per major (default 1; each
 #                  prints its seed, UID_SEAMS_SEEDS=<seeds> replays them)
 #   UID_CITUS_TARBALL the Citus sources (default
-#                  ../shared/citus/citus-14.0.1.tar.gz beside this checkout);
+#                  ../shared/citus/citus-14.0.1.tar.gz beside this checkout,
+#                  else fetched and checked: test/citus-build.sh);
 #                  UID_CITUS_TESTS=test/citus/003_mx_writes.pl runs one file
 STAGES="unit sim regress tap sanitize package dist fuzz citus integration clients"
 ONLY=

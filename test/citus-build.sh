@@ -12,7 +12,14 @@
 # Settings (environment):
 #   UID_CITUS_TARBALL  the Citus release sources (default
 #                      ../shared/citus/citus-14.0.1.tar.gz beside this
-#                      checkout; Citus 14 supports PostgreSQL 16 to 18)
+#                      checkout; Citus 14 supports PostgreSQL 16 to 18).
+#                      Where it is not set and that file is absent, the
+#                      release archive is fetched once from UID_CITUS_URL
+#                      (default GitHub's archive of tag v14.0.1) into
+#                      UID_PG_CACHE/src/citus-14.0.1.tar.gz and used only
+#                      if its tar (uncompressed: the same bytes however it
+#                      was compressed) has the sha256 pinned here, that of
+#                      git archive --prefix=citus-14.0.1/ v14.0.1
 #   UID_PG_CACHE       the cache of test/pg-build.sh (default /var/cache/uid-pg)
 #   UID_CITUS_REBUILD=1  build again even if the cache has a build
 #   UID_PG_JOBS        make -j (default: the number of CPUs)
@@ -32,7 +39,10 @@ umask 022
 
 UID_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${UID_PG_CACHE:-/var/cache/uid-pg}
-TARBALL=${UID_CITUS_TARBALL:-$UID_SRC/../shared/citus/citus-14.0.1.tar.gz}
+CITUS_VERSION=14.0.1
+TARBALL=${UID_CITUS_TARBALL:-$UID_SRC/../shared/citus/citus-$CITUS_VERSION.tar.gz}
+CITUS_URL=${UID_CITUS_URL:-https://github.com/citusdata/citus/archive/refs/tags/v$CITUS_VERSION.tar.gz}
+CITUS_TAR_SHA256=9365b2262e01f688f7126867e297bda2ac7f8cd15ad1d5f2e15ad6af45ab0878
 JOBS=${UID_PG_JOBS:-$(nproc)}
 MAJOR=18
 PREFIX=$CACHE/$MAJOR-citus
@@ -49,7 +59,32 @@ say() { printf '\n== %s\n' "$*" >&2; }
 die() { printf 'citus-build.sh: %s\n' "$*" >&2; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || die "run as root (it installs build packages and writes $CACHE)"
-[ -f "$TARBALL" ] || die "no Citus sources at $TARBALL (UID_CITUS_TARBALL names them)"
+# fetch_citus: the pinned release into the cache (once), checked; TARBALL
+# names it.  One line and a failure where it cannot be had.
+fetch_citus() {
+	local dest=$CACHE/src/citus-$CITUS_VERSION.tar.gz tmp err sha
+	if [ ! -f "$dest" ]; then
+		mkdir -p "$CACHE/src"
+		tmp=$(mktemp "$CACHE/src/.citus.XXXXXX")
+		say "no Citus sources at $TARBALL: fetching $CITUS_URL"
+		if ! err=$(curl -fsSL --retry 2 --connect-timeout 20 --max-time 300 -o "$tmp" "$CITUS_URL" 2>&1); then
+			rm -f "$tmp"
+			err=${err##*$'\n'} # curl's last line
+			die "no Citus sources: $TARBALL is absent and $CITUS_URL could not be fetched (${err:-curl failed}); UID_CITUS_TARBALL names a copy"
+		fi
+		sha=$(gzip -dc "$tmp" 2>/dev/null | sha256sum | cut -d' ' -f1)
+		if [ "$sha" != "$CITUS_TAR_SHA256" ]; then
+			rm -f "$tmp"
+			die "no Citus sources: $CITUS_URL is not Citus $CITUS_VERSION's release (its tar's sha256 is $sha, not $CITUS_TAR_SHA256)"
+		fi
+		mv "$tmp" "$dest"
+	fi
+	TARBALL=$dest
+}
+if [ ! -f "$TARBALL" ]; then
+	[ -z "${UID_CITUS_TARBALL:-}" ] || die "no Citus sources at $TARBALL (UID_CITUS_TARBALL names them)"
+	fetch_citus
+fi
 t0=$SECONDS
 
 # What the build is made of: a build with other inputs is built again.
