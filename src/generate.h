@@ -12,7 +12,6 @@
 #include "clock.h"
 #include "compat.h"
 #include "ident_lease.h"
-#include "identity.h"
 #include "lease.h"
 #include "published.h"
 #include "state.h"

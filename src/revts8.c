@@ -10,6 +10,7 @@
 #include "utils/sortsupport.h"
 
 #include "generate.h"
+#include "identity.h"
 #include "type_support.h"
 #include "guc.h"
 #include "source.h"

@@ -18,6 +18,7 @@
 #include "utils/timestamp.h"
 
 #include "generate.h"
+#include "identity.h"
 #include "type_support.h"
 #include "guc.h"
 #include "source.h"

@@ -14,6 +14,7 @@
 #include "utils/sortsupport.h"
 
 #include "generate.h"
+#include "identity.h"
 #include "type_support.h"
 #include "guc.h"
 #include "source.h"

@@ -12,6 +12,7 @@
 #include "utils/builtins.h"
 
 #include "generate.h"
+#include "identity.h"
 #include "type_support.h"
 #include "guc.h"
 #include "source.h"
