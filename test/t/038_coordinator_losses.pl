@@ -222,9 +222,13 @@ sub held
 }
 
 
-# 2b. A failover to a standby that had not received the last claim.
+# 2b. A failover to a standby that had not received the last claim.  a's
+# lease must not reach its second half (a renewal, which the promoted pool
+# would refuse: it never saw the claim) before the end: the TTL leaves a
+# busy machine room for the failover (20 s did not, with TAP files three
+# at a time beside a CI run: a renewed, was refused and claimed again).
 {
-	my $ttl = 20;
+	my $ttl = 120;
 	my $p = PostgreSQL::Test::Cluster->new('lag_primary');
 	$p->init(allows_streaming => 1);
 	$p->append_conf('postgresql.conf', "fsync = on\nuid.pool_grace = 1\n");
