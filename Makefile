@@ -49,7 +49,7 @@ PG_CONFIG ?= pg_config
 # The server's major version: some tests need a newer one.
 SERVER_MAJOR := $(shell $(PG_CONFIG) --version | sed 's/^PostgreSQL \([0-9]*\).*/\1/')
 
-REGRESS = setup config identity sno_vectors $(foreach t,$(TYPES),$(t)_io $(t)_ops $(t)_gen) sno_func sno_shard read_only aggregates pool partition partition_owner migrate upgrade soft_errors copy_on_error pg19
+REGRESS = setup config identity sno_vectors $(foreach t,$(TYPES),$(t)_io $(t)_ops $(t)_gen) sno_func sno_shard read_only fence aggregates pool partition partition_owner migrate upgrade soft_errors copy_on_error pg19
 # Files that need a newer server: pg_input_is_valid() (16+), COPY ... ON_ERROR
 # (17+), the casts between bytea and uuid and ON_ERROR set_null (19+).
 TOO_NEW := $(if $(shell test $(SERVER_MAJOR) -ge 16 && echo y),,soft_errors) \
@@ -91,8 +91,8 @@ type_sql = for t in $(1); do \
 			src/comparisons.sql.in src/$$t.sql; \
 	done
 
-$(EXTENSION)--$(EXTVERSION).sql: src/internal.sql src/uid.sql src/reload.sql src/pool.sql src/pool_guard.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql src/citus.sql
-	( cat src/internal.sql src/uid.sql src/reload.sql src/pool.sql src/pool_guard.sql src/pool_functions.sql; \
+$(EXTENSION)--$(EXTVERSION).sql: src/internal.sql src/uid.sql src/reload.sql src/fence.sql src/pool.sql src/pool_guard.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(TYPES)) src/partition.sql src/citus.sql
+	( cat src/internal.sql src/uid.sql src/reload.sql src/fence.sql src/pool.sql src/pool_guard.sql src/pool_functions.sql; \
 	  $(call type_sql,$(TYPES)); \
 	  $(PARTITION_SQL) src/partition.sql; cat src/citus.sql ) > $@
 
@@ -103,14 +103,14 @@ NEW_TYPES = $(foreach t,$(TYPES),$(if $(shell grep -qs '^CREATE TYPE $(t);' src/
 # The update from the last release, made from the same sources until this
 # version is released (then frozen into src/upgrade/): the domain of
 # internal calls (new in 0.7.0), update.sql's drops, uid_reload() (reload.sql,
-# new in 0.7.0), the pools' guard
+# new in 0.7.0), uid_fence_restore() (fence.sql, new in 0.7.0), the pools' guard
 # (pool_guard.sql, new in 0.7.0), then the pool's functions replaced, the
 # new types (if any) created, partition.sql's functions replaced (0.6.0 had
 # uid_create_partitions() only) and citus.sql's added.
-$(EXTENSION)--$(UPGRADE_FROM)--$(EXTVERSION).sql: src/internal.sql src/update.sql src/reload.sql src/pool_guard.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(NEW_TYPES)) src/partition.sql src/citus.sql
+$(EXTENSION)--$(UPGRADE_FROM)--$(EXTVERSION).sql: src/internal.sql src/update.sql src/reload.sql src/fence.sql src/pool_guard.sql src/pool_functions.sql src/comparisons.sql.in $(patsubst %,src/%.sql,$(NEW_TYPES)) src/partition.sql src/citus.sql
 	( printf '%s\n' '-- uid $(UPGRADE_FROM) -> $(EXTVERSION)' '' \
 		'\echo Use "ALTER EXTENSION uid UPDATE TO '"'"'$(EXTVERSION)'"'"'" to load this file. \quit' ''; \
-	  cat src/internal.sql src/update.sql src/reload.sql src/pool_guard.sql; \
+	  cat src/internal.sql src/update.sql src/reload.sql src/fence.sql src/pool_guard.sql; \
 	  sed 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/' src/pool_functions.sql; \
 	  $(call type_sql,$(NEW_TYPES)); \
 	  $(PARTITION_SQL) -e 's/^CREATE FUNCTION/CREATE OR REPLACE FUNCTION/' src/partition.sql; \

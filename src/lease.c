@@ -42,10 +42,12 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/pg_extension.h"
+#include "catalog/pg_replication_origin.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "replication/origin.h"
+#include "storage/lmgr.h"
 #include "tcop/utility.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
@@ -236,6 +238,19 @@ uid_fence_advance(ReplOriginId origin, uint64 lease)
 	PG_END_TRY();
 }
 
+/* The origin needs a replication state slot: refused where there are none. */
+static void
+uid_origins_check(void)
+{
+	if (uid_max_origins() < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("uid cannot generate IDs with \"%s\" = 0", UID_ORIGINS_SETTING),
+				 errdetail("uid keeps its lease in replication origin \"%s\", which needs one replication state slot.",
+						   UID_FENCE_ORIGIN),
+				 errhint("Set \"%s\" to 1 or more, here and on every standby.", UID_ORIGINS_SETTING)));
+}
+
 /*
  * WAL-logs a lease of at least need_us and flushes it, syncs the state file, then
  * publishes the lease.  The shared state is checked to be the one mapped
@@ -248,13 +263,7 @@ uid_lease_renew(uint64 need_us)
 	ReplOriginId origin = uid_fence_origin();
 	uint64		lease = uid_lease_next((uint64) Max(uid_clock_unix_us(), 0), need_us);
 
-	if (uid_max_origins() < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("uid cannot generate IDs with \"%s\" = 0", UID_ORIGINS_SETTING),
-				 errdetail("uid keeps its lease in replication origin \"%s\", which needs one replication state slot.",
-						   UID_FENCE_ORIGIN),
-				 errhint("Set \"%s\" to 1 or more, here and on every standby.", UID_ORIGINS_SETTING)));
+	uid_origins_check();
 
 	uid_fence_advance(origin, lease);
 	XLogFlush(XactLastRecEnd);
@@ -325,4 +334,98 @@ uid_lease(PG_FUNCTION_ARGS)
 	values[3] = Int64GetDatum((int64) pg_atomic_read_u64(&uid_state->lease.renewals));
 	values[4] = Int64GetDatum((int64) pg_atomic_read_u64(&uid_state->lease.fences));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+/*
+ * Does the state hold a record of a server that made IDs?  A file made anew
+ * (uid_state_create) has no lease, no mark and the record of sno's live
+ * sequences not begun (UID_USED_SINCE_FENCE); a file of a server that made
+ * an ID has a lease (0.3.0 on) or marks (0.1.0, 0.2.0), and one of 0.5.0 or
+ * older has zeros for the record.
+ */
+static bool
+uid_state_has_record(void)
+{
+	if (pg_atomic_read_u64(&uid_state->lease.lease_us) != 0 ||
+		pg_atomic_read_u64(&uid_state->sno_cfg.live_used_since) != UID_USED_SINCE_FENCE ||
+		pg_atomic_read_u64(&uid_state->sno_cfg.live_used) != 0)
+		return true;
+	for (int i = 0; i < UID_NSLOTS; i++)
+		for (int w = 0; w < 8; w++)
+			if (pg_atomic_read_u64(&uid_state->slots[i].word[w]) != 0)
+				return true;
+	return false;
+}
+
+/*
+ * uid_fence_restore(old_file_lost): the last step after pg_upgrade, which
+ * carries neither the origin nor the state file over.  Creates the origin,
+ * once the data directory holds the old server's state file: its lease
+ * fences the first IDs, and its record of sno's live sequences and lanes
+ * keeps back-fill from repeating the old server's IDs.  A state file made
+ * anew knows nothing of them, and its fence (the origin's lease, 0 in a new
+ * origin) is where its unknown history ends (sno.c, sno_used_read): so it
+ * is refused, unless old_file_lost, and then the origin is created with a
+ * lease of now, WAL-logged, which every later fence starts from.  The
+ * history before now is unknown to back-fill (refused), and live IDs are
+ * made after it, as after every fence.  Returns that time (the lease), NULL
+ * where the state file holds the old server's record.
+ */
+PG_FUNCTION_INFO_V1(uid_fence_restore);
+Datum
+uid_fence_restore(PG_FUNCTION_ARGS)
+{
+	bool		old_file_lost;
+	ReplOriginId origin;
+	uint64		lease = 0;
+
+	/* not STRICT: a NULL would return NULL as if the origin were made */
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("old_file_lost must be true or false, not NULL")));
+	old_file_lost = PG_GETARG_BOOL(0);
+
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot execute uid_fence_restore() during recovery"),
+				 errhint("Run it on the primary server: standbys replay its origin.")));
+	PreventCommandIfReadOnly("uid_fence_restore()");
+	uid_origins_check();
+
+	/* no one creates it meanwhile, nor advances it before it is ours */
+	LockRelationOid(ReplicationOriginRelationId, ExclusiveLock);
+	if (replorigin_by_name(UID_FENCE_ORIGIN, true) != InvalidReplOriginId)
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("replication origin \"%s\" exists already", UID_FENCE_ORIGIN),
+				 errdetail("uid_fence_restore() makes the origin that pg_upgrade leaves behind; this server has one, with the lease of the IDs it made."),
+				 errhint("Nothing is to be done: uid generates with the origin that exists.")));
+
+	if (uid_state == NULL)
+		uid_state_attach();
+	if (!uid_state_has_record())
+	{
+		if (!old_file_lost)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("uid's state file holds no record of the server before pg_upgrade"),
+					 errdetail("The data directory's %s was made anew (or by a server that never made an ID): with it, sno_new_at() could repeat IDs that the old server made, at any time before now.",
+							   "uid_generator.state"),
+					 errhint("Stop the server, copy %s from the old data directory into this one, start it and run uid_fence_restore() again.  If the old file is lost, run uid_fence_restore(old_file_lost => true): it refuses back-fill at times before now.",
+							 "uid_generator.state")));
+		lease = uid_lease_next((uint64) Max(uid_clock_unix_us(), 0), 0);
+	}
+
+	origin = replorigin_create(UID_FENCE_ORIGIN);
+	if (lease != 0)
+	{
+		/* every fence from now on is past it: the state's fence, the WAL's */
+		uid_fence_advance(origin, lease);
+		XLogFlush(XactLastRecEnd);
+	}
+	if (lease == 0)
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(US_TO_TIMESTAMPTZ(lease));
 }

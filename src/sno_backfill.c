@@ -170,7 +170,7 @@ sno_backfill_alloc(UidSlot *slot, uint64 tick, const UidSnoRanges *r)
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("sno_new_at() cannot date an ID at %s: this server made live IDs up to %s before uid recorded which sequences they used",
 							sno_tick_text(tick), sno_tick_text(seen.used_since)),
-					 errdetail("The state file was made by uid 0.5.0 or older, or made anew after the one before was removed: sno_new() IDs of that time may hold any sequence, the back-fill range's too."),
+					 errdetail("The state file was made by uid 0.5.0 or older, or made anew after the one before was removed or left behind by pg_upgrade (uid_fence_restore(old_file_lost => true)): sno_new() IDs of that time may hold any sequence, the back-fill range's too."),
 					 errhint("Back-fill only times after %s on this server.", sno_tick_text(seen.used_since))));
 			break;
 		case UID_BACKFILL_LIVE_USED:

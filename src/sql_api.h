@@ -19,6 +19,7 @@ extern Datum uid_stats(PG_FUNCTION_ARGS);
 
 /* lease.c: the lease and the fence */
 extern Datum uid_lease(PG_FUNCTION_ARGS);
+extern Datum uid_fence_restore(PG_FUNCTION_ARGS);
 
 /* identity.c: what each type embeds */
 extern Datum uid_identity(PG_FUNCTION_ARGS);
