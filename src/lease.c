@@ -74,24 +74,20 @@ uid_incarnation_key(void)
 }
 
 /*
- * Does the catalog of this database hold uid at a version that had no
- * origin yet (0.1.0, 0.2.0)?  ALTER EXTENSION uid UPDATE creates the origin
- * only when it updates from one of those (uid--0.2.0--0.3.0.sql): from any
- * later version it never does, and a hint that sends the operator there
- * would send them back to the same error (issue 51).  False outside a
- * transaction.
+ * The version of uid that the catalog of this database holds (palloc'd),
+ * NULL outside a transaction or where there is none.
  */
-static bool
-uid_catalog_before_origin(void)
+static char *
+uid_catalog_version(void)
 {
 	Relation	rel;
 	SysScanDesc scan;
 	ScanKeyData key;
 	HeapTuple	tup;
-	bool		before = false;
+	char	   *version = NULL;
 
 	if (!IsTransactionState())
-		return false;
+		return NULL;
 	rel = table_open(ExtensionRelationId, AccessShareLock);
 	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
 				CStringGetDatum("uid"));
@@ -103,15 +99,25 @@ uid_catalog_before_origin(void)
 									 RelationGetDescr(rel), &isnull);
 
 		if (!isnull)
-		{
-			char	   *version = TextDatumGetCString(v);
-
-			before = strcmp(version, "0.1.0") == 0 || strcmp(version, "0.2.0") == 0;
-		}
+			version = TextDatumGetCString(v);
 	}
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
-	return before;
+	return version;
+}
+
+/*
+ * Is v one of the versions named, NULL-terminated?  False for NULL.
+ */
+static bool
+uid_version_in(const char *v, const char *const *versions)
+{
+	if (v == NULL)
+		return false;
+	for (; *versions; versions++)
+		if (strcmp(v, *versions) == 0)
+			return true;
+	return false;
 }
 
 /*
@@ -126,6 +132,9 @@ uid_catalog_before_origin(void)
  * before the origin lets the first ID be made, so that the record of the
  * live sequences and the back-fill lanes it holds are the server's
  * (state.c takes a file of 0.6.0 or older over, record and lanes kept).
+ * uid_fence_restore() creates the origin and refuses without that file;
+ * where the catalog holds a version without it (0.3.0 to 0.6.0), ALTER
+ * EXTENSION uid UPDATE brings it, and after that the hint names it alone.
  */
 static ReplOriginId
 uid_fence_origin(void)
@@ -134,7 +143,11 @@ uid_fence_origin(void)
 
 	if (id == InvalidReplOriginId)
 	{
-		if (uid_catalog_before_origin())
+		static const char *const before_origin[] = {"0.1.0", "0.2.0", NULL};
+		static const char *const before_restore[] = {"0.3.0", "0.4.0", "0.5.0", "0.6.0", NULL};
+		char	   *version = uid_catalog_version();
+
+		if (uid_version_in(version, before_origin))
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("uid cannot generate IDs: its lease is kept in replication origin \"%s\", which does not exist",
@@ -146,8 +159,10 @@ uid_fence_origin(void)
 				 errmsg("uid cannot generate IDs: its lease is kept in replication origin \"%s\", which does not exist",
 						UID_FENCE_ORIGIN),
 				 errdetail("CREATE EXTENSION uid makes it (ALTER EXTENSION uid UPDATE only from uid 0.2.0 or older, so it cannot make it here).  pg_upgrade carries neither it nor the state file uid_generator.state over."),
-				 errhint("After pg_upgrade: stop the server, copy uid_generator.state from the old data directory into this one, start it, and run SELECT pg_replication_origin_create('%s'); see doc/operations.md.",
-						 UID_FENCE_ORIGIN)));
+				 errhint("After pg_upgrade: stop the server, copy uid_generator.state from the old data directory into this one, start it, %srun SELECT uid_fence_restore(); see doc/operations.md.",
+						 uid_version_in(version, before_restore) ?
+						 psprintf("run ALTER EXTENSION uid UPDATE (this database holds uid %s, which has no uid_fence_restore()), then ", version) :
+						 "")));
 	}
 	return id;
 }

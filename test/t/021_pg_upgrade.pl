@@ -18,13 +18,20 @@
 # a clock corrected later) and the upgraded one starts at real time.  Every
 # generator must refuse (SQLSTATE 55000, naming the origin, the detail
 # naming pg_upgrade, the hint the procedure) while the old IDs, their
-# accessors and casts work.  After the documented procedure (stop, copy the
-# old uid_generator.state in, start, create the origin) the first IDs of
-# every type are fenced past the old file's lease: they sort after every ID
-# of the old server (uid60: dated no earlier than the latest), with no
-# duplicate-key error.  Creating the origin without copying the file lets
-# generation resume too; nothing protects the old IDs then, and the test
-# only records what happens.
+# accessors and casts work.  uid_fence_restore(), the procedure's last step,
+# refuses while the state file is one the upgraded server made anew.  After
+# the documented procedure (stop, copy the old uid_generator.state in,
+# start, uid_fence_restore()) the first IDs of every type are fenced past
+# the old file's lease: they sort after every ID of the old server (uid60:
+# dated no earlier than the latest), with no duplicate-key error, and
+# sno_new_at() back-fills before the upgrade (the old file's record of the
+# live sequences keeps its range clear of them).  Without the old file,
+# uid_fence_restore(old_file_lost => true) lets generation resume with a
+# lease of now: sno_new_at() is refused before it, across a restart, and
+# made after it (before, a bare pg_replication_origin_create() left
+# back-fill free at every past time, where it could repeat old IDs).  Live
+# IDs then sort after the old ones only if the clock is past them, which
+# the test only records.
 
 use strict;
 use warnings;
@@ -69,6 +76,9 @@ uid.partition = 31
 uid.generator = 31
 uid.cluster = 3
 uid.medallion = '1f3c'
+uid.sno_sequence_max = 65279
+uid.sno_backfill_min = 65280
+uid.sno_backfill_max = 65535
 };
 
 #
@@ -147,6 +157,9 @@ check_old_rows($new, 'upgraded');
 # file in its place (a copy renamed over whatever file the refused calls
 # made, so that no reader ever sees half of it), start, create the origin.
 #
+# uid_fence_restore() before the old file is in: the refused calls made a
+# state file anew, which knows none of the old server's IDs.
+check_restore_refused($new, 'upgraded');
 $new->stop;
 my $new_state = state_file($new);
 note 'upgraded: the refused calls ' . (-e $new_state ? 'made' : 'did not make')
@@ -158,8 +171,9 @@ rename "$new_state.tmp", $new_state
   or die "could not rename $new_state.tmp: $!";
 start_faked($new);
 check_clock_behind($new, 'procedure', 0, $old_latest, "the old server's latest ID");
-$new->safe_psql('postgres',
-	"SELECT pg_replication_origin_create('uid_fence')");
+is($new->safe_psql('postgres', 'SELECT uid_fence_restore() IS NULL'),
+	't', 'procedure: uid_fence_restore() creates the origin over the old file');
+check_restore_exists($new, 'procedure');
 # Every new ID sorts after every ID of the old server, and the first ones
 # continue from the old IDs, not from far ahead of them (a fence moves IDs
 # at most a lease, about a second plus a tick, past the server's last ID;
@@ -170,19 +184,33 @@ check_new_ids($new, 'procedure', 4,
 	n => $new_ids, old => 'ph = 1', gap => 5, since => $old_latest,
 	old_words => 1);
 check_old_rows($new, 'procedure');
+# Back-fill before the upgrade: the old file's record of the live
+# sequences keeps the back-fill range clear of them.
+is( $new->safe_psql(
+		'postgres', q{
+	SELECT count(DISTINCT sno_new_at(1, '2020-01-01 00:00:00+00'::timestamptz + g * interval '4 ms'))
+	FROM generate_series(1, 100) g}),
+	'100', 'procedure: sno_new_at() back-fills before the upgrade');
 $new->stop;
 
 #
-# Step 5: the same upgrade without the state file: the origin is created by
-# hand and nothing else.  Generation resumes; whether the new IDs sort after
-# the old ones depends on the clock alone (here it is behind them), which is
-# the operator's responsibility.  Only that it generates is checked.
+# Step 5: the same upgrade with the old state file lost.  uid_fence_restore()
+# refuses; with old_file_lost => true it creates the origin with a lease of
+# now (returned), before which the server's history is unknown: back-fill
+# before it is refused, after it made, and a restart keeps that (the lease
+# is in WAL).  Generation resumes; whether the new live IDs sort after the
+# old ones depends on the clock alone (here it is behind them), which the
+# procedure cannot know without the old file: only that it generates is
+# checked.
 #
 my $bare = upgrade('bare');
 set_clock($bare, '+0');
 start_faked($bare);
-$bare->safe_psql('postgres',
-	"SELECT pg_replication_origin_create('uid_fence')");
+check_restore_refused($bare, 'without the state file');
+my $fence = $bare->safe_psql('postgres',
+	'SELECT uid_fence_restore(old_file_lost => true)');
+like($fence, qr/^\d{4}-/, "without the state file: old_file_lost => true returns the lease, $fence");
+check_restore_exists($bare, 'without the state file');
 for my $type (@types)
 {
 	my ($rc, $out, $err) =
@@ -192,6 +220,9 @@ for my $type (@types)
 	note "without the state file: $type: " . judge($bare, $type, 5, $out)
 	  if $rc == 0;
 }
+check_lost_backfill($bare, $fence, 8, 'without the state file');
+$bare->restart;
+check_lost_backfill($bare, $fence, 100, 'without the state file, restarted');
 $bare->stop;
 
 done_testing();
@@ -244,16 +275,82 @@ sub check_refused
 	# it (issue 51).
 	like(
 		$err,
-		qr/^HINT:  (?=.*pg_upgrade)(?=.*copy uid_generator\.state from the old data directory)(?=.*pg_replication_origin_create\('uid_fence'\))(?=.*doc\/operations\.md)/m,
+		qr/^HINT:  (?=.*pg_upgrade)(?=.*copy uid_generator\.state from the old data directory)(?=.*SELECT uid_fence_restore\(\))(?=.*doc\/operations\.md)/m,
 		"$what: the hint gives the procedure after pg_upgrade and doc/operations.md"
 	);
 	unlike($err, qr/^HINT:  .*ALTER EXTENSION/m,
 		"$what: the hint does not send to ALTER EXTENSION uid UPDATE, which cannot create the origin");
 	like(
 		$operations,
-		qr/`pg_upgrade` \|(?=.*\bstop)(?=.*copy `uid_generator\.state` from the old data directory)(?=.*pg_replication_origin_create\('uid_fence'\))/,
+		qr/`pg_upgrade` \|(?=.*\bstop)(?=.*copy `uid_generator\.state` from the old data directory)(?=.*SELECT uid_fence_restore\(\))(?=.*old_file_lost => true)/,
 		"$what: doc/operations.md gives the procedure after pg_upgrade: stop, copy the old state file, create the origin"
 	);
+	return;
+}
+
+# uid_fence_restore() with a state file made anew: refused (55000), the
+# old file named, the detail naming sno_new_at(), the hint the copy and
+# old_file_lost; the origin is not created.
+sub check_restore_refused
+{
+	my ($node, $what) = @_;
+	my ($rc, $out, $err) = $node->psql('postgres',
+		"\\set VERBOSITY verbose\nSELECT uid_fence_restore()");
+
+	isnt($rc, 0, "$what: uid_fence_restore() is refused") or diag "it returned $out";
+	like($err,
+		qr/ERROR:  55000: uid's state file holds no record of the server before pg_upgrade/,
+		"$what: uid_fence_restore(): 55000, the state file holds no record");
+	like($err, qr/DETAIL:  .*was made anew.*sno_new_at\(\) could repeat IDs that the old server made/,
+		"$what: uid_fence_restore(): the detail says what could repeat");
+	like($err,
+		qr/^HINT:  (?=.*copy uid_generator\.state from the old data directory)(?=.*uid_fence_restore\(old_file_lost => true\))/m,
+		"$what: uid_fence_restore(): the hint gives the copy and old_file_lost");
+	is($node->safe_psql('postgres',
+			"SELECT pg_replication_origin_oid('uid_fence') IS NULL"),
+		't', "$what: uid_fence_restore() refused: no origin");
+	return;
+}
+
+# uid_fence_restore() again, the origin made: refused (42710).
+sub check_restore_exists
+{
+	my ($node, $what) = @_;
+	my ($rc, $out, $err) = $node->psql('postgres',
+		"\\set VERBOSITY verbose\nSELECT uid_fence_restore(true)");
+
+	isnt($rc, 0, "$what: uid_fence_restore() again is refused");
+	like($err, qr/ERROR:  42710: replication origin "uid_fence" exists already/,
+		"$what: uid_fence_restore() again: the origin exists already");
+	return;
+}
+
+# The old state file lost, the origin made with a lease of $fence: sno_new_at()
+# is refused before it (the history before is unknown) and made after it,
+# $later ms past it (a later call takes later times: each lane goes forward).
+sub check_lost_backfill
+{
+	my ($node, $fence, $later, $what) = @_;
+
+	# the clock past the lease: a time after it is not refused as future
+	$node->poll_query_until('postgres',
+		"SELECT clock_timestamp() > timestamptz '$fence' + interval '${later} ms' + interval '100 ms'")
+	  or die 'the clock did not pass the lease';
+	for my $at ('2020-01-01 00:00:00+00', "$fence")
+	{
+		my ($rc, $out, $err) = $node->psql('postgres',
+			"\\set VERBOSITY verbose\nSELECT sno_new_at(1, timestamptz '$at' - interval '10 ms')");
+		isnt($rc, 0, "$what: sno_new_at() before the lease ($at) is refused")
+		  or diag "it returned $out";
+		like($err,
+			qr/ERROR:  55000: sno_new_at\(\) cannot date an ID at .*before uid recorded which sequences they used.*\nDETAIL:  .*uid_fence_restore\(old_file_lost => true\)/s,
+			"$what: sno_new_at() before the lease: the history before it is unknown");
+	}
+	is( $node->safe_psql(
+			'postgres', qq{
+		SELECT count(DISTINCT sno_new_at(1, timestamptz '$fence' + interval '${later} ms' + g * interval '4 ms'))
+		FROM generate_series(1, 10) g}),
+		'10', "$what: sno_new_at() after the lease is made");
 	return;
 }
 
