@@ -167,24 +167,30 @@ sub held
 
 # 2. A coordinator restored from a dump taken before the first claim (the
 # pool did not exist yet: what says where it was written is the guard's
-# row of the install).
+# row of the install).  a's lease must not reach its second half (a
+# renewal, which the restored pool would refuse) before the writers end:
+# the new coordinator is made before a claims, and the TTL leaves a busy
+# machine room (20 s did not, with TAP files three at a time beside a CI
+# run: 33 s from a's claim to the writers' end, and a was refused 31
+# times); the hold it waits for below lasts a TTL.
 {
-	my $ttl = 20;
+	my $ttl = 60;
 	my ($c, $conn) = coordinator_node('dumped', 'uid.pool_grace = 1');
 	my @pool = ("uid.pool = 'p2'", 'uid.pool_size = 4', "uid.pool_ttl = $ttl");
 	my $dump = $PostgreSQL::Test::Utils::tmp_check . '/coordinator.sql';
 	$c->command_ok([ 'pg_dump', '-d', $c->connstr('postgres'), '-f', $dump ],
 		'2. the coordinator is dumped');
+	# the cluster that takes its place, made now (started once it is lost)
+	my $port = $c->port;
+	my $c2 = PostgreSQL::Test::Cluster->new('restored', port => $port);
+	$c2->init;
+	$c2->append_conf('postgresql.conf', "fsync = on\nuid.pool_grace = 1\n");
 	my $a = writer('dump_a', $conn, @pool);
 	gen_together(0.5, $a);
 	is(lease_id($a), '0', '2. server a claims id 0 after the dump');
 
 	# The coordinator is lost; a new cluster in its place takes the dump.
-	my $port = $c->port;
 	$c->stop('immediate');
-	my $c2 = PostgreSQL::Test::Cluster->new('restored', port => $port);
-	$c2->init;
-	$c2->append_conf('postgresql.conf', "fsync = on\nuid.pool_grace = 1\n");
 	$c2->start;
 	$c2->command_ok([ 'psql', '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-d', $c2->connstr('postgres'), '-f', $dump ],
 		'2. a new coordinator is restored from the dump');
