@@ -366,7 +366,7 @@ uid_state_has_record(void)
 		pg_atomic_read_u64(&uid_state->sno_cfg.live_used) != 0)
 		return true;
 	for (int i = 0; i < UID_NSLOTS; i++)
-		for (int w = 0; w < 8; w++)
+		for (int w = 0; w < (int) lengthof(uid_state->slots[i].word); w++)
 			if (pg_atomic_read_u64(&uid_state->slots[i].word[w]) != 0)
 				return true;
 	return false;
