@@ -21,8 +21,11 @@
 #           again (doc/operations.md, "IDs from WAL that was lost"); counted
 #   sync    the same with Patroni's synchronous_mode: 0 reissued; and
 #           pg_cron on every node, running doc/operations.md's partition
-#           maintenance recipe as the table's owner: after the events a run
-#           on a later leader succeeded and moved every row, none failed
+#           maintenance recipe as the table's owner (in pg_cron's
+#           background workers): after the events (and a switchover where
+#           they ended on n1, where the job was scheduled), 100 rows three
+#           months old put into the DEFAULT partition on the final leader, a
+#           run there succeeded and moved every row, none failed
 #   leased  identities leased from a coordinator (a fourth PostgreSQL on
 #           loopback, uid.pool_grace 600 s): 0 reissued
 #   coordinator  the coordinator is the Patroni cluster (synchronous_mode),
