@@ -352,27 +352,6 @@ uid_lease(PG_FUNCTION_ARGS)
 }
 
 /*
- * Does the state hold a record of a server that made IDs?  A file made anew
- * (uid_state_create) has no lease, no mark and the record of sno's live
- * sequences not begun (UID_USED_SINCE_FENCE); a file of a server that made
- * an ID has a lease (0.3.0 on) or marks (0.1.0, 0.2.0), and one of 0.5.0 or
- * older has zeros for the record.
- */
-static bool
-uid_state_has_record(void)
-{
-	if (pg_atomic_read_u64(&uid_state->lease.lease_us) != 0 ||
-		pg_atomic_read_u64(&uid_state->sno_cfg.live_used_since) != UID_USED_SINCE_FENCE ||
-		pg_atomic_read_u64(&uid_state->sno_cfg.live_used) != 0)
-		return true;
-	for (int i = 0; i < UID_NSLOTS; i++)
-		for (int w = 0; w < (int) lengthof(uid_state->slots[i].word); w++)
-			if (pg_atomic_read_u64(&uid_state->slots[i].word[w]) != 0)
-				return true;
-	return false;
-}
-
-/*
  * uid_fence_restore(old_file_lost): the last step after pg_upgrade, which
  * carries neither the origin nor the state file over.  Creates the origin,
  * once the data directory holds the old server's state file: its lease
@@ -391,8 +370,9 @@ Datum
 uid_fence_restore(PG_FUNCTION_ARGS)
 {
 	bool		old_file_lost;
+	bool		record;
 	ReplOriginId origin;
-	uint64		lease = 0;
+	uint64		lease;
 
 	/* not STRICT: a NULL would return NULL as if the origin were made */
 	if (PG_ARGISNULL(0))
@@ -420,27 +400,32 @@ uid_fence_restore(PG_FUNCTION_ARGS)
 
 	if (uid_state == NULL)
 		uid_state_attach();
-	if (!uid_state_has_record())
+	record = uid_state_has_record(&uid_state->lease, &uid_state->sno_cfg.live_used,
+								  &uid_state->sno_cfg.live_used_since, uid_state->slots, UID_NSLOTS);
+	if (!record)
 	{
 		if (!old_file_lost)
 			ereport(ERROR,
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("uid's state file holds no record of the server before pg_upgrade"),
-					 errdetail("The data directory's %s was made anew (or by a server that never made an ID): with it, sno_new_at() could repeat IDs that the old server made, at any time before now.",
+					 errdetail("The data directory's %s was made anew, or by a server that made no ID since its file was made: with it, sno_new_at() could repeat IDs that the old server made, at any time before now.",
 							   "uid_generator.state"),
 					 errhint("Stop the server, copy %s from the old data directory into this one, start it and run uid_fence_restore() again.  If the old file is lost, run uid_fence_restore(old_file_lost => true): it refuses back-fill at times before now.",
 							 "uid_generator.state")));
-		lease = uid_lease_next((uint64) Max(uid_clock_unix_us(), 0), 0);
 	}
+	lease = uid_restore_lease(&uid_state->lease, record, (uint64) Max(uid_clock_unix_us(), 0));
 
 	origin = replorigin_create(UID_FENCE_ORIGIN);
 	if (lease != 0)
 	{
-		/* every fence from now on is past it: the state's fence, the WAL's */
+		/*
+		 * every fence from now on is past it, on this server and on every
+		 * standby that replays it, whatever their state files hold
+		 */
 		uid_fence_advance(origin, lease);
 		XLogFlush(XactLastRecEnd);
 	}
-	if (lease == 0)
+	if (record)
 		PG_RETURN_NULL();
 	PG_RETURN_DATUM(US_TO_TIMESTAMPTZ(lease));
 }

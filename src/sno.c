@@ -161,42 +161,19 @@ sno_boundary(PG_FUNCTION_ARGS)
  */
 static uint64 sno_used_copy = 0;
 
-/* The record; an older file's is taken over first. */
+/* The record; a file made anew, or an older file's, is taken over first (core/backfill.h). */
 uint64
 sno_used_read(void)
 {
 	UidSnoConfig *c = &uid_state->sno_cfg;
 	uint64		u = pg_atomic_read_u64(&c->live_used);
 
-	if (unlikely(u == 0))
-	{
-		uint64		zero = 0;
-		uint64		since = pg_atomic_read_u64(&c->live_used_since);
-
-		if (since == UID_USED_SINCE_FENCE)
-		{
-			/*
-			 * A file made anew (the server's first, or one that replaced a
-			 * removed or damaged file): live IDs made before it are below
-			 * the fence this incarnation took (the lease in WAL), and their
-			 * sequences unknown.  The slot is fenced by now.
-			 */
-			uint64		fence_us = pg_atomic_read_u64(&uid_state->lease.fence_us);
-			uint64		tick = fence_us <= (uint64) sno_clock.epoch_us ? 0 :
-				(fence_us - 1 - (uint64) sno_clock.epoch_us) / (uint64) sno_clock.tick_us;
-
-			(void) pg_atomic_compare_exchange_u64(&c->live_used_since, &since, tick);
-		}
-		else
-		{
-			/* an older file: what came before the marks is unknown */
-			uid_raise_u64(&c->live_used_since, uid_sno_marks_tick());
-		}
-		pg_memory_barrier();
-		(void) pg_atomic_compare_exchange_u64(&c->live_used, &zero, UID_USED_EMPTY);
-		u = pg_atomic_read_u64(&c->live_used);
-	}
-	return u;
+	if (likely(u != 0))
+		return u;
+	/* the slot is fenced by now: the fence is this incarnation's */
+	return uid_used_take_over(&c->live_used, &c->live_used_since,
+							  pg_atomic_read_u64(&uid_state->lease.fence_us), &sno_clock,
+							  &uid_state->slots[UID_SLOT_SNO]);
 }
 
 static pg_noinline void

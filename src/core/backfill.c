@@ -7,6 +7,53 @@
  */
 #include "core/backfill.h"
 
+uint64
+uid_used_take_over(UidWord *used, UidWord *used_since, uint64 fence_us,
+				   const UidClockSpec *spec, UidSlot *sno_slot)
+{
+	uint64		u = uid_word_read(used);
+	uint64		zero = 0;
+	uint64		since;
+
+	if (u != 0)
+		return u;
+	since = uid_word_read(used_since);
+	if (since == UID_USED_SINCE_FENCE)
+	{
+		/* a file made anew: what came before the fence is unknown */
+		uint64		tick = fence_us <= (uint64) spec->epoch_us ? 0 :
+			(fence_us - 1 - (uint64) spec->epoch_us) / (uint64) spec->tick_us;
+
+		(void) uid_word_cas(used_since, &since, tick);
+	}
+	else
+	{
+		/* an older file: what came before the marks is unknown */
+		uint64		m0 = uid_word_tick(uid_word_read(&sno_slot->tt.mark[0]));
+		uint64		m1 = uid_word_tick(uid_word_read(&sno_slot->tt.mark[1]));
+
+		uid_raise_u64(used_since, m0 > m1 ? m0 : m1);
+	}
+	uid_full_barrier();
+	(void) uid_word_cas(used, &zero, UID_USED_EMPTY);
+	return uid_word_read(used);
+}
+
+bool
+uid_state_has_record(UidLeaseWords *lease, UidWord *used, UidWord *used_since,
+					 UidSlot *slots, int nslots)
+{
+	if (uid_word_read(&lease->lease_us) != 0 ||
+		uid_word_read(used_since) != UID_USED_SINCE_FENCE ||
+		uid_word_read(used) != 0)
+		return true;
+	for (int i = 0; i < nslots; i++)
+		for (int w = 0; w < (int) (sizeof(slots[i].word) / sizeof(slots[i].word[0])); w++)
+			if (uid_word_read(&slots[i].word[w]) != 0)
+				return true;
+	return false;
+}
+
 /* Lowers the from words of the parts of lo..hi to at most bound + 1; true if any moved. */
 static bool
 uid_from_lower(UidWord *from, uint32 lo, uint32 hi, uint64 bound)

@@ -197,6 +197,58 @@ uid_used_note(UidWord *used, uint64 *copy, uint32 seq, uint32 live_lo, uint32 li
 		uid_used_widen(used, copy, seq, live_lo, live_hi, block, sync, f);
 }
 
+/*
+ * The record of live sequences at its first use (0 until then), taken over
+ * and returned.  A file made anew (the server's first, or one that replaced
+ * a lost, removed or damaged file: used 0, used_since UID_USED_SINCE_FENCE)
+ * knows no live ID made before it: those are below the fence this
+ * incarnation took (fence_us, from the lease in WAL, 0 on a new server), so
+ * its unknown history ends at the fence's tick of spec's clock.  A file of
+ * uid 0.5.0 or older (used 0, used_since not UID_USED_SINCE_FENCE) knows
+ * none up to the sno slot's marks.  Back-fill at or before used_since is
+ * refused.  The caller has fenced the slot (the server's sno_used_read).
+ */
+extern uint64 uid_used_take_over(UidWord *used, UidWord *used_since, uint64 fence_us,
+								 const UidClockSpec *spec, UidSlot *sno_slot);
+
+/*
+ * Does a state file hold a record of a server that made IDs, one that
+ * uid_fence_restore() may carry over a pg_upgrade (whose new origin holds no
+ * lease)?  A file made anew has no lease, the record of live sequences not
+ * begun (used 0, used_since UID_USED_SINCE_FENCE) and every slot word 0; a
+ * file of a server that made an ID has a lease (0.3.0 on) or marks (0.1.0,
+ * 0.2.0), and one of 0.5.0 or older zeros for the record (used_since 0).
+ * Without one, the fence of the new origin would be 0, and
+ * uid_used_take_over() would open every past time to back-fill: the old
+ * server's IDs there would be made again.
+ */
+extern bool uid_state_has_record(UidLeaseWords *lease, UidWord *used, UidWord *used_since,
+								 UidSlot *slots, int nslots);
+
+/*
+ * The lease uid_fence_restore() WAL-logs into the origin it makes after a
+ * pg_upgrade, whose new origin holds none: a lease of now (now_us, the
+ * server's clock), and, where the file holds the old server's record
+ * (has_record), at least the file's lease.  Every later fence starts from
+ * it, on this server and on every standby that replays it, whatever their
+ * own files hold: before, the origin was made with no lease where the file
+ * held a record, and only the primary's file knew how far the old IDs
+ * reach until its first ID logged a lease (a standby promoted before that,
+ * with no file or an older one, made the old server's IDs again).  Without
+ * a record (old_file_lost => true) it also ends the history back-fill does
+ * not know (uid_used_take_over).  Old IDs dated past both (the old
+ * server's clock ahead of this one's, or its file behind its WAL after a
+ * crash that no ID followed) are not known here: doc/operations.md.
+ */
+static inline uint64
+uid_restore_lease(UidLeaseWords *lease, bool has_record, uint64 now_us)
+{
+	uint64		lease_now = uid_lease_next(now_us, 0);
+	uint64		file = has_record ? uid_word_read(&lease->lease_us) : 0;
+
+	return file > lease_now ? file : lease_now;
+}
+
 static inline bool
 uid_range_empty(uint32 r)
 {

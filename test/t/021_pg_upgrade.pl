@@ -174,6 +174,14 @@ check_clock_behind($new, 'procedure', 0, $old_latest, "the old server's latest I
 is($new->safe_psql('postgres', 'SELECT uid_fence_restore() IS NULL'),
 	't', 'procedure: uid_fence_restore() creates the origin over the old file');
 check_restore_exists($new, 'procedure');
+# The origin holds the old file's lease, in WAL: a standby of the new
+# cluster fences past the old IDs whatever its own state file holds, also
+# before the new primary's first ID (0.7.0 before its release made the
+# origin with no lease: a standby promoted then fenced at 0).
+is( $new->safe_psql(
+		'postgres',
+		"SELECT wal_lease > '$old_latest'::timestamptz AND wal_lease >= lease FROM uid_lease()"),
+	't', "procedure: the origin's WAL lease is the old file's, past the old server's latest ID");
 # Every new ID sorts after every ID of the old server, and the first ones
 # continue from the old IDs, not from far ahead of them (a fence moves IDs
 # at most a lease, about a second plus a tick, past the server's last ID;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Mutation of the rules that decide uniqueness (src/core/record.c,
-# record.h, source.h): a fixed list of mutants, each a one- or two-line bug
+# record.h, source.h, and backfill.c's and backfill.h's of what a state file
+# knows): a fixed list of mutants, each a one- or two-line bug
 # a developer could make.  Each is applied to a copy of src/core, and must
 # be killed: first by the unit tables (test/unit/core_test: record_test.c,
 # source_test.c); a mutant they let live is run by the simulator's default
@@ -84,7 +85,7 @@ close $out;
 build_unit() {
 	$CC -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -DUID_SIM -Itest/sim -I"$1" -Isrc \
 		-o "$2" test/unit/core_test.c test/unit/record_test.c test/unit/source_test.c \
-		test/unit/core_fake.c "$1/core/record.c"
+		test/unit/backfill_test.c test/unit/core_fake.c "$1/core/record.c" "$1/core/backfill.c"
 }
 
 # The simulator, as the Makefile builds test/sim/sim, over CORE's copy.
@@ -465,6 +466,56 @@ mutant keep-unknown source.h uid_group_keep \
 mutant group-current-ge source.h uid_group_current \
 	'return c->read_at == invals;' \
 	'return c->read_at >= invals;'
+
+# What a state file knows of the IDs made before it (backfill.c, backfill.h):
+# uid_fence_restore()'s verdict and lease after a pg_upgrade, and from when
+# back-fill may date an ID with a file made anew (issue 51).
+# A file with a lease (0.3.0 on) taken for one made anew.
+mutant record-lease backfill.c uid_state_has_record \
+	'if (uid_word_read(&lease->lease_us) != 0 ||\n\t\tuid_word_read(used_since)' \
+	'if (uid_word_read(used_since)'
+# A file whose record of live sequences was taken over taken for one made anew.
+mutant record-since backfill.c uid_state_has_record \
+	'uid_word_read(used_since) != UID_USED_SINCE_FENCE' \
+	'uid_word_read(used_since) == UID_USED_SINCE_FENCE'
+# A file whose record of live sequences began, taken for one made anew.
+mutant record-used backfill.c uid_state_has_record \
+	' ||\n\t\tuid_word_read(used) != 0)' \
+	')'
+# The last slot's words not read (a file of 0.1.0 with marks in it alone).
+mutant record-last-slot backfill.c uid_state_has_record \
+	'for (int i = 0; i < nslots; i++)' \
+	'for (int i = 0; i < nslots - 1; i++)'
+# The lease after a pg_upgrade: the file's ignored.
+mutant restore-no-file backfill.h uid_restore_lease \
+	'return file > lease_now ? file : lease_now;' \
+	'return lease_now;'
+# The lease after a pg_upgrade: none where the file holds a record (before
+# 0.7.0 was released; the simulator's restore plant).
+mutant restore-none backfill.h uid_restore_lease \
+	'return file > lease_now ? file : lease_now;' \
+	'return has_record ? 0 : lease_now;'
+# The lease after a pg_upgrade: the file's, however far behind the clock.
+mutant restore-no-now backfill.h uid_restore_lease \
+	'return file > lease_now ? file : lease_now;' \
+	'return has_record ? file : lease_now;'
+# A file made anew: its unknown history ends a tick late (the fence's tick
+# when the fence is at the tick's start).
+mutant take-over-tick backfill.c uid_used_take_over \
+	'(fence_us - 1 - (uint64) spec->epoch_us)' \
+	'(fence_us - (uint64) spec->epoch_us)'
+# An older file: only timeline 0's mark bounds its unknown history.
+mutant take-over-mark0 backfill.c uid_used_take_over \
+	'uid_raise_u64(used_since, m0 > m1 ? m0 : m1);' \
+	'uid_raise_u64(used_since, m0);'
+# An older file: its unknown history set, not raised (a later one lowered).
+mutant take-over-set backfill.c uid_used_take_over \
+	'uid_raise_u64(used_since, m0 > m1 ? m0 : m1);' \
+	'uid_word_write(used_since, m0 > m1 ? m0 : m1);'
+# An older file taken for one made anew: its history up to the fence only.
+mutant take-over-older-fence backfill.c uid_used_take_over \
+	'if (since == UID_USED_SINCE_FENCE)' \
+	'if (true)'
 
 # ---------------------------------------------------------------- the run
 
