@@ -32,6 +32,14 @@
 #   until  a back-fill call does not raise until (the latest tick back-fill
 #          dated an ID at) before it writes a lane: the mark is raised short
 #          of the replaced range's last IDs
+#   restore uid_fence_restore() makes the origin with no lease where the
+#          state file holds the old server's record (before 0.7.0 was
+#          released): after a pg_upgrade, a standby promoted before the new
+#          primary's first ID, with no file or an older one, fences at 0 and
+#          makes the old server's IDs again
+#   record a state file that holds the old server's record is taken for one
+#          made anew: uid_fence_restore() logs a lease of now, short of the
+#          old IDs the file's lease covers
 #   live   the incarnation leaves the shared state out (uid_incarnation_of):
 #          a state read again from the file in one postmaster life (its
 #          shared memory removed) is not fenced, and issues again from the
@@ -224,6 +232,10 @@ plant live alloc.h \
 	's/key = uid_mix64\(system \^ uid_mix64\(live_id\)\);/key = uid_mix64(system);/ or die "live"'
 # from when a part was used: bounded a tick late, or not lowered by a
 # backend whose ID another widened the record over
+plant restore backfill.h \
+	's/return file > lease_now \? file : lease_now;/return has_record ? 0 : lease_now;/ or die "restore"'
+plant record backfill.c \
+	's/(uid_state_has_record\(UidLeaseWords \*lease, UidWord \*used, UidWord \*used_since,\n\t\t\t\t\t UidSlot \*slots, int nslots\)\n\{\n)/$1\treturn false;\n/ or die "record"'
 plant from backfill.c \
 	's/return f->timeline == 0 \? f->tick : /return f->timeline == 0 ? f->tick + 1 : / or die "from"'
 plant lower backfill.c \

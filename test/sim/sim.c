@@ -23,6 +23,9 @@
  *   failover   a standby with all flushed WAL (synchronous replication)
  *              becomes the primary: its own clock (skewed), its state file
  *              empty or an old copy (a base backup)
+ *   upgrade    pg_upgrade: a new cluster without the old WAL's lease, the
+ *              old state file copied in or lost, then uid_fence_restore()
+ *              (core/backfill.h's verdict and lease; server_upgrade)
  *   edit       the configuration files change (sno's ranges, a fresh hand-set
  *              partition, a setting not uid's), with or without a reload,
  *              half the reloads followed by a second within 50 ms (a tool
@@ -569,7 +572,7 @@ typedef struct Fault
 enum
 {
 	F_CLOCK_STEP, F_CLOCK_RATE, F_BACKEND, F_RESTART, F_CRASH, F_FAILOVER, F_RELOAD,
-	F_WRITEBACK, F_PARTITION, F_EDIT, F_HANDOVER, NFAULTKINDS
+	F_WRITEBACK, F_PARTITION, F_EDIT, F_HANDOVER, F_UPGRADE, NFAULTKINDS
 };
 
 enum
@@ -579,7 +582,7 @@ enum
 
 static const char *fault_names[NFAULTKINDS] = {
 	"clock-step", "clock-rate", "backend-dies", "restart", "os-crash", "failover",
-	"reload", "writeback", "partition", "edit", "handover"
+	"reload", "writeback", "partition", "edit", "handover", "upgrade"
 };
 
 /* The coordinator's pool: who holds each id, until when (its clock). */
@@ -691,6 +694,8 @@ typedef struct Sim
 	int			ho_new;			/* a's new partition */
 	int			ho_b_old;		/* b's partition before */
 	uint64		handovers;
+	uint64		upgrades_lost;	/* pg_upgrades with the old state file lost */
+	uint64		upgrades_waited;	/* pg_upgrades not applied: the clock behind the old IDs */
 	uint64		rec_refused;	/* calls refused: no record of this life */
 	uint64		reload_refused; /* calls refused: a reload no worker published */
 	int64		ho_reload_t;	/* when a's reload gave ho_old up */
@@ -877,6 +882,9 @@ static void worker_hazard(Backend *w);
 void
 sim_step(void)
 {
+	/* the scheduler's own call of the core (a fault): one step, no switch */
+	if (unlikely(running == NULL))
+		return;
 	if (unlikely(running->kind == K_WORKER))
 		worker_hazard(running);
 	if (_setjmp(running->jb) == 0)
@@ -2699,6 +2707,10 @@ again:
 		{
 			UidUsedFrom uf = {s->file.from, &slot->tt.mark[0], ts.tick, ts.timeline};
 
+			/* sno_used_widen: the record taken over first (sno_used_read) */
+			if (!uid_used_covers(b->used_copy, ts.seq))
+				(void) uid_used_take_over(&s->file.used, &s->file.used_since,
+										  uid_word_read(&s->file.lease.fence_us), spec, slot);
 			uid_used_note(&s->file.used, &b->used_copy, ts.seq, lo, hi, sim->used_block,
 						  sync_running, &uf);
 		}
@@ -2890,6 +2902,9 @@ backfill(Backend *b)
 	w.kept = &s->file.bf_kept;
 	w.until = &s->file.bf_until;
 	w.mark0 = &slot->tt.mark[0];
+	/* sno_new_at(): the record taken over first (sno_used_read) */
+	(void) uid_used_take_over(&s->file.used, &s->file.used_since,
+							  uid_word_read(&s->file.lease.fence_us), spec, slot);
 	res = uid_backfill_alloc(&w, tick, (uint64) now_tick, lo, hi, &seen, &seq);
 	b->in_call = false;
 	if (res != UID_BACKFILL_ISSUED)
@@ -3068,13 +3083,19 @@ server_new_incarnation(Server *s)
 	s->life_since = -1;
 }
 
+/*
+ * A state file made anew, as uid_state_create() makes it: the record of
+ * live sequences begins at its first use, which takes it over from the
+ * fence then (core/backfill.h, uid_used_take_over).
+ */
 static void
 file_init(SimFile *f, uint64 secret)
 {
 	memset(f, 0, sizeof(*f));
 	f->secret = secret;
 	f->ident.id = -1;
-	f->used.value = UID_USED_EMPTY;
+	f->used.value = 0;
+	f->used_since.value = UID_USED_SINCE_FENCE;
 	for (int i = 0; i < UID_FROM_WORDS; i++)
 		f->from[i].value = UID_FROM_NONE;
 	f->bf_kept.value = UID_KEPT_NONE;
@@ -3090,6 +3111,63 @@ server_boot(Server *s, uint64 r)
 
 
 /* ---------------------------------------------------------------- faults */
+
+/*
+ * pg_upgrade (doc/operations.md): the server stops cleanly (each exiting
+ * process writes the state file) and a new cluster starts with neither the
+ * origin uid_fence (the lease in WAL: 0) nor the state file.  The operator
+ * copies the old file in; or, half the time where no lease or Citus group
+ * is at stake, the old file is lost and the new server's is one made anew.
+ * Then uid_fence_restore(old_file_lost), as lease.c runs it: the origin is
+ * made with a lease of now, or the file's where it holds the old server's
+ * record (uid_state_has_record) and is later (core/backfill.h,
+ * uid_restore_lease); old_file_lost => true where the file is lost or holds
+ * no record (a server that made no ID since its file was made).  How far
+ * the old server's IDs reach is its WAL's lease (or its file's, since an
+ * upgrade); a file lost, or one a crash left behind the WAL with no ID
+ * since, may say less, and then the doc's condition is that this clock be
+ * not behind the old one's: where the lease of now falls short of the old
+ * IDs and the file's does too (or it is lost), the upgrade waits (is not
+ * applied).
+ * Its hand-set identity and back-fill range stay.  The scheduler runs the
+ * core's calls here (running is NULL): a session's, alone, as every
+ * generator refuses until the origin exists.
+ */
+static void
+server_upgrade(int si, const Fault *f)
+{
+	Server	   *s = &sim->servers[si];
+	uint64		now = (uint64) server_unix_us(s);
+	uint64		reach = Max(s->wal_lease, s->file.lease.lease_us.value);	/* its IDs' */
+	bool		lost = !sim->leased && !sim->citus && (f->b >> 32) % 2 == 0;
+	bool		record;
+
+	/* the doc's condition, in what the operator has: the file, or the clock */
+	if (now + UID_LEASE_US < reach && (lost || s->file.lease.lease_us.value < reach))
+	{
+		sim->upgrades_waited++;
+		trace(NULL, si, "pg_upgrade waits: the old IDs reach %" PRIu64 ", the clock %" PRIu64,
+			  reach, now);
+		return;
+	}
+	disk_write(s);
+	if (lost)
+		file_init(&s->file, uid_mix64(f->a ^ f->b));
+	s->nimages = 0;
+	disk_write(s);
+	s->talk_began = 0;
+	s->retry_at = 0;
+	record_forget(s);
+	server_new_incarnation(s);
+	server_backends_restart(si);
+	pace_forget(s);
+	record = uid_state_has_record(&s->file.lease, &s->file.used, &s->file.used_since,
+								  s->file.slots, NTYPES);
+	s->wal_lease = uid_restore_lease(&s->file.lease, record, now);
+	sim->upgrades_lost += lost;
+	trace(NULL, si, "pg_upgrade, old file %s: origin made, lease %" PRIu64 " (now %" PRIu64 ")",
+		  lost ? "lost" : record ? "copied in" : "copied in, no record", s->wal_lease, now);
+}
 
 /*
  * The back-fill range a reload delivers, -1: off.  On a server made from a
@@ -3245,6 +3323,9 @@ apply_fault(const Fault *f)
 					  skew, s->file.lease.lease_us.value ? "an old" : "an empty");
 				break;
 			}
+		case F_UPGRADE:
+			server_upgrade(si, f);
+			break;
 		case F_RELOAD:
 			/* not on a server whose files hold a handover's edit ahead of its reload */
 			if (!s->hostile)
@@ -3518,6 +3599,8 @@ typedef struct RunResult
 	uint64		reload_refused;
 	uint64		lost_signals;
 	uint64		handovers;
+	uint64		upgrades_lost;	/* pg_upgrades with the old state file lost */
+	uint64		upgrades_waited;	/* pg_upgrades not applied: the clock behind the old IDs */
 	uint64		workers;
 	uint64		published;
 	uint64		stalls;
@@ -3686,6 +3769,8 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	out->reload_refused = sim->reload_refused;
 	out->lost_signals = sim->lost_signals;
 	out->handovers = sim->handovers;
+	out->upgrades_lost = sim->upgrades_lost;
+	out->upgrades_waited = sim->upgrades_waited;
 	out->workers = sim->workers;
 	out->published = sim->published;
 	out->stalls = sim->stalls;
@@ -3836,6 +3921,8 @@ main(int argc, char **argv)
 				total_reload_refused = 0,
 				total_lost_signals = 0,
 				total_handovers = 0,
+				total_upgrades_lost = 0,
+				total_upgrades_waited = 0,
 				total_workers = 0,
 				total_published = 0,
 				total_stalls = 0,
@@ -3930,6 +4017,8 @@ main(int argc, char **argv)
 		total_reload_refused += r.reload_refused;
 		total_lost_signals += r.lost_signals;
 		total_handovers += r.handovers;
+		total_upgrades_lost += r.upgrades_lost;
+		total_upgrades_waited += r.upgrades_waited;
 		total_workers += r.workers;
 		total_published += r.published;
 		total_stalls += r.stalls;
@@ -3986,6 +4075,8 @@ main(int argc, char **argv)
 		   total_bf_refused, total_live_in_old_bf);
 	for (int k = 0; k < NFAULTKINDS; k++)
 		printf(" %s %" PRIu64, fault_names[k], fault_counts[k]);
+	printf(" (upgrades: %" PRIu64 " with the old state file lost, %" PRIu64 " waited for the clock)",
+		   total_upgrades_lost, total_upgrades_waited);
 	printf("; the coordinator: %" PRIu64 " crashes, %" PRIu64 " restores of a backup, %"
 		   PRIu64 " failovers, %" PRIu64 " holds (%" PRIu64 " conversations answered on hold), %"
 		   PRIu64 " claims handed back", coord[0], coord[1], coord[2], coord[3], coord[4],
