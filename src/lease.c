@@ -354,16 +354,17 @@ uid_lease(PG_FUNCTION_ARGS)
 /*
  * uid_fence_restore(old_file_lost): the last step after pg_upgrade, which
  * carries neither the origin nor the state file over.  Creates the origin,
- * once the data directory holds the old server's state file: its lease
- * fences the first IDs, and its record of sno's live sequences and lanes
- * keeps back-fill from repeating the old server's IDs.  A state file made
- * anew knows nothing of them, and its fence (the origin's lease, 0 in a new
- * origin) is where its unknown history ends (sno.c, sno_used_read): so it
- * is refused, unless old_file_lost, and then the origin is created with a
- * lease of now, WAL-logged, which every later fence starts from.  The
- * history before now is unknown to back-fill (refused), and live IDs are
- * made after it, as after every fence.  Returns that time (the lease), NULL
- * where the state file holds the old server's record.
+ * once the data directory holds the old server's state file, and WAL-logs
+ * into it the file's lease, or a lease of now where later
+ * (core/backfill.h, uid_restore_lease): every later fence, here and on a
+ * standby whatever its own file, starts past the old IDs; the file's record
+ * of sno's live sequences and lanes keeps back-fill from repeating them.  A
+ * state file made anew knows nothing of them (core/backfill.c,
+ * uid_state_has_record): it is refused, unless old_file_lost, and then the
+ * lease of now also ends the history back-fill does not know
+ * (uid_used_take_over): back-fill before it is refused.  Returns that
+ * lease where the file was lost, NULL where it holds the old server's
+ * record.
  */
 PG_FUNCTION_INFO_V1(uid_fence_restore);
 Datum
