@@ -91,6 +91,9 @@
 #   stall  the writer word is taken over from a living holder: a stalled
 #          settings worker resumes and writes over the record in force
 #          (0.6.0 case 5)
+#   dead-writer the writer word is kept for a process that no longer
+#          lives: every later publication of the server life is refused as
+#          busy (the live-writer invariant; issue 54)
 #   refuse a record of this server life more than a second old is not
 #          usable: a call refuses when no worker can start (0.6.0 case 6)
 #
@@ -254,6 +257,8 @@ plant inherit record.c \
 # stood still between them (their reload times are equal)
 plant frozen record.c \
 	's/ \&\&\n\t\tin_force->published_us > in_force->reload_time\)/)/ or die "frozen"'
+plant dead-writer record.c \
+	's/\(w >> 32\) == \(self >> 32\) && uid_plat_alive\(\(uint32\) w\)\)\n\t\t\treturn false;/(w >> 32) == (self >> 32))\n\t\t\treturn false;/ or die "dead-writer"'
 plant stall record.c \
 	's/\t\tif \(w != 0 && \(w >> 32\) == \(self >> 32\) && uid_plat_alive\(\(uint32\) w\)\)\n\t\t\treturn false;\n// or die "stall"'
 # stale needs two workers forked across a reload out of the order of their

@@ -156,6 +156,8 @@
  *              stalled, died or found the writer word held; another reload
  *              overtook them), nor (Citus) for an empty pg_dist_local_group
  *              if it began once the table was filled
+ *   live-writer a publication is refused as busy only for a writer word
+ *              that names a living process of this server life
  *   held-once  (leased) a claim leaves a server's key one live lease in the
  *              pool: not one more per claim it never heard back from
  *   handover   a hand-set partition is issued only by a server that may:
@@ -1670,6 +1672,27 @@ record_forget(Server *s)
 }
 
 /*
+ * live-writer: a proposal gives way (UID_PUB_BUSY) only to a writer that
+ * lives, of this server life.  No step is taken between the claim's look
+ * at the writer word and its answer, nor from there to here: the word is
+ * what the claim saw.  A writer word kept for a dead process would make
+ * every later publication of the life wait for nothing (issue 54).
+ */
+static void
+check_busy(Server *s, uint32 pid)
+{
+	uint64		wr = s->file.rec.writer.value;
+	uint64		self = uid_record_self(s->life, pid);
+
+	if (wr == 0 || wr == self || (wr >> 32) != (self >> 32) || !sim_alive((uint32) wr))
+		fail("live-writer: server %d's process %u was told the record is busy, but the writer "
+			 "word %#" PRIx64 " names %s", s->ident, pid, wr,
+			 wr == 0 ? "no process" : wr == self ? "itself" :
+			 (wr >> 32) != (self >> 32) ? "a process of an earlier server life" :
+			 "a process that no longer lives");
+}
+
+/*
  * A settings worker forked at a step after a request: it holds the
  * postmaster's values at its fork and re-reads nothing.  Stalls and deaths
  * come at any of its steps (worker_hazard).
@@ -1699,7 +1722,10 @@ worker_main(void)
 	w->publishing = false;
 	sim->outcome[w->pid % 4096] = res == UID_PUB_BUSY ? 2 : 0;
 	if (res == UID_PUB_BUSY)
+	{
+		check_busy(s, w->pid);
 		s->worker_trouble++;
+	}
 	trace(w, w->server, "settings worker %u: %s", w->pid,
 		  (const char *[]) {"taken", "not server's", "older", "busy", "stale"}[res]);
 	w->alive = false;
@@ -1813,8 +1839,9 @@ publish_own(Backend *b, Server *s, const Settings *own, UidRecordSource source,
 	trace(b, b->server, "%s publishes its own values (source %d): partition %d, range %d",
 		  b->par_pid ? "parallel worker" : "session", (int) source, own->partition, own->part);
 	b->publishing = true;
-	(void) uid_record_publish(&s->file.rec, &b->prop, uid_record_self(s->life, pid),
-							  &s->signalled);
+	if (uid_record_publish(&s->file.rec, &b->prop, uid_record_self(s->life, pid),
+						   &s->signalled) == UID_PUB_BUSY)
+		check_busy(s, pid);
 	b->publishing = false;
 }
 
