@@ -27,7 +27,8 @@
  *              old state file copied in or lost, then uid_fence_restore()
  *              (core/backfill.h's verdict and lease; server_upgrade)
  *   edit       the configuration files change (sno's ranges, a fresh hand-set
- *              partition, a setting not uid's), with or without a reload,
+ *              partition, a partition the checks refuse, which a later
+ *              edit puts right, a setting not uid's), with or without a reload,
  *              half the reloads followed by a second within 50 ms (a tool
  *              that edits and reloads twice)
  *   reload     the postmaster reads the files and signals each backend,
@@ -135,7 +136,10 @@
  *   provenance every ID carries the values of the settings record
  *              (core/record.c) in force at its hand-out, as its publisher
  *              proposed it, of this server life, and every record that comes
- *              in force holds values the postmaster held in this life
+ *              in force holds values the postmaster held in this life (for
+ *              a value it held refused: the value of the record replaced,
+ *              if that was of this life, else the refusal, on which every
+ *              call refuses)
  *   from       a live sno of timeline 0 goes out only once the state file
  *              says its sequence's part was used from its tick or earlier
  *   after      a live sno of timeline 0 goes out only dated after every
@@ -148,6 +152,8 @@
  *              never replaces one of a later reload of the postmaster, and
  *              a session's plan uses none older than the reload it knows
  *              of (forked after it, or took it)
+ *   once       a settings worker's record replaces one of this server life
+ *              only if it answers a later request
  *   torn       the body in force, whenever whole, holds what it held when it
  *              came in force
  *   available  no call is refused for want of a record while one of this
@@ -158,6 +164,8 @@
  *              if it began once the table was filled
  *   live-writer a publication is refused as busy only for a writer word
  *              that names a living process of this server life
+ *   stale-live a settings worker is refused as stale only if the postmaster
+ *              reloaded since its fork, or at or after its request
  *   held-once  (leased) a claim leaves a server's key one live lease in the
  *              pool: not one more per claim it never heard back from
  *   handover   a hand-set partition is issued only by a server that may:
@@ -385,6 +393,9 @@ typedef struct Settings
 	uint32		other;
 	int			hand;
 	bool		cluster;		/* Citus runs: uid.cluster set alone (Sim's cluster) */
+	bool		refused;		/* uid.partition holds a value the checks refuse (a
+								 * typo): a process holds the default in its place,
+								 * and the refusal (outside Citus runs) */
 } Settings;
 
 #define HAND_PARTITION	1
@@ -423,6 +434,7 @@ typedef struct Server
 	uint64		worker_trouble; /* its settings workers that stalled, died or
 								 * found the writer word held, and failed starts */
 	int64		last_reload_t;	/* when the postmaster last reloaded (real time) */
+	int64		reload_mono;	/* and on the monotonic clock, 0: not since its start */
 	uint64		life;			/* the server life: incarnation << 32 */
 	Settings	seen[NSEEN];	/* every value the postmaster held this life */
 	int			nseen;
@@ -699,6 +711,9 @@ typedef struct Sim
 	uint64		upgrades_lost;	/* pg_upgrades with the old state file lost */
 	uint64		upgrades_waited;	/* pg_upgrades not applied: the clock behind the old IDs */
 	uint64		rec_refused;	/* calls refused: no record of this life */
+	uint64		refusal_edits;	/* edits that gave uid.partition a refused value */
+	uint64		kept;			/* records that kept a refused partition's value */
+	uint64		partition_refused;	/* calls refused: the record's partition is */
 	uint64		reload_refused; /* calls refused: a reload no worker published */
 	int64		ho_reload_t;	/* when a's reload gave ho_old up */
 	uint64		lost_signals;	/* settings workers' reload signals lost */
@@ -1494,6 +1509,12 @@ settings_values(const Settings *v, int64 *values)
 	values[UID_REC_PARTITION] = v->partition;
 	values[UID_REC_SNO_RANGES] = v->part | (int64) (v->bf + 1) << 8;
 	values[UID_REC_LEASED] = sim->leased;
+	if (v->refused)
+	{
+		/* the built-in default, and the refusal (published.c's uid_rec_own) */
+		values[UID_REC_PARTITION] = -1;
+		values[UID_REC_REFUSED] = (int64) (UINT64CONST(1) << UID_REC_PARTITION);
+	}
 	if (sim->citus)
 	{
 		/* the identity settings set by hand, -1 for those left at their default */
@@ -1508,7 +1529,7 @@ static bool
 settings_equal(const Settings *a, const Settings *b)
 {
 	return a->partition == b->partition && a->part == b->part && a->bf == b->bf &&
-		a->hand == b->hand;
+		a->hand == b->hand && a->refused == b->refused;
 }
 
 /* The postmaster holds v: one of the values of this server life. */
@@ -1521,15 +1542,30 @@ server_seen(Server *s, const Settings *v)
 	s->seen[s->nseen++ % NSEEN] = *v;
 }
 
-/* Were these record values ones the server's postmaster held this life? */
+/*
+ * Were these record values ones the server's postmaster held this life?  A
+ * partition it held refused is, in a record, the partition of the record
+ * it replaced (before, NULL: none of this life), with that record's
+ * refusal: a refused value keeps the one in force, as the postmaster keeps
+ * a setting's value when a reload gives it an invalid one; only with no
+ * record of this life is the refusal published.
+ */
 static bool
-values_seen(Server *s, const int64 *values)
+values_seen(Server *s, const int64 *values, const UidRecord *before)
 {
+	const uint64 bit = UINT64CONST(1) << UID_REC_PARTITION;
+
 	for (int i = 0; i < Min(s->nseen, NSEEN); i++)
 	{
 		int64		v[UID_REC_NFIELDS];
 
 		settings_values(&s->seen[i], v);
+		if (s->seen[i].refused && before != NULL)
+		{
+			v[UID_REC_PARTITION] = before->values[UID_REC_PARTITION];
+			v[UID_REC_REFUSED] = (int64) (((uint64) v[UID_REC_REFUSED] & ~bit) |
+										  ((uint64) before->values[UID_REC_REFUSED] & bit));
+		}
 		if (memcmp(v, values, sizeof(v)) == 0)
 			return true;
 	}
@@ -1582,6 +1618,8 @@ record_after_step(Server *s, Backend *p)
 	if (cur != s->shadow_cur)
 	{
 		UidRecordBody *body = &r->body[cur & 1];
+		UidRecord	before = s->shadow;
+		bool		had = s->shadow_known && s->shadow_cur != 0 && s->shadow.life == s->life;
 
 		if (!p->publishing)
 		{
@@ -1600,7 +1638,19 @@ record_after_step(Server *s, Backend *p)
 			fail("fresh: server %d's record gen %" PRIu64 " holds the postmaster's values of "
 				 "its reload %" PRIu64 ", after a record of its reload %" PRIu64,
 				 server_index(s), cur >> 1, p->prop_reloads, s->shadow_reloads);
+		/*
+		 * once: a worker's record replaces one of this server life only if
+		 * it answers a later request; a second answer to one request would
+		 * make every reader's copy stale for nothing
+		 */
+		if (had && before.source == UID_SOURCE_POSTMASTER &&
+			p->prop.source == UID_SOURCE_POSTMASTER && p->prop.life == s->life &&
+			p->prop.requested <= before.requested)
+			fail("once: server %d's record gen %" PRIu64 " answers the request of %" PRId64
+				 " us, no later than the record it replaced (%" PRId64 " us)",
+				 server_index(s), cur >> 1, p->prop.requested, before.requested);
 		s->shadow_reloads = p->prop_reloads;
+		sim->kept += p->prop.kept;
 		s->shadow_cur = cur;
 		s->shadow = p->prop;
 		s->shadow_known = true;
@@ -1621,7 +1671,7 @@ record_after_step(Server *s, Backend *p)
 			if (s->shadow_words[UID_REC_HEAD_WORDS + i] != (uint64) p->prop.values[i])
 				fail("torn: server %d's record gen %" PRIu64 " holds other values than "
 					 "its publisher proposed", server_index(s), cur >> 1);
-		if (p->prop.life != s->life || !values_seen(s, p->prop.values))
+		if (p->prop.life != s->life || !values_seen(s, p->prop.values, had ? &before : NULL))
 			fail("provenance: server %d's record gen %" PRIu64 " holds partition %d, "
 				 "sno range %d, back-fill %d (source %d, from %s): values its "
 				 "postmaster never held in this server life", server_index(s), cur >> 1,
@@ -1693,6 +1743,24 @@ check_busy(Server *s, uint32 pid)
 }
 
 /*
+ * stale-live: a settings worker's proposal is refused as stale only if the
+ * postmaster reloaded since the worker's fork, or at or after the request
+ * it answers (its requester, which took that signal, asks again).  One
+ * forked after the last reload, for a request made after it, holds the
+ * server's values: refused, it would leave the reload unpublished and its
+ * requester refusing calls (issue 54).
+ */
+static void
+check_stale(Server *s, Backend *w)
+{
+	if (s->reloads != w->prop_reloads || s->reload_mono >= w->prop.requested)
+		return;
+	fail("stale-live: server %d's settings worker %u, forked after the postmaster's last "
+		 "reload (at %" PRId64 " us) for a request made after it (%" PRId64 " us), was "
+		 "refused as stale", server_index(s), w->pid, s->reload_mono, w->prop.requested);
+}
+
+/*
  * A settings worker forked at a step after a request: it holds the
  * postmaster's values at its fork and re-reads nothing.  Stalls and deaths
  * come at any of its steps (worker_hazard).
@@ -1726,6 +1794,8 @@ worker_main(void)
 		check_busy(s, w->pid);
 		s->worker_trouble++;
 	}
+	if (res == UID_PUB_STALE)
+		check_stale(s, w);
 	trace(w, w->server, "settings worker %u: %s", w->pid,
 		  (const char *[]) {"taken", "not server's", "older", "busy", "stale"}[res]);
 	w->alive = false;
@@ -1844,6 +1914,7 @@ publish_own(Backend *b, Server *s, const Settings *own, UidRecordSource source,
 		check_busy(s, pid);
 	b->publishing = false;
 }
+
 
 /* uid_record_fallback() with the process's own values as a proposal beside b->rec. */
 static UidRecordPlan
@@ -1972,6 +2043,21 @@ settings_ready(Backend *b, Server *s)
 		fail("available: server %d refused a call while a record of this server life "
 			 "(in force since step %" PRId64 ") was", server_index(s), s->life_since);
 	return false;
+}
+
+/*
+ * The record holds the partition refused (the files held a value the checks
+ * refuse, and no record of the server life had one to keep): every
+ * generator refuses; none uses the default in its place.
+ */
+static bool
+settings_refuse_partition(Backend *b)
+{
+	if (!((uint64) b->rec.values[UID_REC_REFUSED] & (UINT64CONST(1) << UID_REC_PARTITION)))
+		return false;
+	sim->partition_refused++;
+	trace(b, b->server, "refuses: the record holds uid.partition refused");
+	return true;
 }
 
 /* The settings a record gives the call: its partition and sno's ranges. */
@@ -2325,6 +2411,7 @@ citus_calls_in(int server)
 }
 
 static int	fresh_partition(void);
+static void handover_start(int a, uint64 r);
 static void server_reload(Server *s);
 
 /*
@@ -2676,6 +2763,12 @@ again:
 		return;
 	}
 	ident = settings_take(b);
+	if (settings_refuse_partition(b))
+	{
+		b->in_call = false;
+		b->par_pid = 0;
+		return;
+	}
 	slot = gen_slot(s, spec);
 	for (;;)
 	{
@@ -2875,6 +2968,8 @@ backfill(Backend *b)
 	if (!settings_ready(b, s))
 		return;
 	partition = settings_take(b);
+	if (settings_refuse_partition(b))
+		return;
 	/* Citus runs: sno's partition set by hand (-1: a node group, never another's) */
 	if (sim->citus)
 	{
@@ -3105,6 +3200,7 @@ server_new_incarnation(Server *s)
 	s->delivered = s->files;
 	s->reload_time = server_unix_us(s);
 	s->reloads++;
+	s->reload_mono = 0;
 	s->nseen = 0;
 	server_seen(s, &s->delivered);
 	s->life_since = -1;
@@ -3229,7 +3325,6 @@ fresh_partition(void)
 	return v;
 }
 
-static void handover_start(int a, uint64 r);
 
 static void
 apply_fault(const Fault *f)
@@ -3367,12 +3462,23 @@ apply_fault(const Fault *f)
 					/* sno's ranges, as a reload delivered them before 0.6.1 */
 					s->files.part = (int) (f->b % NPARTS);
 					s->files.bf = server_bf_pick(s, f->b >> 32);
+					/* half the time, a partition the checks refused is put right */
+					if (s->files.refused && (f->b >> 44) % 2 == 0)
+						s->files.refused = false;
 					break;
 				case 3:
-					/* a fresh partition, outside a handover */
-					if (!sim->leased && sim->next_partition < FRESH_MAX &&
+					if (!sim->leased && !sim->citus && (f->b >> 40) % 8 == 0 &&
 						!(sim->ho_phase && (si == sim->ho_a || si == sim->ho_b)))
 					{
+						/* a partition the checks refuse (a typo), outside a handover */
+						s->files.refused = true;
+						sim->refusal_edits++;
+					}
+					/* a fresh partition, outside a handover */
+					else if (!sim->leased && sim->next_partition < FRESH_MAX &&
+							 !(sim->ho_phase && (si == sim->ho_a || si == sim->ho_b)))
+					{
+						s->files.refused = false;
 						s->files.partition = fresh_partition();
 						sim->owners[s->files.partition] |= 1 << si;
 						/*
@@ -3393,8 +3499,9 @@ apply_fault(const Fault *f)
 					s->files.other++;	/* not uid's */
 					break;
 			}
-			trace(NULL, si, "edit: the files say partition %d (hand %d), range %d, bf %d, other %u",
-				  s->files.partition, s->files.hand, s->files.part, s->files.bf, s->files.other);
+			trace(NULL, si, "edit: the files say partition %d%s (hand %d), range %d, bf %d, other %u",
+				  s->files.partition, s->files.refused ? " refused" : "", s->files.hand,
+				  s->files.part, s->files.bf, s->files.other);
 			if ((f->b >> 16) % 4 != 0 && !s->hostile)
 			{
 				server_reload(s);
@@ -3430,6 +3537,7 @@ server_reload(Server *s)
 	s->reload_time = server_unix_us(s);
 	s->reloads++;
 	s->last_reload_t = sim->t;
+	s->reload_mono = server_mono_us(s);
 	server_seen(s, &s->delivered);
 	for (int i = 0; i < sim->nbackends; i++)
 	{
@@ -3499,6 +3607,10 @@ handover_start(int a, uint64 r)
 		return;
 	/* Citus runs: between servers whose identity settings are all set by hand */
 	if (sim->citus && (sa->files.hand != HAND_ALL || sim->servers[b].files.hand != HAND_ALL))
+		return;
+	/* between servers whose partitions the checks take */
+	if (sa->files.refused || sa->delivered.refused || sim->servers[b].files.refused ||
+		sim->servers[b].delivered.refused)
 		return;
 	sim->ho_phase = 1;
 	sim->ho_a = a;
@@ -3624,6 +3736,9 @@ typedef struct RunResult
 	uint64		live_in_old_bf;
 	uint64		rec_refused;
 	uint64		reload_refused;
+	uint64		refusal_edits;
+	uint64		kept;
+	uint64		partition_refused;
 	uint64		lost_signals;
 	uint64		handovers;
 	uint64		upgrades_lost;	/* pg_upgrades with the old state file lost */
@@ -3794,6 +3909,9 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	out->live_in_old_bf = sim->live_in_old_bf;
 	out->rec_refused = sim->rec_refused;
 	out->reload_refused = sim->reload_refused;
+	out->refusal_edits = sim->refusal_edits;
+	out->kept = sim->kept;
+	out->partition_refused = sim->partition_refused;
 	out->lost_signals = sim->lost_signals;
 	out->handovers = sim->handovers;
 	out->upgrades_lost = sim->upgrades_lost;
@@ -3946,6 +4064,9 @@ main(int argc, char **argv)
 				total_live_in_old_bf = 0,
 				total_rec_refused = 0,
 				total_reload_refused = 0,
+				refusal_edits = 0,
+				kept = 0,
+				partition_refused = 0,
 				total_lost_signals = 0,
 				total_handovers = 0,
 				total_upgrades_lost = 0,
@@ -4042,6 +4163,9 @@ main(int argc, char **argv)
 		total_live_in_old_bf += r.live_in_old_bf;
 		total_rec_refused += r.rec_refused;
 		total_reload_refused += r.reload_refused;
+		refusal_edits += r.refusal_edits;
+		kept += r.kept;
+		partition_refused += r.partition_refused;
 		total_lost_signals += r.lost_signals;
 		total_handovers += r.handovers;
 		total_upgrades_lost += r.upgrades_lost;
@@ -4115,6 +4239,9 @@ main(int argc, char **argv)
 		   " workers' reload signals lost", total_workers, total_stalls, total_worker_deaths,
 		   total_published, total_parallel, total_handovers, total_rec_refused,
 		   total_reload_refused, total_lost_signals);
+	printf(", %" PRIu64 " edits of a partition the checks refuse (%" PRIu64 " records kept "
+		   "a refused value, %" PRIu64 " calls refused it)", refusal_edits, kept,
+		   partition_refused);
 	printf("; %" PRIu64 " schedules of a Citus cluster: %" PRIu64 " nodes added, %" PRIu64
 		   " removed, %" PRIu64 " reads of the node group, %" PRIu64 " IDs into the cluster "
 		   "that embed a node group, %" PRIu64 " made by workers outside it, %" PRIu64

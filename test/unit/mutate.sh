@@ -319,6 +319,10 @@ mutant same-identity-bound record.c uid_record_same_identity \
 mutant stale-equal record.c uid_record_accepts \
 	'signalled >= proposal->requested' \
 	'signalled > proposal->requested'
+# Any reload noted in the life, before the request too, stale: no worker publishes after the first.
+mutant stale-any-signal record.c uid_record_accepts \
+	'signalled >= proposal->requested' \
+	'signalled != 0'
 # The note of signals others took not read by the rule (plant signalled's half).
 mutant stale-dropped record.c uid_record_accepts \
 	'if (proposal->source == UID_SOURCE_POSTMASTER && signalled >= proposal->requested)' \
