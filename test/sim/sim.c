@@ -652,6 +652,7 @@ typedef struct Sim
 	uint64		step;
 	int64		t;				/* real time, us */
 	int			nservers;
+	bool		storm;			/* reloads come in pairs, a few ms apart */
 	int			nbackends;		/* per server */
 	int			dt_scale;
 	uint64		fault_period;
@@ -3506,7 +3507,9 @@ apply_fault(const Fault *f)
 			{
 				server_reload(s);
 				/* a tool that edits and reloads twice in a row, as Patroni may */
-				if ((f->b >> 20) % 2 == 0)
+				if (sim->storm)
+					s->again_at = sim->t + 1 + (int64) ((f->a >> 8) % 5000);
+				else if ((f->b >> 20) % 2 == 0)
 					s->again_at = sim->t + 1 + (int64) ((f->a >> 8) % 50000);
 			}
 			break;
@@ -3781,6 +3784,14 @@ run(uint64 seed, uint64 max_steps, const bool *skip, bool show, RunResult *out)
 	sim = calloc(1, sizeof(Sim));
 	sim->skip = skip;
 	sim->record_trace = show;
+	/*
+	 * biased to a rare case (issue 54): in an eighth of the runs every edit
+	 * that reloads is followed by a second reload within 5 ms, as a tool
+	 * that edits and reloads twice in a row, so that settings workers are
+	 * requested and forked across the pair (plant stale).  Drawn from the
+	 * seed alone: the other runs' schedules stay as they were.
+	 */
+	sim->storm = uid_mix64(seed ^ UINT64CONST(0x73746f726d)) % 8 == 0;
 	sim->sched.s = rng_next(&setup);
 	sim->frng.s = rng_next(&setup);
 	sim->nservers = 1 + (int) rng_below(&setup, NSERVERS_MAX);
