@@ -202,16 +202,32 @@ nosrv_build=
 nosrv_config=
 run_nosrv() {
 	local lines=() rc=0
+	# A suite's command may set suite_note: said after its line.
 	nosrv_suite() {
 		local name=$1 t0=$SECONDS
 		shift
 		say "$name"
+		suite_note=
 		if "$@"; then
-			lines+=("$(printf '%-6s %s' ok "$name ($((SECONDS - t0)) s)")")
+			lines+=("$(printf '%-6s %s' ok "$name ($((SECONDS - t0)) s)${suite_note:+: $suite_note}")")
 		else
-			lines+=("$(printf '%-6s %s' FAIL "$name ($((SECONDS - t0)) s)")")
+			lines+=("$(printf '%-6s %s' FAIL "$name ($((SECONDS - t0)) s)${suite_note:+: $suite_note}")")
 			rc=1
 		fi
+	}
+	# make simcheck, whose plants that cannot be planted (their function or
+	# text gone: they need updating to the code) are said apart from a bug
+	# the simulator missed (test/sim/plant.sh, the Makefile's simcheck).
+	simcheck_stage() {
+		local out src=0
+		out=$(mktemp)
+		as_pg make -C "$nosrv_build" -s simcheck SIM_SEEDS="${UID_SIM_SEEDS:-1-2000}" \
+			PG_CONFIG="$nosrv_config" 2>&1 | tee "$out" || src=${PIPESTATUS[0]}
+		if grep -q '^simcheck: no plant missed, but plants CANNOT PLANT' "$out"; then
+			suite_note="no bug missed, but plants CANNOT PLANT:$(sed -n 's/^plant \([^ ]*\): CANNOT PLANT: .*/ \1/p' "$out" | tr -d '\n') (update them to the code)"
+		fi
+		rm -f "$out"
+		return "$src"
 	}
 	say "copying the sources to $nosrv_build"
 	"${SUDO[@]}" rm -rf "$(dirname "$nosrv_build")"
@@ -221,8 +237,7 @@ run_nosrv() {
 			as_pg make -C "$nosrv_build" -s unitcheck PG_CONFIG="$nosrv_config"
 	fi
 	if want sim; then
-		nosrv_suite "generator core simulator, seeds ${UID_SIM_SEEDS:-1-2000}, and its planted bugs" \
-			as_pg make -C "$nosrv_build" -s simcheck SIM_SEEDS="${UID_SIM_SEEDS:-1-2000}" PG_CONFIG="$nosrv_config"
+		nosrv_suite "generator core simulator, seeds ${UID_SIM_SEEDS:-1-2000}, and its planted bugs" simcheck_stage
 		nosrv_suite "mutants of the core's rules, each killed by the unit tests or the simulator" \
 			as_pg make -C "$nosrv_build" -s mutatecheck SIM_SEEDS="${UID_SIM_SEEDS:-1-2000}" PG_CONFIG="$nosrv_config"
 	fi

@@ -14,10 +14,10 @@
 #   mutant NAME FILE FUNCTION FROM TO [MARK]
 #   also FUNCTION FROM TO          (a second change of the same mutant)
 # FROM is exact text (\n and \t stand for a newline and a tab) that must
-# occur exactly once in FUNCTION's definition (from the line that begins
-# with "FUNCTION(" to the next line that is "}") in src/core/FILE, and is
-# replaced by TO; a function not defined once, or text found there no time
-# or twice, fails the run ("its text is gone"), never counts as killed.
+# occur exactly once in FUNCTION's definition in src/core/FILE, and is
+# replaced by TO (test/lib-mutate.sh applies it, as it does the simulator's
+# plants); a function not defined once, or text found there no time or
+# twice, fails the run ("its text is gone"), never counts as killed.
 # MARK: "equivalent: why" (no test can kill it: the reason beside it) or
 # "needs simulator: what" (only a simulator change could; reported apart,
 # not a failure).  Equivalent and needs-simulator mutants are run too: a
@@ -39,47 +39,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 start=$SECONDS
 
+. test/lib-mutate.sh
 names=
-declare -A mfile msubs mmark
-last=
-US=$'\x1f'
-RS=$'\x1e'
+declare -A mfile mmark
 mutant() {
-	last=
-	case " ${MUTANTS:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
+	case " ${MUTANTS:-$1} " in *" $1 "*) ;; *) changes_begin ""; return 0 ;; esac
 	[ -z "${mfile[$1]:-}" ] || { echo "mutant $1 defined twice" >&2; exit 2; }
-	last=$1
 	names="$names $1"
-	mfile[$1]=$2 msubs[$1]="$3$US$4$US$5$RS" mmark[$1]=${6:-}
+	mfile[$1]=$2 mmark[$1]=${6:-}
+	changes_begin "$1" "$3" "$4" "$5"
 }
-also() {
-	[ -z "$last" ] || msubs[$last]+="$1$US$2$US$3$RS"
-}
-
-# Applies a mutant's changes (func, from, to, ...) to a file, or dies saying why.
-apply='
-my ($path, $shown) = splice(@ARGV, 0, 2);
-open(my $in, "<", $path) or die "$path: $!\n";
-my $src = do { local $/; <$in> };
-close $in;
-while (@ARGV) {
-	my ($func, $from, $to) = splice(@ARGV, 0, 3);
-	for ($from, $to) { s/\\n/\n/g; s/\\t/\t/g; }
-	my $defs = () = $src =~ /^\Q$func\E\(/mg;
-	die "$func is defined $defs times in $shown\n" if $defs != 1;
-	$src =~ /^\Q$func\E\(.*?^\}\n/ms or die "the end of $func is not found\n";
-	my ($s, $e) = ($-[0], $+[0]);
-	my $body = substr($src, $s, $e - $s);
-	my $n = () = $body =~ /\Q$from\E/g;
-	die "its text is not in $func any more: $from\n" if $n == 0;
-	die "its text is in $func $n times: $from\n" if $n > 1;
-	substr($body, index($body, $from), length $from) = $to;
-	substr($src, $s, $e - $s) = $body;
-}
-open(my $out, ">", $path) or die "$path: $!\n";
-print $out $src;
-close $out;
-'
 
 # The unit tables, as the Makefile builds test/unit/core_test, over CORE's copy.
 build_unit() {
@@ -88,31 +57,12 @@ build_unit() {
 		test/unit/backfill_test.c test/unit/core_fake.c "$1/core/record.c" "$1/core/backfill.c"
 }
 
-# The simulator, as the Makefile builds test/sim/sim, over CORE's copy.
-build_sim() {
-	$CC -std=gnu11 -O2 -DUID_SIM -Itest/sim -I"$1" -Isrc -o "$2" \
-		test/sim/*.c "$1/core/alloc.c" "$1/core/backfill.c" "$1/core/record.c"
-}
-
 # Runs one mutant; writes its verdict (one word) and its detail to its directory.
 run_one() {
-	local name=$1 dir="$work/$1" mark=${mmark[$1]} subs=() rest unit_kill= sim_kill= verdict detail t0=$SECONDS
-	mkdir -p "$dir/core"
-	cp src/core/*.c src/core/*.h "$dir/core/"
-	rest=${msubs[$name]}
-	while [ -n "$rest" ]; do
-		local one=${rest%%"$RS"*}
-		rest=${rest#*"$RS"}
-		subs+=("${one%%"$US"*}")
-		one=${one#*"$US"}
-		subs+=("${one%%"$US"*}" "${one#*"$US"}")
-	done
-	if ! perl -e "$apply" "$dir/core/${mfile[$name]}" "src/core/${mfile[$name]}" "${subs[@]}" 2>"$dir/perl"; then
+	local name=$1 dir="$work/$1" mark=${mmark[$1]} unit_kill= sim_kill= verdict detail t0=$SECONDS
+	copy_core "$dir"
+	if ! apply_changes "$name" "$dir/core/${mfile[$name]}" "${mfile[$name]}" 2>"$dir/perl"; then
 		printf 'GONE\t%s\n' "$(head -1 "$dir/perl")" >"$dir/verdict"
-		return
-	fi
-	if cmp -s "src/core/${mfile[$name]}" "$dir/core/${mfile[$name]}"; then
-		printf 'GONE\tthe change changes nothing\n' >"$dir/verdict"
 		return
 	fi
 	if ! build_unit "$dir" "$dir/core_test" >"$dir/build" 2>&1; then

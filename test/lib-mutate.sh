@@ -1,0 +1,91 @@
+# A change to a copy of src/core, located by the function it is in: for
+# test/unit/mutate.sh's mutants and test/sim/plant.sh's plants (sourced by
+# both; run from the top of the source tree).
+#
+# A change is FUNCTION FROM TO.  FROM is exact text (\n and \t stand for a
+# newline and a tab) that must occur exactly once in FUNCTION's definition,
+# and is replaced by TO (the same escapes).  The definition runs from the
+# line that begins with "FUNCTION(" (the name at the start of its line, its
+# type on the line before: "static inline uint64\nuid_tick_end_us(" in a
+# header as in a .c file) and whose parameters end in ")" and a line "{", to
+# the next line that is "}".  A declaration ("FUNCTION(...);") is not a
+# definition.  The function defined no time or twice in the file, or FROM
+# found in it no time or twice, and the change is not made: it says why.
+#
+#   changes_begin NAME FUNCTION FROM TO   NAME's first change (NAME empty:
+#                                         one not run, whose `also`s are ignored)
+#   also FUNCTION FROM TO                 another change of the same NAME
+#   apply_changes NAME COPY SHOWN         makes NAME's changes to the file
+#                                         COPY (src/core's SHOWN); fails,
+#                                         saying why on stderr, when one
+#                                         cannot be made or they change nothing
+#   copy_core DIR                         src/core's files into DIR/core
+#   build_sim DIR OUT                     the simulator, as the Makefile
+#                                         builds test/sim/sim, over DIR/core
+
+declare -A changes_of
+changing=
+CH_US=$'\x1f'
+CH_RS=$'\x1e'
+
+changes_begin() {
+	changing=$1
+	[ -z "$1" ] || changes_of[$1]="$2$CH_US$3$CH_US$4$CH_RS"
+}
+
+also() {
+	[ -z "$changing" ] || changes_of[$changing]+="$1$CH_US$2$CH_US$3$CH_RS"
+}
+
+# perl -e "$apply_pl" COPY SHOWN FUNCTION FROM TO [FUNCTION FROM TO ...]
+apply_pl='
+my ($path, $shown) = splice(@ARGV, 0, 2);
+open(my $in, "<", $path) or die "$path: $!\n";
+my $src = do { local $/; <$in> };
+close $in;
+while (@ARGV) {
+	my ($func, $from, $to) = splice(@ARGV, 0, 3);
+	my $said = $from;
+	for ($from, $to) { s/\\n/\n/g; s/\\t/\t/g; }
+	my $head = qr/^\Q$func\E\([^;{]*?\)\n\{\n/m;
+	my $defs = () = $src =~ /$head/g;
+	die "$func is defined $defs times in $shown\n" if $defs != 1;
+	$src =~ /$head.*?^\}\n/ms or die "the end of $func is not found in $shown\n";
+	my ($s, $e) = ($-[0], $+[0]);
+	my $body = substr($src, $s, $e - $s);
+	my $n = () = $body =~ /\Q$from\E/g;
+	die "its text is not in $func any more: $said\n" if $n == 0;
+	die "its text is in $func $n times: $said\n" if $n > 1;
+	substr($body, index($body, $from), length $from) = $to;
+	substr($src, $s, $e - $s) = $body;
+}
+open(my $out, ">", $path) or die "$path: $!\n";
+print $out $src;
+close $out;
+'
+
+apply_changes() {
+	local rest=${changes_of[$1]} subs=() one
+	while [ -n "$rest" ]; do
+		one=${rest%%"$CH_RS"*}
+		rest=${rest#*"$CH_RS"}
+		subs+=("${one%%"$CH_US"*}")
+		one=${one#*"$CH_US"}
+		subs+=("${one%%"$CH_US"*}" "${one#*"$CH_US"}")
+	done
+	perl -e "$apply_pl" "$2" "src/core/$3" "${subs[@]}" || return 1
+	if cmp -s "src/core/$3" "$2"; then
+		echo "the change changes nothing" >&2
+		return 1
+	fi
+}
+
+copy_core() {
+	mkdir -p "$1/core"
+	cp src/core/*.c src/core/*.h "$1/core/"
+}
+
+build_sim() {
+	$CC -std=gnu11 -O2 -DUID_SIM -Itest/sim -I"$1" -Isrc -o "$2" \
+		test/sim/*.c "$1/core/alloc.c" "$1/core/backfill.c" "$1/core/record.c"
+}
