@@ -1,8 +1,9 @@
 /*
  * state.c
- *		The generator core's shared words: live in a POSIX shared memory
- *		object of the postmaster's life that every backend maps, kept on
- *		disk in the data directory's state file.
+ *		The generator core's shared words: live in a shared memory object
+ *		of the postmaster's life that every backend maps (where PostgreSQL
+ *		keeps its own dynamic shared memory: a POSIX object, or a file of
+ *		pg_dynshmem), kept on disk in the data directory's state file.
  *
  * Why not the main shared memory: an object that the first backend makes
  * works right after CREATE EXTENSION, with no shared_preload_libraries and
@@ -27,8 +28,10 @@
 
 #include "common/file_perm.h"
 #include "miscadmin.h"
+#include "storage/dsm_impl.h"
 #include "storage/fd.h"
 #include "storage/ipc.h"
+#include "utils/guc.h"
 #include "utils/timestamp.h"
 
 #include "state.h"
@@ -171,13 +174,28 @@ uid_state_path(void)
 }
 
 /*
- * The live state: a POSIX shared memory object of this postmaster's life
- * that every backend maps.  Its first UID_STATE_SIZE bytes are the state
+ * The live state: a shared memory object of this postmaster's life that
+ * every backend maps.  Its first UID_STATE_SIZE bytes are the state
  * (UidStateFile); after them, UidStateLive.  The data directory's file is
  * read once per postmaster life, by the backend that builds the object, and
  * after that only written (uid_state_write): no tool that writes the file
  * can change, truncate or tear the words backends generate from.
  */
+
+/*
+ * Whose object it is: written by the first backend that opens it, before
+ * anything else, and checked by every backend that maps it
+ * (uid_live_claim).  Its name is a hash of these (uid_live_entry).
+ */
+typedef struct UidLiveOwner
+{
+	uint64		system_id;		/* GetSystemIdentifier() */
+	uint64		dir_dev;		/* the data directory's device */
+	uint64		dir_ino;		/* and inode */
+	int64		pm_pid;			/* the postmaster's pid */
+	int64		pm_start;		/* its PgStartTime */
+} UidLiveOwner;
+
 typedef struct UidStateLive
 {
 	pg_atomic_uint64 ready;		/* UID_LIVE_READY once built */
@@ -185,14 +203,18 @@ typedef struct UidStateLive
 	uint64		file_id;		/* the file's device and inode then, mixed */
 	pg_atomic_uint64 signalled; /* the latest reload signal a process noted
 								 * (monotonic us; reload.c) */
+	UidLiveOwner owner;			/* zeros until the first backend writes it */
 } UidStateLive;
 
 #define UID_LIVE_READY		UINT64CONST(0x7569644c69766521)	/* "uidLive!" */
 #define UID_LIVE_SIZE		(2 * UID_STATE_SIZE)
-#define UID_LIVE_DIR		"/dev/shm"
+#define UID_LIVE_SHM_DIR	"/dev/shm"
+#define UID_LIVE_HASH_MASK	UINT64CONST(0xffffffffffff)	/* 12 hex digits */
 
 StaticAssertDecl(sizeof(UidStateLive) <= UID_LIVE_SIZE - UID_STATE_SIZE,
 				 "the live header fits after the state");
+StaticAssertDecl(offsetof(UidStateLive, owner) == 32 && sizeof(UidLiveOwner) == 40,
+				 "the owner's place in the object (test/t/UidTest.pm's live_owner and TAP 048 read it)");
 
 static UidStateLive *uid_live = NULL;
 static int	uid_live_fd = -1;	/* open while mapped; its lock: one builder */
@@ -200,19 +222,67 @@ static dev_t live_dev;
 static ino_t live_ino;
 
 /*
- * "uid.<system>.<data directory>.<postmaster pid>.<start>": the same for
- * every process of one postmaster life (a crash-restart keeps it, and so
- * keeps the marks), another for each start, and for each data directory
- * that exists at once, copies of one system included.  The prefix up to
- * the pid names the data directory's objects (uid_live_remove_stale).
+ * Where the live state lives follows PostgreSQL's own dynamic shared
+ * memory.  With dynamic_shared_memory_type = posix, a POSIX shared memory
+ * object.  Otherwise (mmap, sysv) a file mapped MAP_SHARED in the data
+ * directory's pg_dynshmem, the directory of PostgreSQL's own mmap segments
+ * (for sysv too: a System V segment has no name by which the next start
+ * could find an earlier life's).  PostgreSQL's start removes only the files
+ * there whose names begin with "mmap." (dsm.c, dsm_cleanup_for_mmap), so it
+ * leaves uid's alone, and pg_basebackup and pg_rewind copy none of the
+ * directory's files (excludeDirContents in basebackup.c and in pg_rewind's
+ * filemap.c): no copy of a data directory carries a live state.
+ *
+ * The setting is read at server start only, so every backend of one server
+ * life maps the same object.  Where it fails, that is an error, never a
+ * reason to try the other place: a backend that did would generate from a
+ * second state beside the others', and repeat their IDs.
  */
-static const char *
-uid_live_name(int *prefix_len)
+static bool
+uid_live_posix(void)
 {
-	static char name[128];
-	static int	plen;
+	return dynamic_shared_memory_type == DSM_IMPL_POSIX;
+}
 
-	if (name[0] == '\0')
+/* The directory that lists a place's objects (uid_live_remove_stale). */
+static const char *
+uid_live_dir(bool posix)
+{
+	static char dir[MAXPGPATH];
+
+	if (posix)
+		return UID_LIVE_SHM_DIR;
+	if (dir[0] == '\0')
+		snprintf(dir, sizeof(dir), "%s/%s", DataDir, PG_DYNSHMEM_DIR);
+	return dir;
+}
+
+/* The name, in a place, of the object whose directory entry is entry. */
+static void
+uid_live_path(bool posix, const char *entry, char *buf, size_t size)
+{
+	if (posix)
+		snprintf(buf, size, "/%s", entry);
+	else
+		snprintf(buf, size, "%s/%s", uid_live_dir(false), entry);
+}
+
+static int
+uid_live_open(bool posix, const char *name, int flags)
+{
+	if (posix)
+		return shm_open(name, flags, S_IRUSR | S_IWUSR);
+	return open(name, flags | PG_BINARY, pg_file_create_mode);
+}
+
+/* This server life's owner: the same in every process of it. */
+static const UidLiveOwner *
+uid_live_owner(void)
+{
+	static UidLiveOwner owner;
+	static bool done = false;
+
+	if (!done)
 	{
 		struct stat st;
 
@@ -220,31 +290,134 @@ uid_live_name(int *prefix_len)
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("could not stat directory \"%s\": %m", DataDir)));
-		plen = snprintf(name, sizeof(name), "/uid.%016llx.%016llx.",
-						(unsigned long long) GetSystemIdentifier(),
-						(unsigned long long) uid_mix64((uint64) st.st_dev * UINT64CONST(0x9E3779B97F4A7C15) ^
-													   (uint64) st.st_ino));
-		snprintf(name + plen, sizeof(name) - plen, "%d.%lld",
-				 PostmasterPid != 0 ? (int) PostmasterPid : (int) MyProcPid,
-				 (long long) PgStartTime);
+		owner.system_id = GetSystemIdentifier();
+		owner.dir_dev = (uint64) st.st_dev;
+		owner.dir_ino = (uint64) st.st_ino;
+		owner.pm_pid = PostmasterPid != 0 ? (int64) PostmasterPid : (int64) MyProcPid;
+		owner.pm_start = (int64) PgStartTime;
+		done = true;
+	}
+	return &owner;
+}
+
+/*
+ * "uid.<data directory>.<life>", each 12 hex digits of a hash: of the
+ * system identifier and the data directory's device and inode, and of the
+ * postmaster's pid and start.  The same for every process of one postmaster
+ * life (a crash-restart keeps it, and so keeps the marks), another for each
+ * start, and for each data directory that exists at once, copies of one
+ * system included.  The prefix up to the second dot (*prefix_len
+ * characters) names the data directory's objects (uid_live_remove_stale).
+ * With the leading slash of a POSIX name, 30 characters: macOS allows 31
+ * (PSHMNAMLEN).  Hashes may collide; the owner in the object tells.
+ */
+static const char *
+uid_live_entry(int *prefix_len)
+{
+	static char entry[32];
+	static int	plen;
+
+	if (entry[0] == '\0')
+	{
+		const UidLiveOwner *o = uid_live_owner();
+		uint64		dir = uid_mix64(o->system_id ^
+									uid_mix64(o->dir_dev * UINT64CONST(0x9E3779B97F4A7C15) ^
+											  o->dir_ino));
+		uint64		life = uid_mix64((uint64) o->pm_pid ^ uid_mix64((uint64) o->pm_start));
+
+		plen = snprintf(entry, sizeof(entry), "uid.%012llx.",
+						(unsigned long long) (dir & UID_LIVE_HASH_MASK));
+		snprintf(entry + plen, sizeof(entry) - plen, "%012llx",
+				 (unsigned long long) (life & UID_LIVE_HASH_MASK));
 	}
 	if (prefix_len)
 		*prefix_len = plen;
+	return entry;
+}
+
+/* The object's name in its place: a POSIX name, or the file's path. */
+static const char *
+uid_live_name(void)
+{
+	static char name[MAXPGPATH];
+
+	if (name[0] == '\0')
+		uid_live_path(uid_live_posix(), uid_live_entry(NULL), name, sizeof(name));
 	return name;
 }
 
 /*
- * Removes the objects of earlier lives of this data directory: no process
- * of an earlier life runs (PostgreSQL does not start while one is attached
- * to the old shared memory).  Where shared memory objects are not files of
- * /dev/shm, they stay until the next boot; 8 kB each.
+ * What an error about the object adds: where it is, and why there.  The
+ * hint, for the errors that the place itself causes, says how to make it
+ * usable or how to choose the other.
+ */
+static int
+uid_live_errdetail(void)
+{
+	if (uid_live_posix())
+		return errdetail("uid keeps its live state in a POSIX shared memory object because dynamic_shared_memory_type is \"posix\".");
+	return errdetail("uid keeps its live state in a file of the data directory's %s directory because dynamic_shared_memory_type is \"%s\".",
+					 PG_DYNSHMEM_DIR,
+					 GetConfigOption("dynamic_shared_memory_type", false, false));
+}
+
+static int
+uid_live_errhint(int err)
+{
+	if (err != EACCES && err != EPERM && err != ENOENT && err != EROFS)
+		return 0;
+	if (uid_live_posix())
+		return errhint("Make /dev/shm a writable tmpfs, or set dynamic_shared_memory_type = mmap and restart the server.");
+	return errhint("The data directory's %s directory must exist and be writable by the server's user, as initdb makes it.",
+				   PG_DYNSHMEM_DIR);
+}
+
+/*
+ * True if the object at name, in a place, is of an earlier life of this
+ * data directory: its owner names the data directory and another
+ * postmaster, or nothing (a builder that failed before it wrote one, or an
+ * object never filled).  False if it cannot be read: it is another user's.
+ */
+static bool
+uid_live_of_earlier_life(bool posix, const char *name)
+{
+	const UidLiveOwner *mine = uid_live_owner();
+	UidLiveOwner theirs;
+	struct stat st;
+	void	   *p;
+	int			fd = uid_live_open(posix, name, O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	memset(&theirs, 0, sizeof(theirs));
+	if (fstat(fd, &st) == 0 && st.st_size >= UID_LIVE_SIZE &&
+		(p = mmap(NULL, UID_LIVE_SIZE, PROT_READ, MAP_SHARED, fd, 0)) != MAP_FAILED)
+	{
+		theirs = ((UidStateLive *) ((char *) p + UID_STATE_SIZE))->owner;
+		munmap(p, UID_LIVE_SIZE);
+	}
+	close(fd);
+	if (theirs.system_id == 0 && theirs.pm_pid == 0)
+		return true;
+	return theirs.system_id == mine->system_id && theirs.dir_dev == mine->dir_dev &&
+		theirs.dir_ino == mine->dir_ino &&
+		(theirs.pm_pid != mine->pm_pid || theirs.pm_start != mine->pm_start);
+}
+
+/*
+ * Removes the objects of earlier lives of this data directory in a place:
+ * no process of an earlier life runs (PostgreSQL does not start while one
+ * is attached to the old shared memory).  Their entries share the prefix of
+ * this one's; the owner tells them from another data directory's whose
+ * hash is the same.  Where POSIX objects are not files of /dev/shm, they
+ * stay until the next boot; 8 kB each.
  */
 static void
-uid_live_remove_stale(void)
+uid_live_remove_stale_in(bool posix)
 {
 	int			plen;
-	const char *name = uid_live_name(&plen);
-	DIR		   *dir = opendir(UID_LIVE_DIR);
+	const char *entry = uid_live_entry(&plen);
+	DIR		   *dir = opendir(uid_live_dir(posix));
 	struct dirent *de;
 
 	if (dir == NULL)
@@ -253,14 +426,52 @@ uid_live_remove_stale(void)
 	{
 		char		old[MAXPGPATH];
 
-		if (strncmp(de->d_name, name + 1, plen - 1) != 0 ||
-			strcmp(de->d_name, name + 1) == 0)
+		if (strncmp(de->d_name, entry, plen) != 0 ||
+			(posix == uid_live_posix() && strcmp(de->d_name, entry) == 0))
 			continue;
-		snprintf(old, sizeof(old), "/%s", de->d_name);
-		if (shm_unlink(old) != 0 && errno != ENOENT)
+		uid_live_path(posix, de->d_name, old, sizeof(old));
+		if (!uid_live_of_earlier_life(posix, old))
+			continue;
+		if ((posix ? shm_unlink(old) : unlink(old)) != 0 && errno != ENOENT)
 			elog(LOG, "could not remove shared memory segment \"%s\": %m", old);
 	}
 	closedir(dir);
+}
+
+/*
+ * In both places: an earlier life may have kept its state in the other
+ * (dynamic_shared_memory_type changed between them).
+ */
+static void
+uid_live_remove_stale(void)
+{
+	uid_live_remove_stale_in(true);
+	uid_live_remove_stale_in(false);
+}
+
+/*
+ * Makes the object mapped at live this server life's if nobody's yet, or
+ * errors if it is another's: never generate from another server's state.
+ * Under the object's lock.
+ */
+static void
+uid_live_claim(UidStateLive *live)
+{
+	const UidLiveOwner *mine = uid_live_owner();
+
+	if (live->owner.system_id == 0 && live->owner.pm_pid == 0)
+		live->owner = *mine;
+	else if (memcmp(&live->owner, mine, sizeof(*mine)) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("shared memory segment \"%s\" belongs to another server",
+						uid_live_name()),
+				 errdetail("It holds the uid state of postmaster %lld of database system %llu, and this server's postmaster is %lld of database system %llu.",
+						   (long long) live->owner.pm_pid,
+						   (unsigned long long) live->owner.system_id,
+						   (long long) mine->pm_pid,
+						   (unsigned long long) mine->system_id),
+				 errhint("Its name is a hash, which the two servers share by chance.  Restart this server: a new start gives its object another name.")));
 }
 
 static void
@@ -272,7 +483,7 @@ uid_live_lock(int fd, int op)
 			ereport(ERROR,
 					(errcode_for_file_access(),
 					 errmsg("could not lock shared memory segment \"%s\": %m",
-							uid_live_name(NULL))));
+							uid_live_name())));
 	}
 }
 
@@ -383,7 +594,7 @@ static bool
 uid_live_is_current(void)
 {
 	struct stat st;
-	int			fd = shm_open(uid_live_name(NULL), O_RDWR, 0);
+	int			fd = uid_live_open(uid_live_posix(), uid_live_name(), O_RDONLY);
 	bool		same = false;
 
 	if (fd >= 0)
@@ -533,16 +744,22 @@ uid_state_exit(int code, Datum arg)
 void
 uid_state_attach(void)
 {
-	const char *name = uid_live_name(NULL);
+	const char *name = uid_live_name();
 	struct stat st;
 	void	   *volatile p = MAP_FAILED;
 	int			fd;
 
-	fd = shm_open(name, O_RDWR | O_CREAT, S_IRUSR | S_IWUSR);
+	fd = uid_live_open(uid_live_posix(), name, O_RDWR | O_CREAT);
 	if (fd < 0)
+	{
+		int			save_errno = errno;
+
 		ereport(ERROR,
 				(errcode_for_file_access(),
-				 errmsg("could not open shared memory segment \"%s\": %m", name)));
+				 errmsg("could not open shared memory segment \"%s\": %m", name),
+				 uid_live_errdetail(),
+				 uid_live_errhint(save_errno)));
+	}
 	PG_TRY();
 	{
 		uid_live_lock(fd, LOCK_EX);
@@ -552,7 +769,7 @@ uid_state_attach(void)
 					 errmsg("could not stat shared memory segment \"%s\": %m", name)));
 		if (st.st_size < UID_LIVE_SIZE)
 		{
-			/* allocate it now: a later store can then never find /dev/shm full */
+			/* allocate it now: a later store can then never find its place full */
 			int			rc;
 
 			do
@@ -566,7 +783,8 @@ uid_state_attach(void)
 				ereport(ERROR,
 						(errcode_for_file_access(),
 						 errmsg("could not resize shared memory segment \"%s\" to %d bytes: %m",
-								name, UID_LIVE_SIZE)));
+								name, UID_LIVE_SIZE),
+						 uid_live_errdetail()));
 			}
 		}
 		p = mmap(NULL, UID_LIVE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -575,6 +793,7 @@ uid_state_attach(void)
 					(errcode_for_file_access(),
 					 errmsg("could not map shared memory segment \"%s\": %m", name)));
 		uid_live = (UidStateLive *) ((char *) p + UID_STATE_SIZE);
+		uid_live_claim(uid_live);
 		if (pg_atomic_read_u64(&uid_live->ready) != UID_LIVE_READY)
 			uid_live_build((UidStateFile *) p, uid_live);
 		pg_read_barrier();
@@ -624,7 +843,7 @@ uid_state_stale_error(void)
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("the uid state in shared memory segment \"%s\" was removed while the server was running",
-					uid_live_name(NULL)),
+					uid_live_name()),
 			 errdetail("This session keeps the state it mapped before; generating from it beside a new one could repeat IDs."),
 			 errhint("Restart the server: the first IDs after that are fenced past the lease in WAL.  Nothing may remove the server's shared memory segments while it runs (systemd's RemoveIPC does).")));
 }

@@ -16,7 +16,7 @@ use Time::HiRes qw(time usleep);
 our @EXPORT = qw(faketime_lib start_faked set_clock server_clock_offset
   check_clock_offset restart_faked restart_behind
   start_worker finish_worker poll_while_running poll_until attempt wait_for_primary check_ids
-  check_ids_by check_ids_wrap uid_node faked_node state_file live_state postmaster_pid type_stats
+  check_ids_by check_ids_wrap uid_node faked_node state_file live_state live_objects postmaster_pid type_stats
   run_released
   check_not_ahead check_capacity
   check_overlap clock_jump_test
@@ -461,13 +461,46 @@ sub postmaster_pid
 	return $pm;
 }
 
-# The shared memory object that holds the running server's live state
-# (src/state.c): /dev/shm/uid.<system>.<directory>.<postmaster pid>.<start>.
+# The owner written in a live state's object (src/state.c, UidLiveOwner, at
+# byte 32 of UidStateLive, after the state's 4096 bytes): system
+# identifier, data directory device and inode, postmaster pid and start,
+# as a hash; none if the object cannot be read or is short.
+sub live_owner
+{
+	my ($path) = @_;
+	open(my $fh, '<:raw', $path) or return undef;
+	seek($fh, 4096 + 32, 0) or return undef;
+	read($fh, my $w, 40) == 40 or return undef;
+	close $fh;
+	my %o;
+	@o{qw(system dev ino pid start)} = unpack('Q<Q<Q<q<q<', $w);
+	return \%o;
+}
+
+# The objects of a place that belong to the data directory of $node, any
+# life: the place is /dev/shm (dynamic_shared_memory_type = posix) or the
+# data directory's pg_dynshmem (mmap, sysv).  Those of another data
+# directory are told apart by the owner, whatever their names.
+sub live_objects
+{
+	my ($node, $place) = @_;
+	my @st = stat($node->data_dir) or die "could not stat the data directory: $!";
+	my $dir = $place eq 'posix' ? '/dev/shm' : $node->data_dir . '/pg_dynshmem';
+	return grep {
+		my $o = live_owner($_);
+		$o && $o->{dev} == $st[0] && $o->{ino} == $st[1]
+	} glob("$dir/uid.*");
+}
+
+# The object that holds the running server's live state (src/state.c):
+# /dev/shm/uid.<directory>.<life>, or pg_dynshmem/uid.<directory>.<life>
+# in the data directory, whose owner is the node's postmaster.
 sub live_state
 {
 	my ($node) = @_;
 	my $pm = postmaster_pid($node);
-	my @found = glob("/dev/shm/uid.*.$pm.*");
+	my @found = grep { live_owner($_)->{pid} == $pm }
+	  (live_objects($node, 'posix'), live_objects($node, 'mmap'));
 	die "no single shared state of postmaster $pm: @found" unless @found == 1;
 	return $found[0];
 }
@@ -1741,14 +1774,32 @@ sub hold_record_writer
 
 # A server's shared state outlives it (src/state.c: the next start of the
 # same data directory removes it); a test's data directories do not, so
-# at the end the objects whose postmaster is gone are removed.
+# at the end the objects in /dev/shm whose postmaster is gone are removed.
+# This test's servers are stopped first, each object of theirs removed once
+# its postmaster has exited (pg_ctl returns when postmaster.pid is gone,
+# which is a moment before the process).
 END
 {
+	my $exit_code = $?;
+	my %ours;
+
+	for my $node (@PostgreSQL::Test::Cluster::all_nodes)
+	{
+		$node->teardown_node;
+		my @st = stat($node->data_dir) or next;
+		$ours{"$st[0]:$st[1]"} = 1;
+	}
 	for my $f (glob('/dev/shm/uid.*'))
 	{
-		next unless $f =~ m{^/dev/shm/uid\.[0-9a-f]{16}\.[0-9a-f]{16}\.(\d+)\.-?\d+$};
-		unlink $f if !kill(0, $1) && $!{ESRCH};
+		next unless $f =~ m{^/dev/shm/uid\.[0-9a-f]{12}\.[0-9a-f]{12}$};
+		my $o = live_owner($f);
+		next unless $o && $o->{pid} > 0;
+		my $until = time() + 10;
+		usleep(10_000)
+		  while $ours{"$o->{dev}:$o->{ino}"} && kill(0, $o->{pid}) && time() < $until;
+		unlink $f if !kill(0, $o->{pid}) && $!{ESRCH};
 	}
+	$? = $exit_code;
 }
 
 1;
