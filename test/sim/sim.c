@@ -206,12 +206,10 @@
 #include "core/record.h"
 #include "core/source.h"
 #include "core/window.h"
-#include "codec/muid_codec.h"
 #include "codec/registry.h"
 #include "codec/revts8_codec.h"
 #include "codec/snowflake_si_codec.h"
 #include "codec/sno_codec.h"
-#include "codec/uid60_codec.h"
 
 #define NSERVERS_MAX	3
 #define NBACKENDS_MAX	4		/* per server */
