@@ -4,7 +4,7 @@
  *		carry now: uid_identity() and uid_config()'s effective values.
  *
  * Across servers, IDs stay apart by the identity each embeds (one or two
- * fields of each type: uid_ident_table below).  Set by hand (uid.partition
+ * fields of each type, stated in its codec header: uid_ident_rows below).  Set by hand (uid.partition
  * and the rest), nothing notices two servers given the same.  With
  * uid.coordinator set, the server instead leases one id of a pool from a
  * coordinator, a database with this extension (uid_pool_claim() in
