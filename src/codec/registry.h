@@ -28,9 +28,9 @@
  *           from it); a type of one field has NULL, its SETTING again and
  *           0 for the second.  A lease id
  *           or a Citus node group is the field itself, or first field +
- *           (its largest + 1) * second field.  What src/identity.c's table
- *           and the simulator's identities are made from (UID_IDENT_*
- *           below)
+ *           (its largest + 1) * second field.  What uid_identity()'s rows
+ *           (src/identity.c) and the simulator's identities are made from
+ *           (UID_IDENT_* below)
  *
  * Every list of the types is made from this one: the slots and the state
  * file's layout, uid_stats(), uid_identity()'s rows, uid-inspect's table
@@ -53,8 +53,14 @@
  *   src/t.[ch]: the SQL functions, with type_support.h's macros, and the
  *     generator, whose UidClockSpec is { UID_CLOCK_FIELDS(T_CLOCK), ... };
  *   src/t.sql, with "-- @comparisons@";
- *   src/inspect/t_inspect.c: what uid-inspect knows of the type;
- *   sql/t_io.sql, t_ops.sql, t_gen.sql and their expected/ output.
+ *   src/inspect/t_inspect.c: what uid-inspect knows of the type, and
+ *     test/unit/t_inspect_test.c, its rows of uid-inspect's unit test
+ *     (test/unit/inspect_rows.h: vectors, the strings it reads, reasons);
+ *   sql/t_io.sql, t_ops.sql, t_gen.sql and their expected/ output;
+ *   its class in each client package: clients/go/t.go (and pgxuid.go's
+ *     list), clients/js/src/t.js (and src/registry.js, src/index.js,
+ *     src/catalog.js, types/index.d.ts), a class in clients/python/pgkuid
+ *     (and __init__.py's exports): not built by make (test/clients.sh).
  * Then two edits in existing code:
  *   1. here, its row, at the next free slot (never reuse one), and the
  *      #include of its codec header above;
@@ -64,7 +70,9 @@
  * its row in the README's table of types, its section in doc/types.md,
  * and where a text names every type (the comment on uid_identity(), a
  * setting's description in guc.c, uid.control).  test/types.pl (make
- * layercheck) names whatever of this a type of the registry lacks.
+ * layercheck) names whatever of this a type of the registry lacks, and
+ * any other file of src/, test/sim or test/unit that names every type;
+ * test/newtype.sh adds a copy of uid60 so, and builds and tests it.
  *
  * Plain C, no PostgreSQL headers: the server, uid-inspect, the unit tests
  * and the simulator include it.
