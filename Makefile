@@ -133,8 +133,10 @@ INSPECT_SRCS = $(patsubst %,src/inspect/%.c,types detect format options type_ops
 uid-inspect: src/inspect/uid_inspect.c $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
 	$(CC) -std=c11 $(CFLAGS) -I$(srcdir)/src -DUID_VERSION='"$(EXTVERSION)"' -o $@ src/inspect/uid_inspect.c $(INSPECT_SRCS) $(LDFLAGS)
 
-test/unit/inspect_test: test/unit/inspect_test.c test/unit/*.h $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
-	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/inspect_test.c $(INSPECT_SRCS)
+# Each type's rows are in its test/unit/TYPE_inspect_test.c.
+INSPECT_TEST_ROWS = $(patsubst %,test/unit/%_inspect_test.c,$(TYPES))
+test/unit/inspect_test: test/unit/inspect_test.c $(INSPECT_TEST_ROWS) test/unit/*.h $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h
+	$(CC) -std=c11 -O2 -Wall -Wextra -I$(srcdir)/src -o $@ test/unit/inspect_test.c $(INSPECT_TEST_ROWS) $(INSPECT_SRCS)
 
 # The settings' C variables start at their boot values (test/unit/settings_test.c):
 # it reads guc.o's table and variables, linked with guc.o's server symbols

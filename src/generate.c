@@ -78,6 +78,9 @@ uid_next_tick_in(const UidClockSpec *spec, uint32 seq_lo, uint32 seq_hi)
 	UidCursor  *cur = &uid_cursors[spec->slot];
 	UidTickSeq	ts;
 
+	/* the clock's rule, which the simulator follows too (core/alloc.h) */
+	Assert(!spec->unique);
+
 	if (unlikely(uid_alloc_tick_inline(slot, spec, cur, seq_lo, seq_hi, &ts) != UID_ALLOC_ISSUED))
 		uid_out_of_time(spec);
 	ts.ident = uid_ident_cover(slot, spec, false, ts.tick);
@@ -92,6 +95,8 @@ uid_unique_tick(const UidClockSpec *spec, int32 *ident)
 {
 	UidSlot    *slot = uid_gen_slot(spec, true);
 	uint64		tick;
+
+	Assert(spec->unique);
 
 	do
 	{

@@ -4,7 +4,7 @@
  *		carry now: uid_identity() and uid_config()'s effective values.
  *
  * Across servers, IDs stay apart by the identity each embeds (one or two
- * fields of each type: uid_ident_table below).  Set by hand (uid.partition
+ * fields of each type, stated in its codec header: uid_ident_rows below).  Set by hand (uid.partition
  * and the rest), nothing notices two servers given the same.  With
  * uid.coordinator set, the server instead leases one id of a pool from a
  * coordinator, a database with this extension (uid_pool_claim() in
@@ -33,9 +33,7 @@
 #include "ident_lease.h"
 #include "ident_store.h"
 #include "published.h"
-#include "codec/revts8_codec.h"
-#include "codec/snowflake_si_codec.h"
-#include "codec/uid60_codec.h"
+#include "codec/registry.h"
 #include "type_support.h"
 #include "guc.h"
 #include "guc_coordinator.h"
@@ -57,73 +55,70 @@ uid_ident_value(int32 ident, const char *typname, uint32 max)
 
 /*
  * What each type embeds of a lease id, beside the hand setting it replaces:
- * one row per field.  Every type of codec/registry.h has one or more
- * (sql/identity.sql and test/types.pl check).
+ * one row per field, made from the ident column of codec/registry.h (the
+ * facts in each type's codec header).
  */
 typedef struct UidIdentRow
 {
 	const char *type;
 	const char *field;
 	UidSettingBit setting;		/* the hand setting */
+	UidSettingBit source_bit;	/* the setting whose source decides (below) */
 	uint64		max;			/* the largest value the field holds */
-	int			shift;			/* of the lease id: revts8's cluster */
-	uint32		mask;			/* of the lease id: revts8's generator */
+	uint32		fits;			/* the largest id that gives it a value */
+	uint32		lows;			/* of an id: its low part's values (uid_id_split) */
+	bool		high;			/* the id's high part: the second of two fields */
+	bool		low_of_two;		/* the first of two fields */
 	const char *collide;		/* drawn at start: how likely two servers collide */
-	uint64		(*max_now) (void);	/* if set, max follows the server's record */
 } UidIdentRow;
 
-/* snowflake_si's machine id: the bits the record's index width leaves */
-static uint64
-uid_ident_snowflake_si_max(void)
-{
-	return snowflake_si_mid_max((int) uid_rec_value(UID_REC_INDEX_BITS));
-}
-
-static const UidIdentRow uid_ident_table[] = {
-	{"sno", "partition", UID_SET_PARTITION, 65535, 0, 0xFFFF, "1/65536"},
-	{"muid", "medallion", UID_SET_MEDALLION, (UINT64CONST(1) << 44) - 2, 0, PG_UINT32_MAX, "1/2^40"},
-	{"snowflake_si", "machine id", UID_SET_GENERATOR, 0, 0, 0xFFFF, .max_now = uid_ident_snowflake_si_max},
-	{"revts8", "generator", UID_SET_GENERATOR, REVTS8_GENERATOR_MAX, 0, REVTS8_GENERATOR_MAX},
-	{"revts8", "cluster", UID_SET_CLUSTER, REVTS8_CLUSTER_MAX, 6 /* log2(generators) */ , 0xFFFF},
-	{"uid60", "worker", UID_SET_GENERATOR, UID60_WORKER_MAX, 0, 0xFFFF},
-};
-
-#define UID_IDENT_NROWS lengthof(uid_ident_table)
-
-/* The rows as the server's record has them now: after uid_rec_sync(). */
-static void
-uid_ident_rows(UidIdentRow *rows)
-{
-	memcpy(rows, uid_ident_table, sizeof(uid_ident_table));
-	for (size_t i = 0; i < UID_IDENT_NROWS; i++)
-		if (rows[i].max_now != NULL)
-			rows[i].max = rows[i].max_now();
-}
+/* the index width the record holds now: snowflake_si's machine id's bits */
+#define UID_IDENT_INDEX_BITS ((int) uid_rec_value(UID_REC_INDEX_BITS))
 
 /*
- * The setting bit whose source decides the row's type's identity: revts8's
- * two fields are set by hand when either of its settings is (source.c).
+ * The rows of a type (of its ident, registry.h).  The setting bit whose
+ * source decides a type's identity is its field's, or for two fields the
+ * second's: revts8's generator and cluster are set by hand when either of
+ * its settings is (source.c).
  */
+#define UID_IDENT_ROWS(ID, name, slot, nbytes, text, clock, ident) \
+	n = uid_ident_type_rows(rows, n, #name, UID_IDENT_ID_MAX(ident), UID_IDENT_LOWS(ident), \
+							UID_IDENT_ROWS_ ident);
+#define UID_IDENT_ROWS_(field, setting, max, collide, field2, setting2, max2) \
+	field, UID_SET_##setting, max, collide, field2, UID_SET_##setting2, max2
+
 static int
-uid_ident_row_source_bit(const UidIdentRow *r)
+uid_ident_type_rows(UidIdentRow *rows, int n, const char *type, uint64 fits, uint64 lows,
+					const char *field, UidSettingBit setting, uint64 max, const char *collide,
+					const char *field2, UidSettingBit setting2, uint64 max2)
 {
-	return strcmp(r->type, "revts8") == 0 ? UID_SET_CLUSTER : (int) r->setting;
+	bool		two = max2 != 0;
+
+	rows[n++] = (UidIdentRow) {type, field, setting, two ? setting2 : setting, max,
+	(uint32) fits, (uint32) lows, false, two, collide};
+	if (two)
+		rows[n++] = (UidIdentRow) {type, field2, setting2, setting2, max2,
+		(uint32) fits, (uint32) lows, true, false, NULL};
+	return n;
 }
 
-/* The largest id (a lease id or a node group) that gives the row's type a value. */
-static uint32
-uid_ident_row_fits(const UidIdentRow *r)
+/* At most two fields a type. */
+#define UID_IDENT_NROWS (2 * UID_NTYPES)
+
+/* The rows as the server's record has them now: after uid_rec_sync(). */
+static int
+uid_ident_rows(UidIdentRow *rows)
 {
-	/* revts8's generator and cluster share the id's 10 bits */
-	if (strcmp(r->type, "revts8") == 0)
-		return (REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1;
-	return (uint32) Min(r->max, PG_UINT32_MAX);
+	int			n = 0;
+
+	UID_TYPES(UID_IDENT_ROWS)
+	return n;
 }
 
 /*
  * The row's value for a node group, or -1 if it does not fit: as for a
- * lease id, but revts8's generator is the whole group when uid.cluster
- * alone is set by hand (source.c).
+ * lease id, but the first of two fields (revts8's generator) is the whole
+ * group when the second's setting alone is set by hand (source.c).
  */
 static int64 uid_ident_row_value(const UidIdentRow *r, int32 id);
 
@@ -133,9 +128,8 @@ uid_ident_group_value(const UidIdentRow *r, int32 group)
 	uint32		generator;
 	uint32		cluster;
 
-	if (strcmp(r->type, "revts8") == 0 && r->setting == UID_SET_GENERATOR &&
-		uid_revts8_cluster_alone())
-		return uid_id_split_cluster((uint32) group, REVTS8_GENERATOR_MAX + 1, 0, &generator, &cluster) ?
+	if (r->low_of_two && uid_revts8_cluster_alone())
+		return uid_id_split_cluster((uint32) group, r->lows, 0, &generator, &cluster) ?
 			(int64) generator : -1;
 	return uid_ident_row_value(r, group);
 }
@@ -144,9 +138,12 @@ uid_ident_group_value(const UidIdentRow *r, int32 group)
 static int64
 uid_ident_row_value(const UidIdentRow *r, int32 id)
 {
-	if (id < 0 || (uint32) id > uid_ident_row_fits(r))
+	uint32		low;
+	uint32		high;
+
+	if (id < 0 || !uid_id_split((uint32) id, r->lows, r->fits, &low, &high))
 		return -1;
-	return (int64) (((uint32) id >> r->shift) & r->mask);
+	return (int64) (r->high ? high : low);
 }
 
 /* The lease as this server generates under it now. */
@@ -183,12 +180,12 @@ static char *
 uid_ident_id_words(UidSettingBit setting, int32 id, const char *whence, bool group)
 {
 	UidIdentRow rows[UID_IDENT_NROWS];
+	int			nrows = uid_ident_rows(rows);
 	StringInfoData buf;
 	int			listed = 0;
 
-	uid_ident_rows(rows);
 	initStringInfo(&buf);
-	for (size_t i = 0; i < UID_IDENT_NROWS; i++)
+	for (int i = 0; i < nrows; i++)
 	{
 		const UidIdentRow *r = &rows[i];
 		int64		v = group ? uid_ident_group_value(r, id) : uid_ident_row_value(r, id);
@@ -201,7 +198,7 @@ uid_ident_id_words(UidSettingBit setting, int32 id, const char *whence, bool gro
 		if (several)
 			appendStringInfo(&buf, "%s ", r->type);
 		if (v < 0)
-			appendStringInfo(&buf, "refuses (%d > %u)", id, uid_ident_row_fits(r));
+			appendStringInfo(&buf, "refuses (%d > %u)", id, r->fits);
 		else if (setting == UID_SET_MEDALLION)
 			appendStringInfo(&buf, "%011llX", (unsigned long long) v);
 		else
@@ -281,17 +278,18 @@ uid_identity(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	UidIdentRow rows[UID_IDENT_NROWS];
+	int			nrows;
 	UidLeaseNow n = {0};
 	bool		leased;
 
 	InitMaterializedSRF(fcinfo, 0);
 	leased = uid_rec_leased();
 
-	uid_ident_rows(rows);
+	nrows = uid_ident_rows(rows);
 	if (leased)
 		uid_ident_now(&n);
 
-	for (size_t i = 0; i < UID_IDENT_NROWS; i++)
+	for (int i = 0; i < nrows; i++)
 	{
 		const UidIdentRow *r = &rows[i];
 		Datum		values[9];
@@ -322,19 +320,19 @@ uid_identity(PG_FUNCTION_ARGS)
 				note = pstrdup("no lease yet: the next ID claims one from the coordinator");
 			else if (value < 0)
 				note = psprintf("lease id %d does not fit (0..%u): %s refuses to generate",
-								id, uid_ident_row_fits(r), r->type);
+								id, r->fits, r->type);
 			else if (!n.live)
 				note = pstrdup("the lease has expired: the next ID renews it or claims another");
 			else
 				note = psprintf("leased from pool \"%s\" of the coordinator; every pool hands out the same ids: servers whose IDs meet lease from one pool",
 								uid_pool);
 		}
-		else if (uid_unleased_field(uid_ident_row_source_bit(r), &group) == UID_ID_SHARED)
+		else if (uid_unleased_field(r->source_bit, &group) == UID_ID_SHARED)
 		{
 			nulls[4] = nulls[5] = nulls[6] = true;
 			source = "default";
 			safe = false;
-			note = pstrdup(uid_unleased_shared_note(uid_ident_row_source_bit(r)));
+			note = pstrdup(uid_unleased_shared_note(r->source_bit));
 		}
 		else if ((group = uid_ident_citus(r->setting)) < UID_GROUP_NONE)
 		{
@@ -351,7 +349,7 @@ uid_identity(PG_FUNCTION_ARGS)
 			safe = value >= 0;
 			note = value < 0 ?
 				psprintf("Citus node group %d does not fit (0..%u): %s refuses to generate; lease identities from a pool instead",
-						 group, uid_ident_row_fits(r), r->type) :
+						 group, r->fits, r->type) :
 				psprintf("Citus node group %d: every node of the cluster has its own", group);
 		}
 		else

@@ -7,7 +7,7 @@
  *
  * The order is core/source.h's (uid_id_source), and so is the way an id
  * becomes revts8's two fields (uid_id_split): a node group takes the place
- * of a lease id, field for field (identity.c's table).  A hand setting is
+ * of a lease id, field for field (identity.c's rows).  A hand setting is
  * one the server's configuration sets (the record holds -1 for one left at
  * its built-in default: published.c).  Every function here runs where a
  * generator works out its identity once per record and node group

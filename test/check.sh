@@ -5,9 +5,9 @@
 # replication, pg_upgrade), each against that major's server (19's inside a
 # Debian sid root, test/root-check.sh); once, beside the others in a copy
 # built against the first major, the unit tests (the codecs, uid-inspect,
-# the core's rules), the generator core's deterministic simulator (make
-# simcheck), the mutants of the core's rules (make mutatecheck) and the
-# decoder fuzzers, which are plain C and use no server; once, on the newest major (19, in its
+# the core's rules, a sixth type added to a copy: test/newtype.sh), the
+# generator core's deterministic simulator (make simcheck), the mutants of
+# the core's rules (make mutatecheck) and the decoder fuzzers, which are plain C and use no server; once, on the newest major (19, in its
 # root), pg_regress and the concurrency TAP tests against uid.so built with
 # sanitizers (test/sanitize.sh; UID_SAN_MAJOR picks another);
 # once, the Debian package (test/package.sh) and the PGXN zip (test/dist.sh);
@@ -235,6 +235,8 @@ run_nosrv() {
 	if want unit; then
 		nosrv_suite "unit tests: codecs, uid-inspect, the core's rules" \
 			as_pg make -C "$nosrv_build" -s unitcheck PG_CONFIG="$nosrv_config"
+		nosrv_suite "a sixth type added to a copy: make, layercheck, unitcheck, simulator" \
+			as_pg env PG_CONFIG="$nosrv_config" bash "$nosrv_build/test/newtype.sh"
 	fi
 	if want sim; then
 		nosrv_suite "generator core simulator, seeds ${UID_SIM_SEEDS:-1-2000}, and its planted bugs" simcheck_stage

@@ -31,10 +31,16 @@
 /*
  * The generator's clock (codec/registry.h): microseconds since 1970, each
  * issued once per server (the offset counts within a transaction, not a
- * tick); the all-ones timestamp is Gink's "global object" sentinel, never
- * generated.
+ * tick), a tick of its own for each transaction (uid_unique_tick); the
+ * all-ones timestamp is Gink's "global object" sentinel, never generated.
  */
-#define MUID_CLOCK (0, 1, MUID_TS_MAX - 1, 0, 0, 0)
+#define MUID_CLOCK (0, 1, MUID_TS_MAX - 1, 0, 0, 0, 1)
+
+/*
+ * The identity it embeds (codec/registry.h): the medallion, uid.medallion
+ * by hand, else drawn at the server's start; all ones is the sentinel.
+ */
+#define MUID_IDENT ("medallion", MEDALLION, MUID_MEDALLION_MAX - 1, "1/2^40", NULL, MEDALLION, 0)
 
 typedef struct muid_fields
 {

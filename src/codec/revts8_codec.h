@@ -34,7 +34,15 @@
 #define REVTS8_RESERVED_MASK UINT64_C(0xFC00)	/* bits 15..10 */
 
 /* The generator's clock (codec/registry.h): Unix milliseconds, 64 IDs each. */
-#define REVTS8_CLOCK (0, 1000, REVTS8_TS_MAX, REVTS8_SEQ_MAX, 0, 0)
+#define REVTS8_CLOCK (0, 1000, REVTS8_TS_MAX, REVTS8_SEQ_MAX, 0, 0, 0)
+
+/*
+ * The identity it embeds (codec/registry.h): two fields, the generator
+ * (uid.generator) and the cluster (uid.cluster); an identity id is
+ * generator + 64 * cluster.
+ */
+#define REVTS8_IDENT ("generator", GENERATOR, REVTS8_GENERATOR_MAX, NULL, \
+					  "cluster", CLUSTER, REVTS8_CLUSTER_MAX)
 
 typedef struct revts8_fields
 {

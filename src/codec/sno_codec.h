@@ -30,7 +30,14 @@
  * IDs each, on two timelines (the tick bit: a clock that went back takes
  * the other one).
  */
-#define SNO_CLOCK (SNO_EPOCH_UNIX_MS * 1000, SNO_UNIT_MS * 1000, SNO_UNITS_MAX, SNO_SEQ_MAX, 0, 1)
+#define SNO_CLOCK (SNO_EPOCH_UNIX_MS * 1000, SNO_UNIT_MS * 1000, SNO_UNITS_MAX, SNO_SEQ_MAX, 0, 1, 0)
+
+/*
+ * The identity it embeds (codec/registry.h): the partition, uid.partition
+ * by hand, else drawn at the server's start.
+ */
+#define SNO_PARTITION_MAX 65535
+#define SNO_IDENT ("partition", PARTITION, SNO_PARTITION_MAX, "1/65536", NULL, PARTITION, 0)
 
 typedef struct sno_fields
 {

@@ -35,7 +35,15 @@
  * base clock and the index width, which the generator sets on each call.
  */
 #define SNOWFLAKE_SI_UNIX_MS_MAX ((UINT64_C(1) << 44) - 1)
-#define SNOWFLAKE_SI_CLOCK (0, 1000, SNOWFLAKE_SI_UNIX_MS_MAX, 0, 0, 0)
+#define SNOWFLAKE_SI_CLOCK (0, 1000, SNOWFLAKE_SI_UNIX_MS_MAX, 0, 0, 0, 0)
+
+/*
+ * The identity it embeds (codec/registry.h): the machine id, uid.generator,
+ * in the bits the index width leaves (UID_IDENT_INDEX_BITS: where the
+ * identity is read, the width in force).
+ */
+#define SNOWFLAKE_SI_IDENT ("machine id", GENERATOR, snowflake_si_mid_max(UID_IDENT_INDEX_BITS), \
+							NULL, NULL, GENERATOR, 0)
 /* digits of SNOWFLAKE_SI_MAX */
 #define SNOWFLAKE_SI_TEXT_MAX	16
 

@@ -39,7 +39,10 @@
  * The generator's clock (codec/registry.h): seconds since 2018-03-01, 1024
  * IDs each, the sequence not reset each second (the original's rule).
  */
-#define UID60_CLOCK (UID60_EPOCH_UNIX_S * 1000000, 1000000, UID60_TS_MAX, UID60_SEQ_MAX, 1, 0)
+#define UID60_CLOCK (UID60_EPOCH_UNIX_S * 1000000, 1000000, UID60_TS_MAX, UID60_SEQ_MAX, 1, 0, 0)
+
+/* The identity it embeds (codec/registry.h): the worker, uid.generator. */
+#define UID60_IDENT ("worker", GENERATOR, UID60_WORKER_MAX, NULL, NULL, GENERATOR, 0)
 
 typedef struct uid60_fields
 {

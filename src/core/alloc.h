@@ -150,6 +150,8 @@ struct UidClockSpec
 	uint32		seq_max;
 	bool		seq_runs_on;
 	bool		ticktock;		/* two timelines (sno), see uid_alloc_tick */
+	bool		unique;			/* a tick of its own per call, no sequence
+								 * (muid): uid_alloc_unique, not uid_alloc_tick */
 
 	/*
 	 * Called, if set, when a call is about to wait for the clock to pass
@@ -176,9 +178,10 @@ struct UidClockSpec
  * disagree about a type's clock.
  */
 #define UID_CLOCK_FIELDS(clock) UID_CLOCK_FIELDS_ clock
-#define UID_CLOCK_FIELDS_(epoch, tick, last_tick, last_seq, runs_on, timelines) \
+#define UID_CLOCK_FIELDS_(epoch, tick, last_tick, last_seq, runs_on, timelines, unique_) \
 	.epoch_us = (epoch), .tick_us = (tick), .tick_max = (last_tick), \
-	.seq_max = (last_seq), .seq_runs_on = (runs_on), .ticktock = (timelines)
+	.seq_max = (last_seq), .seq_runs_on = (runs_on), .ticktock = (timelines), \
+	.unique = (unique_)
 
 /*
  * What one backend keeps per slot between calls: its share of the current

@@ -214,12 +214,10 @@
 #include "core/record.h"
 #include "core/source.h"
 #include "core/window.h"
-#include "codec/muid_codec.h"
 #include "codec/registry.h"
 #include "codec/revts8_codec.h"
 #include "codec/snowflake_si_codec.h"
 #include "codec/sno_codec.h"
-#include "codec/uid60_codec.h"
 
 #define NSERVERS_MAX	3
 #define NBACKENDS_MAX	4		/* per server */
@@ -292,36 +290,40 @@ static UidClockSpec specs[NTYPES] = {UID_TYPES(SIM_SPEC)};
 
 /*
  * What each type embeds of an identity (Citus runs), as source.c works it
- * out: the record's field of its hand setting and the largest hand value
- * it takes; the largest node group it takes, checked by uid_id_split (with
- * lows: revts8's 64 generators, the one field's values of snowflake_si and
- * uid60) or, for sno and muid, by source.c itself (muid's medallion takes
- * any group, an int32); and the fields' widths in the format, which mask
- * what exceeds them (the codecs' pack): revts8's 6-bit generator and 4-bit
- * cluster, one field of the other types.
+ * out, made from the type's ident (codec/registry.h) as src/identity.c's
+ * rows are: the record's field of its hand setting and the largest hand
+ * value it takes; the largest identity id (a node group or a lease id) it
+ * takes, split by uid_id_split into lows values of the low part (the field
+ * of a type of one field, revts8's 64 generators); and the fields' widths
+ * in the format, which mask what exceeds them (the codecs' pack): revts8's
+ * 6-bit generator and 4-bit cluster, one field of the other types.
  */
 typedef struct TypeIdent
 {
 	int			field;			/* UID_REC_* of its hand setting */
+	int			field2;			/* and of its second field's (revts8's cluster) */
 	uint32		hand_max;
 	uint32		max;
-	uint32		lows;			/* 0: not split (sno, muid) */
+	uint32		lows;
 	uint32		low_mask;
 	uint32		high_mask;		/* 0: a type of one field */
 	int			low_bits;
 } TypeIdent;
 
-static TypeIdent type_idents[NTYPES] = {
-	[T_SNO] = {UID_REC_PARTITION, 0xFFFF, 0xFFFF, 0, 0xFFFF, 0, 0},
-	[T_MUID] = {UID_REC_MEDALLION, INT32_MAX, INT32_MAX, 0, UINT32_MAX, 0, 0},
-	/* snowflake_si's machine id: the bits the index leaves (set in main) */
-	[T_SNOWFLAKE_SI] = {UID_REC_GENERATOR, 0, 0, 0, 0, 0, 0},
-	[T_REVTS8] = {UID_REC_GENERATOR, REVTS8_GENERATOR_MAX,
-		(REVTS8_CLUSTER_MAX + 1) * (REVTS8_GENERATOR_MAX + 1) - 1, REVTS8_GENERATOR_MAX + 1,
-	REVTS8_GENERATOR_MAX, REVTS8_CLUSTER_MAX, 6},
-	[T_UID60] = {UID_REC_GENERATOR, UID60_WORKER_MAX, UID60_WORKER_MAX, UID60_WORKER_MAX + 1,
-	UID60_WORKER_MAX, 0, 0},
-};
+/* the index width of the simulated servers: snowflake_si's machine id's bits */
+#define UID_IDENT_INDEX_BITS SI_INDEX_BITS
+
+#define SIM_IDENT(ID, name, slot, nbytes, text, clock, ident) \
+	[T_##ID] = SIM_IDENT_ ident,
+#define SIM_IDENT_(field_, setting, max_, collide, field2_, setting2, max2) { \
+	.field = UID_REC_##setting, .field2 = UID_REC_##setting2, \
+	.hand_max = (uint32) ((uint64) (max_) < INT32_MAX ? (uint64) (max_) : INT32_MAX), \
+	.max = (uint32) UID_IDENT_ID_MAX_(field_, setting, max_, collide, field2_, setting2, max2), \
+	.lows = (uint32) UID_IDENT_LOWS_(field_, setting, max_, collide, field2_, setting2, max2), \
+	.low_mask = (uint32) ((uint64) (max_) < UINT32_MAX ? (uint64) (max_) : UINT32_MAX), \
+	.high_mask = (uint32) (max2), \
+	.low_bits = (max2) == 0 ? 0 : 64 - __builtin_clzll((uint64) (max_)) }
+static TypeIdent type_idents[NTYPES];
 
 /*
  * sno's sequence ranges a reload may deliver (narrow, so that ticks fill;
@@ -1076,15 +1078,13 @@ static UidSlot *
 gen_slot(Server *s, const UidClockSpec *spec)
 {
 	UidSlot    *slot = &s->file.slots[spec->slot];
-	bool		unique = spec->slot == T_MUID;
-
 	if (uid_word_read(&slot->fenced) != s->incarnation)
 	{
 		uint64		fence;
 
 		if (!uid_fence_known(&s->file.lease, s->incarnation, &fence))
 			fence = uid_fence_take(&s->file.lease, s->incarnation, s->wal_lease);
-		uid_slot_fence(&s->file.lease, slot, spec, unique, s->incarnation, fence);
+		uid_slot_fence(&s->file.lease, slot, spec, spec->unique, s->incarnation, fence);
 	}
 	return slot;
 }
@@ -1477,7 +1477,7 @@ ident_cover(Backend *b, Server *s, UidSlot *slot, const UidClockSpec *spec, uint
 					fail("raise: server %d raises %s past the floor %" PRIu64
 						 " to %" PRIu64 ": a tick later than the floor's",
 						 s->ident, spec->type_name, li.floor_us, to);
-				uid_fence_marks(slot, spec, spec->slot == T_MUID, to);
+				uid_fence_marks(slot, spec, spec->unique, to);
 			}
 			return LEASE_AGAIN;
 		case UID_WINDOW_ACQUIRE:
@@ -2232,7 +2232,7 @@ citus_ident(Backend *b, Server *s, int type, int lease_id, CitusIdent *out)
 {
 	const TypeIdent *ti = &type_idents[type];
 	int64		hand = b->rec.values[ti->field];
-	int64		cluster = type == T_REVTS8 ? b->rec.values[UID_REC_CLUSTER] : -1;
+	int64		cluster = ti->high_mask != 0 ? b->rec.values[ti->field2] : -1;
 	bool		alone = hand < 0 && cluster >= 0;
 	UidIdInputs in = {.leased = sim->leased, .hand = hand >= 0};
 	uint32		low = 0;
@@ -2682,11 +2682,11 @@ citus_setup(void)
 
 /* The order key of a pair: what later calls must exceed. */
 static uint64
-order_key(int type, const UidTickSeq *ts)
+order_key(const UidClockSpec *spec, const UidTickSeq *ts)
 {
-	if (type == T_MUID)
+	if (spec->unique)
 		return ts->tick;
-	if (type == T_UID60)
+	if (spec->seq_runs_on)
 		return ts->tick << UID_SEQ_BITS;	/* the run-on sequence does not sort */
 	return ts->tick << UID_SEQ_BITS | ts->seq;
 }
@@ -2797,7 +2797,7 @@ again:
 		{
 			LeaseStep	st;
 
-			if (type == T_MUID)
+			if (spec->unique)
 				r = uid_alloc_unique(slot, spec, &ts.tick);
 			else
 				r = uid_alloc_tick(slot, spec, &b->cur[type], lo, hi, &ts);
@@ -2925,16 +2925,16 @@ again:
 		fail("lease: server %d handed out %s tick %" PRIu64 " starting at %" PRIu64
 			 ", not before the lease in WAL, %" PRIu64,
 			 s->ident, spec->type_name, ts.tick, start, s->wal_lease);
-	key = order_key(type, &ts);
-	if (type == T_UID60 ? key < b->floor[ts.timeline] : key <= b->floor[ts.timeline])
+	key = order_key(spec, &ts);
+	if (spec->seq_runs_on ? key < b->floor[ts.timeline] : key <= b->floor[ts.timeline])
 		fail("order: server %d: %s tick %" PRIu64 " seq %u timeline %d is not after "
 			 "tick %" PRIu64 " seq %u, completed before the call began",
 			 s->ident, spec->type_name, ts.tick, ts.seq, ts.timeline,
-			 b->floor[ts.timeline] >> (type == T_MUID ? 0 : UID_SEQ_BITS),
-			 (uint32) (type == T_MUID ? 0 : b->floor[ts.timeline] & UID_SEQ_MASK));
+			 b->floor[ts.timeline] >> (spec->unique ? 0 : UID_SEQ_BITS),
+			 (uint32) (spec->unique ? 0 : b->floor[ts.timeline] & UID_SEQ_MASK));
 	if (key > sim->done_max[b->server][type][ts.timeline])
 		sim->done_max[b->server][type][ts.timeline] = key;
-	if (!spec->ticktock && type != T_MUID)
+	if (!spec->ticktock && !spec->unique)
 		check_pace(b, s, type, ts.tick);
 	if (type == T_SNO)
 		s->live_ticks[s->nlive_ticks++ % 64] = ts.tick;
@@ -4134,17 +4134,12 @@ main(int argc, char **argv)
 		usage();
 	/* snowflake_si's machine id: the bits its index (the sim's sequence) leaves */
 	specs[T_SNOWFLAKE_SI].seq_max = snowflake_si_uin_max(SI_INDEX_BITS);
-	type_idents[T_SNOWFLAKE_SI] = (TypeIdent) {UID_REC_GENERATOR,
-		snowflake_si_mid_max(SI_INDEX_BITS), snowflake_si_mid_max(SI_INDEX_BITS),
-		snowflake_si_mid_max(SI_INDEX_BITS) + 1, snowflake_si_mid_max(SI_INDEX_BITS), 0, 0
-	};
-	/* every type of codec/registry.h has its identity's fields here */
-	for (int t = 0; t < NTYPES; t++)
-		if (type_idents[t].max == 0)
-		{
-			fprintf(stderr, "sim: type_idents has no identity of %s\n", type_names[t]);
-			return 2;
-		}
+	/* the types' identities (codec/registry.h), some of the index width */
+	{
+		const TypeIdent idents[NTYPES] = {UID_TYPES(SIM_IDENT)};
+
+		memcpy(type_idents, idents, sizeof(idents));
+	}
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (uint64 seed = first;; seed++)

@@ -10,6 +10,12 @@
 
 bin=${1:?usage: inspect_cli.sh path/to/uid-inspect}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+# the types of src/codec/registry.h, in its order, as the Makefile reads them
+types=$(sed -n 's/^[[:space:]]*X.[A-Z0-9_]*, \([a-z0-9_]*\),.*/\1/p' "$(dirname "$0")/../../src/codec/registry.h")
+[ -n "$types" ] || { echo "inspect_cli: no types in src/codec/registry.h" >&2; exit 1; }
+# "a, b and c"
+# shellcheck disable=SC2086
+type_words=$(echo $types | sed 's/ /, /g; s/\(.*\), /\1 and /')
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/inspect_cli.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 passed=0
@@ -114,7 +120,7 @@ for args in "-AAAAAAAAA" "--jsn x" "--type" "--type foo x" "--type sno, x" "--ep
 	out_empty "usage error: $args"
 done
 run --type foo x
-err_has '--type: unknown type "foo" (the types are sno, muid, snowflake_si, revts8 and uid60)' "--type foo"
+err_has "--type: unknown type \"foo\" (the types are $type_words)" "--type foo"
 run --epoch 2003-01-01 x
 err_has "--epoch: the base clock must be from 2003-03-18T07:20:19.225Z" "--epoch too early"
 
@@ -131,7 +137,7 @@ err_empty "stdin"
 printf 'cb54ecf284000000\nnot an id\n0000000000000000\n' >"$tmp/in"
 run --json
 status_is 1 "stdin with a bad line"
-json_lines 3 '@{$j[1]{matches}} == 0 && $j[1]{error} =~ /^"not an id" is not an ID of any type tried: sno: / && join(" ", map { "$_->{type}/$_->{form}" } @{$j[2]{matches}}) eq "snowflake_si/text revts8/text snowflake_si/bytes uid60/bytes" && $j[0]{matches}[0]{bigint} == -3795148059625652224' "stdin with a bad line"
+json_lines 3 '@{$j[1]{matches}} == 0 && $j[1]{error} =~ /^"not an id" is not an ID of any type tried: sno: / && join(" ", map { "$_->{type}/$_->{form}" } @{$j[2]{matches}}) =~ m{^snowflake_si/text revts8/text .*snowflake_si/bytes .*uid60/bytes} && $j[0]{matches}[0]{bigint} == -3795148059625652224' "stdin with a bad line"
 err_has '"not an id" is not an ID' "stdin with a bad line"
 
 # text mode: a blank line between inputs
