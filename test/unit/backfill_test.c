@@ -5,7 +5,9 @@
  *		decides whether uid_fence_restore() may carry a state file over a
  *		pg_upgrade, uid_restore_lease(), the lease it then WAL-logs, and
  *		uid_used_take_over(), which decides from when back-fill may date an
- *		ID with a file made anew or one of an older library.
+ *		ID with a file made anew or one of an older library, and
+ *		uid_used_widen(), which makes the record of live sequences durable
+ *		before a live ID of a sequence it did not cover goes out.
  *
  * Built into core_test (see there); exposes test_backfill().  Each row
  * names what it checks; a failure prints the name.
@@ -177,6 +179,115 @@ test_restore_lease(void)
 	restore_row("never 0: a clock at 0", false, 0, 0, UID_LEASE_US);
 }
 
+/*
+ * uid_used_widen(): when it returns, the disk (what the last sync wrote)
+ * holds a record that covers the ID's sequence, and from when its part was
+ * used as lowered for it; the caller's copy is durable and covers it.  An
+ * operating-system crash goes back to the disk: a record lost there lets
+ * back-fill repeat a live ID (plant durable).
+ */
+static UidWord widen_used;
+static UidWord widen_from[UID_FROM_WORDS];
+static UidWord widen_mark0;
+static uint64 disk_used;
+static uint64 disk_from[UID_FROM_WORDS];
+static int	syncs;
+/* another backend's call, made while the first sync is under way (NULL: none) */
+static void (*during_sync) (void);
+
+static void
+widen_sync(void)
+{
+	void		(*other) (void) = during_sync;
+
+	during_sync = NULL;
+	if (other != NULL)
+		other();
+	disk_used = widen_used.value;
+	for (int i = 0; i < UID_FROM_WORDS; i++)
+		disk_from[i] = widen_from[i].value;
+	syncs++;
+}
+
+/*
+ * A row: the record used (and what the disk held of it), the from word of
+ * the sequence's part, the ID's sequence, tick and timeline; the syncs it
+ * may take at most (-1: any).
+ */
+static void
+widen_row(const char *name, uint64 used, uint64 disk, uint64 from, uint32 seq, uint64 tick,
+		  int max_syncs)
+{
+	UidUsedFrom f = {widen_from, &widen_mark0, tick, 0};
+	uint64		copy = 0;
+
+	harness_ctx = name;
+	fake_reset();
+	widen_used.value = used;
+	disk_used = disk;
+	for (int i = 0; i < UID_FROM_WORDS; i++)
+		widen_from[i].value = disk_from[i] = from;
+	widen_mark0.value = 0;
+	syncs = 0;
+	uid_used_widen(&widen_used, &copy, seq, 0, 9, 4, widen_sync, &f);
+	CHECK(disk_used & UID_USED_VALID);
+	CHECK(uid_used_lo(disk_used) <= seq && seq <= uid_used_hi(disk_used));
+	CHECK(uid_used_covers(copy, seq));
+	CHECK(widen_used.value & UID_USED_DURABLE);
+	CHECK_EQ_U64(disk_from[seq >> UID_FROM_SHIFT], widen_from[seq >> UID_FROM_SHIFT].value);
+	CHECK(widen_from[seq >> UID_FROM_SHIFT].value <= tick + 1);
+	if (max_syncs >= 0)
+		CHECK(syncs <= max_syncs);
+}
+
+/*
+ * Another backend, while the widener's sync is under way, makes an ID of a
+ * sequence the widened record covers: it may not go out before the disk
+ * holds that record.
+ */
+static bool other_covered;
+
+static void
+widen_other(void)
+{
+	uint64		copy = 0;
+
+	uid_used_widen(&widen_used, &copy, 2, 0, 9, 4, widen_sync, NULL);
+	other_covered = (disk_used & UID_USED_VALID) && uid_used_lo(disk_used) <= 2 &&
+		2 <= uid_used_hi(disk_used);
+}
+
+static void
+test_widen(void)
+{
+	const uint64 rec = UID_USED_VALID | UID_USED_DURABLE | UINT64_C(0) << 16 | 9;
+	const uint64 tick = 1000;
+
+	widen_row("no record yet: widened to the block, synced", 0, 0, UID_FROM_NONE, 3, tick, -1);
+	widen_row("an empty record: widened, synced", UID_USED_EMPTY, UID_USED_EMPTY,
+			  UID_FROM_NONE, 3, tick, -1);
+	widen_row("a record short of the sequence: widened, synced",
+			  UID_USED_VALID | UID_USED_DURABLE | 1, UID_USED_VALID | UID_USED_DURABLE | 1,
+			  tick + 1, 6, tick, -1);
+	widen_row("a record another backend widened over it, not synced yet: synced here",
+			  rec & ~UID_USED_DURABLE, UID_USED_VALID | UID_USED_DURABLE | 1, tick + 1, 6,
+			  tick, -1);
+	widen_row("a durable record over it, its part used from an earlier tick: no sync",
+			  rec, rec, tick + 1, 6, tick, 0);
+	widen_row("a durable record over it, its part used from a later tick: lowered, synced",
+			  rec, rec, tick + 50, 6, tick, -1);
+	widen_row("a durable record over it, its part not used yet: lowered, synced",
+			  rec, rec, UID_FROM_NONE, 6, tick, -1);
+
+	other_covered = false;
+	during_sync = widen_other;
+	widen_row("another backend during the widener's sync: it waits for the disk too",
+			  0, 0, UID_FROM_NONE, 3, tick, -1);
+	harness_ctx = "another backend during the widener's sync: its ID not out before the disk holds it";
+	CHECK(other_covered);
+	during_sync = NULL;
+}
+
 void		test_backfill(void);
 
 void
@@ -186,4 +297,5 @@ test_backfill(void)
 	test_has_record();
 	test_take_over();
 	test_restore_lease();
+	test_widen();
 }

@@ -454,6 +454,22 @@ mutant restore-no-now backfill.h uid_restore_lease \
 	'return file > lease_now ? file : lease_now;' \
 	'return has_record ? file : lease_now;'
 # A file made anew: its unknown history ends a tick late (the fence's tick
+# The record widened, not synced before the ID goes out (plant durable's syncs).
+mutant widen-no-sync backfill.c uid_used_widen \
+	'continue;\n\t\t\tsync();\n' \
+	'continue;\n'
+# A record another backend widened and has not synced taken as it is.
+mutant widen-shared-no-sync backfill.c uid_used_widen \
+	'sync too */\n\t\t\tsync();\n' \
+	'sync too */\n'
+# From when a part was used, lowered for the ID, not synced where the record needs no widening.
+mutant widen-from-no-sync backfill.c uid_used_widen \
+	'if (fresh_from)\n\t\t\t\t\tsync();\n' \
+	'if (fresh_from)\n\t\t\t\t\t(void) 0;\n'
+# The record marked durable before the sync.
+mutant widen-durable-early backfill.c uid_used_widen \
+	'if (!uid_word_cas(used, &u, want))' \
+	'if (!uid_word_cas(used, &u, want | UID_USED_DURABLE))'
 # when the fence is at the tick's start).
 mutant take-over-tick backfill.c uid_used_take_over \
 	'(fence_us - 1 - (uint64) spec->epoch_us)' \
