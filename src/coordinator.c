@@ -421,8 +421,8 @@ uid_coord_renew(UidRemote *r, const char *schema, const char *call, uint64 stamp
 		ereport(WARNING,
 				(errmsg("uid's lease of id %d in pool \"%s\" is no longer held; claiming another",
 						SNAP_ID(s), uid_pool),
-				 errdetail("%s", err),
-				 errdetail_log("%s", uid_remote_log_text(err))));
+				 errdetail("The coordinator answered: %s.", err),
+				 errdetail_log("The coordinator answered: %s.", uid_remote_log_text(err))));
 		memset(s, 0, sizeof(*s));
 		uid_ident_publish(stamp, s);
 		err = NULL;

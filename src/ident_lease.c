@@ -273,8 +273,8 @@ uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key, uint64 end_
 				 errmsg("this server's lease of id %d in pool \"%s\" ends at %s, before the tick of the ID being made ends at %s",
 						SNAP_ID(s), uid_pool, pstrdup(uid_us_text(SNAP_EXPIRY_US(s))),
 						pstrdup(uid_us_text(end_us))),
-				 errdetail("Renewing it failed: %s", err),
-				 errdetail_log("Renewing it failed: %s", log),
+				 errdetail("Renewing it failed: %s.", err),
+				 errdetail_log("Renewing it failed: %s.", log),
 				 errhint("Generation resumes once the server renews or claims a lease from the coordinator in \"uid.coordinator\"."),
 				 errcontext("%s", who)));
 	if (s->word != 0 && s->key == key && SNAP_EXPIRY_US(s) > (uint64) uid_clock_unix_us())
@@ -282,8 +282,8 @@ uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key, uint64 end_
 				(errcode(code),
 				 errmsg("this server's lease of id %d in pool \"%s\", which ends at %s, could not be renewed",
 						SNAP_ID(s), uid_pool, uid_us_text(SNAP_EXPIRY_US(s))),
-				 errdetail("Renewing it failed: %s", err),
-				 errdetail_log("Renewing it failed: %s", log),
+				 errdetail("Renewing it failed: %s.", err),
+				 errdetail_log("Renewing it failed: %s.", log),
 				 errhint("Generation resumes once the server renews or claims a lease from the coordinator in \"uid.coordinator\"."),
 				 errcontext("%s", who)));
 	if (s->word != 0 && s->key == key)
@@ -291,15 +291,15 @@ uid_ident_refuse(const char *who, const UidIdentSnap *s, uint64 key, uint64 end_
 				(errcode(code),
 				 errmsg("this server's lease of id %d in pool \"%s\" expired at %s",
 						SNAP_ID(s), uid_pool, uid_us_text(SNAP_EXPIRY_US(s))),
-				 errdetail("Renewing it failed: %s", err),
-				 errdetail_log("Renewing it failed: %s", log),
+				 errdetail("Renewing it failed: %s.", err),
+				 errdetail_log("Renewing it failed: %s.", log),
 				 errhint("Generation resumes once the server renews or claims a lease from the coordinator in \"uid.coordinator\"."),
 				 errcontext("%s", who)));
 	ereport(ERROR,
 			(errcode(code),
 			 errmsg("this server holds no lease in pool \"%s\"", uid_pool),
-			 errdetail("Claiming one failed: %s", err),
-			 errdetail_log("Claiming one failed: %s", log),
+			 errdetail("Claiming one failed: %s.", err),
+			 errdetail_log("Claiming one failed: %s.", log),
 			 errhint("Generation resumes once the server claims a lease from the coordinator in \"uid.coordinator\"."),
 			 errcontext("%s", who)));
 }
@@ -446,8 +446,8 @@ uid_ident_renew_early(const UidIdentSnap *seen, uint64 key)
 		ereport(WARNING,
 				(errmsg("uid could not renew this server's lease of id %d in pool \"%s\", which expires at %s",
 						SNAP_ID(seen), uid_pool, uid_us_text(SNAP_EXPIRY_US(seen))),
-				 errdetail("%s", err),
-				 errdetail_log("%s", uid_remote_log_text(err)),
+				 errdetail("Renewing it failed: %s.", err),
+				 errdetail_log("Renewing it failed: %s.", uid_remote_log_text(err)),
 				 errhint("IDs are made until it expires; renewal is tried again in %d s.",
 						 (int) (pause / 1000000))));
 	}

@@ -94,7 +94,7 @@ like($r->{msg}, qr/^this server holds no lease in pool "uid"$/,
 	'1. the error says that the server holds no lease in pool uid');
 like($r->{err}, qr/CONTEXT:\s+while generating an ID with sno_new\(\)/,
 	'1. its context names sno_new()');
-like($r->{detail}, qr/^Claiming one failed: could not connect to the coordinator \(the server log says why\)$/,
+like($r->{detail}, qr/^Claiming one failed: could not connect to the coordinator \(the server log says why\)\.$/,
 	'1. the detail says that the coordinator could not be reached');
 ok($lonely->log_contains(qr/DETAIL:  Claiming one failed: could not connect to the coordinator: .*\Q$dead_port\E/),
 	"1. the server log has libpq's message, with the port (the client does not: TAP 030)");
