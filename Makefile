@@ -152,8 +152,8 @@ test/unit/settings_test: test/unit/settings_test.c src/guc.o $(INSPECT_SRCS) src
 # plain C over a fake platform (test/unit/core_fake.c, for
 # test/sim/sim_platform.h).  test/unit/mutate.sh builds them the same
 # way against each of its mutants of src/core (make mutatecheck).
-CORE_TEST_SRCS = test/unit/core_test.c test/unit/record_test.c test/unit/source_test.c \
-	test/unit/backfill_test.c test/unit/core_fake.c
+CORE_TEST_SRCS = test/unit/core_test.c test/unit/record_test.c test/unit/record_publish_test.c \
+	test/unit/source_test.c test/unit/backfill_test.c test/unit/core_fake.c
 test/unit/core_test: $(CORE_TEST_SRCS) test/unit/*.h src/core/record.c src/core/backfill.c src/core/*.h src/codec/*.h test/sim/sim_platform.h
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -DUID_SIM -I$(srcdir)/test/sim -I$(srcdir)/src -o $@ \
 		$(CORE_TEST_SRCS) src/core/record.c src/core/backfill.c

@@ -1,7 +1,7 @@
 /*
  * core_fake.h
  *		A platform for the generator core's rules in the unit tests
- *		(core_test: record_test.c, source_test.c).
+ *		(core_test: record_test.c, record_publish_test.c, source_test.c).
  *
  * The core reaches the world through core/platform.h; built with UID_SIM,
  * that is test/sim/sim_platform.h, whose words are plain and whose clocks,

@@ -1,10 +1,11 @@
 /*
  * core_test.c
  *		Driver of the unit tables of the generator core's rules (make
- *		unitcheck): the settings record (record_test.c, src/core/record.c),
- *		where an identity comes from (source_test.c, src/core/source.h) and
- *		what a state file knows of the IDs made before it (backfill_test.c,
- *		src/core/backfill.c), over the platform of core_fake.c.  test/unit/mutate.sh builds it
+ *		unitcheck): the settings record (record_test.c and
+ *		record_publish_test.c, src/core/record.c), where an identity comes
+ *		from (source_test.c, src/core/source.h) and what a state file knows
+ *		of the IDs made before it (backfill_test.c, src/core/backfill.c),
+ *		over the platform of core_fake.c.  test/unit/mutate.sh builds it
  *		against mutants of src/core.
  *
  * Usage: core_test [record|source|backfill ...]   (default: all)

@@ -4,11 +4,12 @@
 # knows): a fixed list of mutants, each a one- or two-line bug
 # a developer could make.  Each is applied to a copy of src/core, and must
 # be killed: first by the unit tables (test/unit/core_test: record_test.c,
-# source_test.c); a mutant they let live is run by the simulator's default
-# seeds (test/sim/sim --seeds 1-2000).  Prints each mutant's verdict and the
-# score, and exits 1 when a mutant survives that is not marked, or a mark is
-# wrong (a mutant marked equivalent, or as needing the simulator, that a
-# test kills), or a mutant's text is gone or it does not build.
+# record_publish_test.c, source_test.c); a mutant they let live is run by
+# the simulator's default seeds (test/sim/sim --seeds 1-2000).  Prints each
+# mutant's verdict and the score, and exits 1 when a mutant survives that
+# is not marked, or a mark is wrong (a mutant marked equivalent, or as
+# needing the simulator, that a test kills), or a mutant's text is gone or
+# it does not build.
 #
 # A mutant:
 #   mutant NAME FILE FUNCTION FROM TO [MARK]
@@ -53,8 +54,9 @@ mutant() {
 # The unit tables, as the Makefile builds test/unit/core_test, over CORE's copy.
 build_unit() {
 	$CC -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -DUID_SIM -Itest/sim -I"$1" -Isrc \
-		-o "$2" test/unit/core_test.c test/unit/record_test.c test/unit/source_test.c \
-		test/unit/backfill_test.c test/unit/core_fake.c "$1/core/record.c" "$1/core/backfill.c"
+		-o "$2" test/unit/core_test.c test/unit/record_test.c test/unit/record_publish_test.c \
+		test/unit/source_test.c test/unit/backfill_test.c test/unit/core_fake.c \
+		"$1/core/record.c" "$1/core/backfill.c"
 }
 
 # Runs one mutant; writes its verdict (one word) and its detail to its directory.
