@@ -195,6 +195,10 @@ my $par_n = 0;         # parallel queries made, for their tables' names
 # muid_new() has none, its counter being its transaction's)
 my @par_types = qw(sno snowflake_si revts8 uid60);
 
+# The writers' sizes come from a stream of their own: how many writers
+# start depends on timing, and must not shift the seed's actions (rand).
+my $wstate = int(time() * 1000) % 2147483648;
+
 for my $seed (@seeds)
 {
 	run_seed($seed);
@@ -800,10 +804,6 @@ sub start_writer
 		IPC::Run::timeout(5 * $PostgreSQL::Test::Utils::timeout_default));
 	return \%w;
 }
-
-# The writers' sizes come from a stream of their own: how many writers
-# start depends on timing, and must not shift the seed's actions (rand).
-my $wstate = int(time() * 1000) % 2147483648;
 
 sub wrand
 {
