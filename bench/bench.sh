@@ -61,7 +61,8 @@ usage: $0 [options]
   -r, --rounds R      timed rounds per section, after one warm-up round (default $ROUNDS)
   -m, --work-mem MEM  work_mem for the benchmark sessions (default $WORK_MEM)
       --only SECTION  gen, sort or hot (default: all sections)
-      --write         also write the report to bench/results.md (and the chart to results.png)
+      --write         also write the report to bench/results.md (and the chart to results.png,
+                      drawn from the report by bench/chart.sh)
       --out FILE      like --write, but to FILE (the chart to FILE without .md, plus .png)
       --use-features  hot section: also state (b), which back-fills and reloads 200 times
                       (superuser; marks the server's state file for good: use a throwaway
@@ -1021,23 +1022,12 @@ cat "$TMP/report.md"
 if [ "$WRITE" = 1 ]; then
 	cp "$TMP/report.md" "$OUT"
 	log "wrote $OUT"
-	if [ "$ONLY" = all ] && command -v gnuplot >/dev/null; then
-		for c in "${GEN_CANDS[@]:1}"; do
-			printf '%s %s\n' "$(case $c in uuid) echo gen_random_uuid ;; seq) echo nextval ;; uuidv7) echo uuidv7 ;; *) echo "${c}_new" ;; esac)" \
-				"$(diffs gen "$c" floor | median | awk -v n="$N" '{ print $1 * 1e6 / n }')"
-		done >"$TMP/gen.dat"
-		for t in "${SORT_TABLES[@]}"; do
-			printf '%s %s\n' "$t" "$(ctimes sort "sort_$t" | median)"
-		done >"$TMP/sort.dat"
-		# columns in chart.gp's order: clients, bigserial, uuid, sno, muid[, uuidv7]
-		for n in "${PGB_CLIENTS[@]}"; do
-			printf '%s' "$n"
-			for c in bigserial uuid sno muid $([ "$UUIDV7" = 1 ] && echo uuidv7); do
-				printf ' %s' "$(ctimes pgb "${c}_$n" | median)"
-			done
-			echo
-		done >"$TMP/pgb.dat"
-		gnuplot -e "gen='$TMP/gen.dat'; sort='$TMP/sort.dat'; pgb='$TMP/pgb.dat'; rows='$N'; v7=$UUIDV7; out='$CHART'" \
-			"$SCRIPT_DIR/chart.gp" && log "wrote $CHART"
+	# the chart, drawn from the report's own tables (bench/chart.sh draws it again from any report)
+	if [ "$ONLY" != all ]; then
+		log "no chart: it needs every section (not --only)"
+	elif ! command -v gnuplot >/dev/null; then
+		log "no chart: gnuplot is not installed (bench/chart.sh $OUT draws it later)"
+	else
+		bash "$SCRIPT_DIR/chart.sh" "$OUT" "$CHART"
 	fi
 fi
