@@ -24,6 +24,9 @@
 #   3. text output and input (COPY) and bulk INSERT with a generated primary key (uuidv7()
 #      too on 18+), with the size of each primary key index;
 #   4. pgbench, 1/2/4/8 clients, one INSERT with a generated key per transaction.
+# Other extensions' generators (pg_uuidv7's uuid_generate_v7(), pgEdge snowflake's
+# snowflake.nextval()) are candidates in sections 1, 3 and 4 where this database has them
+# installed; the report's header names those found and their versions.
 # Each section runs ROUNDS rounds after one untimed warm-up round; a round is one psql
 # session running every candidate once, the order rotated by one each round.  Times are
 # psql's \timing (client-side wall clock); tables report medians.
@@ -61,7 +64,8 @@ usage: $0 [options]
   -r, --rounds R      timed rounds per section, after one warm-up round (default $ROUNDS)
   -m, --work-mem MEM  work_mem for the benchmark sessions (default $WORK_MEM)
       --only SECTION  gen, sort or hot (default: all sections)
-      --write         also write the report to bench/results.md (and the chart to results.png)
+      --write         also write the report to bench/results.md (and the chart to results.png,
+                      drawn from the report by bench/chart.sh)
       --out FILE      like --write, but to FILE (the chart to FILE without .md, plus .png)
       --use-features  hot section: also state (b), which back-fills and reloads 200 times
                       (superuser; marks the server's state file for good: use a throwaway
@@ -302,6 +306,68 @@ fi
 sql "CREATE SCHEMA IF NOT EXISTS $SCHEMA" >/dev/null
 SCHEMA_MADE=1
 sql "CREATE SEQUENCE IF NOT EXISTS $SCHEMA.bench_seq" >/dev/null
+
+# ------------------------------------------------------------------ peers
+# Generators of other extensions that a user might pick instead of uid's, measured beside
+# them where this database has them (CREATE EXTENSION): pg_uuidv7's uuid_generate_v7() and
+# pgEdge's snowflake extension's snowflake.nextval() (PostgreSQL 18's own uuidv7() is above).
+# The script never installs them; it leaves out, and the report names, those it cannot run.
+PEERS=()			# the peers measured, in the generation, bulk INSERT and pgbench sections
+PEER_NOTES=()			# a line each for the report's header
+PEER_PGOPTIONS=			# what pgbench's sessions need for them
+declare -A PEER_EXPR		# the generator's call, schema-qualified
+# peer_found EXTENSION: "version schema" of EXTENSION in this database, or nothing
+peer_found() { sql "SELECT extversion || ' ' || quote_ident(extnamespace::regnamespace::text) FROM pg_extension WHERE extname = '$1'"; }
+# peer_absent EXTENSION: the report's words for an extension this database does not have
+peer_absent() {
+	local avail
+	avail=$(sql "SELECT default_version FROM pg_available_extensions WHERE name = '$1'")
+	if [ -n "$avail" ]; then
+		echo "not installed in database $DATABASE (the server has version $avail: \`CREATE EXTENSION $1\` to include it)"
+	else
+		echo "not installed"
+	fi
+}
+# peer_try NAME EXTENSION VERSION CALL [SETUP [HINT]]: NAME is measured if one call of CALL
+# works; else the report says why, and HINT
+peer_try() {
+	local out
+	if out=$(sql "${5:-} SELECT $4" 2>&1); then
+		PEERS+=("$1")
+		PEER_EXPR[$1]=$4
+		return 0
+	fi
+	PEER_NOTES+=("$2 $3: installed, but left out: \`SELECT $4\` failed: $(printf '%s\n' "$out" | sed -n 's/^.*ERROR: *//p' | head -n 1)${6:+ ($6)}")
+	return 1
+}
+found=$(peer_found pg_uuidv7)
+if [ -n "$found" ]; then
+	read -r ver sch <<<"$found"
+	peer_try pg_uuidv7 pg_uuidv7 "$ver" "$sch.uuid_generate_v7()" &&
+		PEER_NOTES+=("pg_uuidv7 $ver (schema $sch): \`uuid_generate_v7()\`")
+else
+	PEER_NOTES+=("pg_uuidv7: $(peer_absent pg_uuidv7)")
+fi
+found=$(peer_found snowflake)
+if [ -n "$found" ]; then
+	read -r ver sch <<<"$found"
+	# snowflake.nextval() refuses to run while snowflake.node (1..1023, a superuser's
+	# setting) is 0, its default; a sequence of the benchmark's schema, as nextval()'s
+	sql "CREATE SEQUENCE IF NOT EXISTS $SCHEMA.bench_sf_seq" >/dev/null
+	node=$("${PSQL[@]}" -c "SELECT $sch.get_node(0)" -c "SELECT coalesce(current_setting('snowflake.node', true), '0')" 2>/dev/null | tail -n 1) || node=0
+	how="snowflake.node = $node, the server's" hint=
+	if [ "${node:-0}" = 0 ] && [ "$(sql "SELECT current_setting('is_superuser')")" = on ]; then
+		SETTINGS="$SETTINGS SET snowflake.node = 1;"
+		PEER_PGOPTIONS="-c snowflake.node=1"
+		how="snowflake.node is not set on the server: this script's sessions SET it to 1"
+	elif [ "${node:-0}" = 0 ]; then
+		hint="set snowflake.node on the server, or run the script as a superuser, which sets it for its sessions"
+	fi
+	peer_try snowflake snowflake "$ver" "$sch.nextval('$SCHEMA.bench_sf_seq')" "$SETTINGS" "$hint" &&
+		PEER_NOTES+=("snowflake $ver (pgEdge; schema $sch): \`$sch.nextval()\` of a sequence of the benchmark's schema, bench_sf_seq ($how)")
+else
+	PEER_NOTES+=("snowflake (pgEdge): $(peer_absent snowflake)")
+fi
 # before anything generates sno: room for state (b)'s back-fill range (section 1c)
 if runs hot; then hot_prepare; fi
 
@@ -375,8 +441,15 @@ fi
 
 # ------------------------------------------------------------------ 1. generation
 
-GEN_CANDS=(floor uuid seq sno muid)
-[ "$UUIDV7" = 1 ] && GEN_CANDS=(floor uuid uuidv7 seq sno muid)
+# PostgreSQL's own, the peers, uid's
+GEN_CANDS=(floor uuid)
+[ "$UUIDV7" = 1 ] && GEN_CANDS+=(uuidv7)
+GEN_CANDS+=(seq ${PEERS[@]+"${PEERS[@]}"} sno muid)
+GEN_LABEL[pg_uuidv7]="count(uuid_generate_v7()) (pg_uuidv7)"
+GEN_LABEL[snowflake]="count(snowflake.nextval('bench_sf_seq'))"
+for c in ${PEERS[@]+"${PEERS[@]}"}; do
+	GEN_SQL[$c]="SELECT count(${PEER_EXPR[$c]}) FROM generate_series(1, :n) g;"
+done
 SNO_WAITS=()
 SNO_ISSUED_BAD=0
 
@@ -617,8 +690,9 @@ fi
 # and INSERT of INS_N rows into a table whose primary key defaults to the generator. The
 # capacity-bound generators are left out of the INSERT: their format, not the code, sets it.
 IO_TABLES=(bigint uuid sno_spread muid_txns snowflake_si revts8 uid60)
-INS_CANDS=(bigserial uuid sno muid)
-[ "$UUIDV7" = 1 ] && INS_CANDS=(bigserial uuid uuidv7 sno muid)
+INS_CANDS=(bigserial uuid)
+[ "$UUIDV7" = 1 ] && INS_CANDS+=(uuidv7)
+INS_CANDS+=(${PEERS[@]+"${PEERS[@]}"} sno muid)
 INS_N=$((N * 2 / 5))
 declare -A INS_DDL=(
 	[bigserial]="id bigserial PRIMARY KEY"
@@ -626,6 +700,8 @@ declare -A INS_DDL=(
 	[uuidv7]="id uuid PRIMARY KEY DEFAULT uuidv7()"
 	[sno]="id sno PRIMARY KEY DEFAULT sno_new()"
 	[muid]="id muid PRIMARY KEY DEFAULT muid_new()"
+	[pg_uuidv7]="id uuid PRIMARY KEY DEFAULT ${PEER_EXPR[pg_uuidv7]:-}"
+	[snowflake]="id bigint PRIMARY KEY DEFAULT ${PEER_EXPR[snowflake]:-}"
 )
 IO_ROUNDS=$((ROUNDS < 3 ? ROUNDS : 3))
 COPY_FILE_PREFIX=/tmp/uid_bench_copy
@@ -694,7 +770,7 @@ if [ "$ONLY" = all ] && command -v pgbench >/dev/null; then
 		log "pgbench: round $r of $PGB_ROUNDS"
 		for n in "${PGB_CLIENTS[@]}"; do
 			for c in $(rotate "$r" "${INS_CANDS[@]}"); do
-				tps=$(PGOPTIONS="-c synchronous_commit=off" pgbench -n -M prepared -c "$n" -j "$((n < 2 ? n : 2))" \
+				tps=$(PGOPTIONS="-c synchronous_commit=off $PEER_PGOPTIONS" pgbench -n -M prepared -c "$n" -j "$((n < 2 ? n : 2))" \
 					-T "$PGB_SECONDS" -f "$TMP/pgb_$c.sql" 2>/dev/null |
 					sed -n 's/^tps = \([0-9.]*\).*without initial connection time.*/\1/p')
 				echo "pgb $r ${c}_$n ${tps:-nan}" >>"$RAW"
@@ -720,6 +796,9 @@ $(bench_machine "$SCRIPT_DIR/..")
 - PostgreSQL: $PGVERSION; shared_buffers $SHARED_BUFFERS
 - random bytes of gen_random_uuid()$([ "$UUIDV7" = 1 ] && echo " and uuidv7()"): $(if [ "$SSL_LIBRARY" = none ]; then echo "/dev/urandom (server built without OpenSSL: an open, a read and a close per call)"; else echo "$SSL_LIBRARY (ssl_library)"; fi)$(runs sort && printf '\n%s' "- sort tables pre-warmed: $PREWARM")
 - uid extension $EXTVERSION
+- other generators, measured where this database has them (generation, bulk INSERT, pgbench):
+  - PostgreSQL 18's \`uuidv7()\`: $([ "$UUIDV7" = 1 ] && echo "built in (in the ORDER BY and hot path sections too)" || echo "not in this server (older than 18)")
+$(printf '  - %s\n' "${PEER_NOTES[@]}")
 - sessions: work_mem $WORK_MEM, max_parallel_workers_per_gather 0, jit off
 - N = $N rows per query, $ROUNDS timed rounds per section (after one warm-up round), candidates interleaved round-robin; wall time ${ELAPSED} s
 EOF
@@ -831,6 +910,8 @@ io_report() {
 ins_short() {
 	case $1 in
 		uuidv7) echo "id uuid (uuidv7)" ;;
+		pg_uuidv7) echo "id uuid (uuid_generate_v7)" ;;
+		snowflake) echo "id bigint (snowflake.nextval)" ;;
 		*) echo "${INS_DDL[$1]%% PRIMARY*}" ;;
 	esac
 }
@@ -1021,23 +1102,12 @@ cat "$TMP/report.md"
 if [ "$WRITE" = 1 ]; then
 	cp "$TMP/report.md" "$OUT"
 	log "wrote $OUT"
-	if [ "$ONLY" = all ] && command -v gnuplot >/dev/null; then
-		for c in "${GEN_CANDS[@]:1}"; do
-			printf '%s %s\n' "$(case $c in uuid) echo gen_random_uuid ;; seq) echo nextval ;; uuidv7) echo uuidv7 ;; *) echo "${c}_new" ;; esac)" \
-				"$(diffs gen "$c" floor | median | awk -v n="$N" '{ print $1 * 1e6 / n }')"
-		done >"$TMP/gen.dat"
-		for t in "${SORT_TABLES[@]}"; do
-			printf '%s %s\n' "$t" "$(ctimes sort "sort_$t" | median)"
-		done >"$TMP/sort.dat"
-		# columns in chart.gp's order: clients, bigserial, uuid, sno, muid[, uuidv7]
-		for n in "${PGB_CLIENTS[@]}"; do
-			printf '%s' "$n"
-			for c in bigserial uuid sno muid $([ "$UUIDV7" = 1 ] && echo uuidv7); do
-				printf ' %s' "$(ctimes pgb "${c}_$n" | median)"
-			done
-			echo
-		done >"$TMP/pgb.dat"
-		gnuplot -e "gen='$TMP/gen.dat'; sort='$TMP/sort.dat'; pgb='$TMP/pgb.dat'; rows='$N'; v7=$UUIDV7; out='$CHART'" \
-			"$SCRIPT_DIR/chart.gp" && log "wrote $CHART"
+	# the chart, drawn from the report's own tables (bench/chart.sh draws it again from any report)
+	if [ "$ONLY" != all ]; then
+		log "no chart: it needs every section (not --only)"
+	elif ! command -v gnuplot >/dev/null; then
+		log "no chart: gnuplot is not installed (bench/chart.sh $OUT draws it later)"
+	else
+		bash "$SCRIPT_DIR/chart.sh" "$OUT" "$CHART"
 	fi
 fi

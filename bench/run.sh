@@ -35,6 +35,13 @@ start_cluster
 trap stop_cluster EXIT
 uid_psql -q -c "ALTER SYSTEM SET shared_buffers = '1GB'" >/dev/null
 as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -w -l "$UID_SCRATCH/server.log" restart >/dev/null
+# The peers bench.sh measures where the database has them: created here where this major
+# has them installed (each extension's own `make install` with this PG_CONFIG).
+for ext in pg_uuidv7 snowflake; do
+	if [ "$(uid_psql -Atq -c "SELECT count(*) FROM pg_available_extensions WHERE name = '$ext'")" = 1 ]; then
+		uid_psql -q -c "CREATE EXTENSION $ext" >/dev/null && say "peer: CREATE EXTENSION $ext"
+	fi
+done
 say "benchmark"
 as_pg env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PATH="$PG_BIN:$PATH" UID_GIT_REV="$UID_GIT_REV" \
 	bash "$BUILD/bench/bench.sh" --use-features ${ARGS[@]+"${ARGS[@]}"}
