@@ -214,7 +214,7 @@ typedef struct UidStateLive
 StaticAssertDecl(sizeof(UidStateLive) <= UID_LIVE_SIZE - UID_STATE_SIZE,
 				 "the live header fits after the state");
 StaticAssertDecl(offsetof(UidStateLive, owner) == 32 && sizeof(UidLiveOwner) == 40,
-				 "the owner's place in the object (test/t/UidTest.pm's live_owner and TAP 048 read it)");
+				 "the owner's place in the object (test/t/UidTest/State.pm's live_owner and TAP 048 read it)");
 
 static UidStateLive *uid_live = NULL;
 static int	uid_live_fd = -1;	/* open while mapped; its lock: one builder */
