@@ -31,7 +31,13 @@ $node->safe_psql(
 # so that all of them start generating at the same moment.
 run_released($node, $sessions,
 	sub {
-		"INSERT INTO t SELECT sno_new(1), $_[0], g FROM generate_series(1, $per_session) g";
+		my ($s) = @_;
+		my $half = int($per_session / 2);
+
+		# two parts: every session's first before every session's last
+		[	"INSERT INTO t SELECT sno_new(1), $s, g FROM generate_series(1, $half) g",
+			"INSERT INTO t SELECT sno_new(1), $s, g FROM generate_series($half + 1, $per_session) g"
+		];
 	});
 
 is( $node->safe_psql('postgres', 'SELECT count(*), count(DISTINCT id) FROM t'),

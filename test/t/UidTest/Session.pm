@@ -158,29 +158,45 @@ sub attempt
 # Runs $n sessions that start generating at the same moment: each first
 # queues behind an advisory lock that a session of ours holds, and all of
 # them are let go at once.  $sql_of->($s) gives the commands of session s
-# (1 .. $n).  Options: env_of, a function giving session s's extra
-# environment as a hash ref (PGUSER, PGOPTIONS: who connects, and with
-# what startup options); what, a prefix for the test names.  Returns the
-# seconds from the release to the end of the last session.
+# (1 .. $n): a string, or an array of parts; then every session waits,
+# after each part, until all have done it (another lock), so that the
+# sessions overlap by construction, however the machine schedules them:
+# each one's first part comes before every one's last.  Options: env_of,
+# a function giving session s's extra environment as a hash ref (PGUSER,
+# PGOPTIONS: who connects, and with what startup options); what, a prefix
+# for the test names.  Returns the seconds from the release to the end of
+# the last session.
 sub run_released
 {
 	my ($node, $n, $sql_of, %o) = @_;
 	my $what = defined $o{what} ? "$o{what} " : '';
 	my $gate = $node->background_psql('postgres');
+	my @parts = map { my $x = $sql_of->($_); ref $x ? $x : [$x] } 1 .. $n;
+	my $stages = 0;
 
-	$gate->query_safe('SELECT pg_advisory_lock(4242)');
+	$stages = @$_ > $stages ? scalar @$_ : $stages for @parts;
+	$gate->query_safe("SELECT pg_advisory_lock(4242 + $_)") for 0 .. $stages - 1;
 	my @workers = map {
-		local %ENV = (%ENV, %{ $o{env_of} ? $o{env_of}->($_) : {} });
-		start_worker($node, 'SELECT pg_advisory_lock_shared(4242)',
-			$sql_of->($_))
+		my $s = $_;
+		local %ENV = (%ENV, %{ $o{env_of} ? $o{env_of}->($s) : {} });
+		start_worker($node,
+			map { ("SELECT pg_advisory_lock_shared(4242 + $_)", $parts[ $s - 1 ][$_] // 'SELECT') }
+			  0 .. $stages - 1)
 	} 1 .. $n;
-	ok( $node->poll_query_until(
-			'postgres',
-			"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
-			$n),
-		$what . ($n == 2 ? 'both' : "all $n") . ' sessions wait at the barrier');
-	my $started = time();
-	$gate->query_safe('SELECT pg_advisory_unlock(4242)');
+	my $started;
+	for my $k (0 .. $stages - 1)
+	{
+		ok( $node->poll_query_until(
+				'postgres',
+				"SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242 + $k AND NOT granted",
+				$n),
+			$what
+			  . ($n == 2 ? 'both' : "all $n")
+			  . ' sessions wait at the barrier'
+			  . ($k ? " after part $k" : ''));
+		$started //= time();
+		$gate->query_safe("SELECT pg_advisory_unlock(4242 + $k)");
+	}
 	$gate->quit;
 
 	for my $s (1 .. $n)
@@ -190,7 +206,6 @@ sub run_released
 	}
 	return time() - $started;
 }
-
 
 # Reloads $node and returns once the postmaster has read the files (a new
 # session then shows another pg_conf_load_time()).  pg_ctl reload and
