@@ -769,8 +769,30 @@ typedef struct CitusIdent
 	int32		group;			/* the node group read */
 } CitusIdent;
 
-/* sim.c */
+/* world.c */
+extern UidClockSpec specs[NTYPES];
 extern void trace(Backend *b, int server, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+extern void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern void server_set_clock(Server *s, int64 unix_us, int num, int den);
+extern void sim_resume(Backend *b);
+extern bool id_new(int scope, uint32 ident, int type, int timeline, uint32 seq, uint64 tick);
+extern void disk_write(Server *s);
+extern void disk_sync(Server *s);
+extern void sync_running(void);
+extern void pace_forget(Server *s);
+extern Backend *worker_of(int server, int j);
+extern void proc_init(Backend *b, int server, void (*main_fn) (void));
+extern void backend_start(Backend *b, int server);
+extern void server_backends_restart(int server);
+extern void server_new_live(Server *s);
+extern void server_new_incarnation(Server *s);
+extern void file_init(SimFile *f, uint64 secret);
+extern void server_boot(Server *s, uint64 r);
+
+/* sim.c */
 extern void coord_commit(void);
+extern void server_seen(Server *s, const Settings *v);
+extern void worker_hazard(Backend *w);
+extern void backend_main(void);
 
 #endif							/* SIM_H */
