@@ -789,8 +789,16 @@ extern void server_new_incarnation(Server *s);
 extern void file_init(SimFile *f, uint64 secret);
 extern void server_boot(Server *s, uint64 r);
 
-/* sim.c */
+/* ident.c */
+extern void lease_extend(Backend *b, Server *s, const UidClockSpec *spec, uint64 tick);
+extern UidSlot *gen_slot(Server *s, const UidClockSpec *spec);
+extern void rows_save(CoordRows *r);
 extern void coord_commit(void);
+extern void coord_step(void);
+extern LeaseStep ident_cover(Backend *b, Server *s, UidSlot *slot, const UidClockSpec *spec, uint64 tick,
+			int *talks, int *id, SimIdent *used);
+
+/* sim.c */
 extern void server_seen(Server *s, const Settings *v);
 extern void worker_hazard(Backend *w);
 extern void backend_main(void);
