@@ -798,9 +798,18 @@ extern void coord_step(void);
 extern LeaseStep ident_cover(Backend *b, Server *s, UidSlot *slot, const UidClockSpec *spec, uint64 tick,
 			int *talks, int *id, SimIdent *used);
 
-/* sim.c */
+/* settings.c */
+extern void settings_values(const Settings *v, int64 *values);
 extern void server_seen(Server *s, const Settings *v);
 extern void worker_hazard(Backend *w);
+extern bool settings_ready(Backend *b, Server *s);
+extern bool settings_refuse_partition(Backend *b);
+extern int settings_take(Backend *b);
+extern void server_reload(Server *s);
+
+/* sim.c */
+extern void check_busy(Server *s, uint32 pid);
+extern void check_stale(Server *s, Backend *w);
 extern void backend_main(void);
 
 #endif							/* SIM_H */
