@@ -807,9 +807,17 @@ extern bool settings_refuse_partition(Backend *b);
 extern int settings_take(Backend *b);
 extern void server_reload(Server *s);
 
-/* sim.c */
+/* checks.c */
+extern void check_pace(Backend *b, Server *s, int type, uint64 tick);
+extern void record_after_step(Server *s, Backend *p);
+extern void record_forget(Server *s);
 extern void check_busy(Server *s, uint32 pid);
 extern void check_stale(Server *s, Backend *w);
+extern void settings_check_id(Backend *b, Server *s, int partition, uint64 end_us);
+extern uint64 order_key(const UidClockSpec *spec, const UidTickSeq *ts);
+extern void check_after(Server *s);
+
+/* sim.c */
 extern void backend_main(void);
 
 #endif							/* SIM_H */

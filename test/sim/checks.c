@@ -1,0 +1,381 @@
+/*
+ * checks.c
+ *		The invariants: the checks made at every step and at every hand-out.
+ *
+ * After every step, and at each ID handed out, the simulator checks:
+ *
+ *   unique     no two IDs handed out are equal, across every server, crash
+ *              and failover (Citus: the coordinator's, the workers' in the
+ *              cluster and the servers' outside it, as their formats hold
+ *              them; a worker's outside the cluster, in its own database)
+ *   order      a call returns an ID after every ID that calls completed
+ *              before it began (per timeline for sno; uid60's run-on
+ *              sequence: its tick)
+ *   lease      the tick of every ID handed out starts before the lease its
+ *              server's WAL holds
+ *   reach      a lease logged runs at most UID_LEASE_US past the later of
+ *              the clock and the start of the tick it is for: a fence then
+ *              moves each type at most a lease and one of its own ticks
+ *   raise      a raise to a lease's floor moves the marks to the last tick
+ *              that starts before the floor, no further
+ *   pace       a single-timeline type borrows at the pace of real time: of
+ *              the IDs that move its highest tick past both the last one
+ *              and the server's clock, at most 4 + backends + 1 are handed
+ *              out in any 4 ticks of real time
+ *   window     (leased) every ID lies in the window of the lease it embeds
+ *   live       no call lasts longer than LIVE_LIMIT_US of simulated time
+ *   meet       (Citus) no ID of a default identity goes where other servers'
+ *              IDs meet: a server's whose database subscribed, once the
+ *              process took the subscription's invalidation
+ *   provenance every ID carries the values of the settings record
+ *              (core/record.c) in force at its hand-out, as its publisher
+ *              proposed it, of this server life, and every record that comes
+ *              in force holds values the postmaster held in this life (for
+ *              a value it held refused: the value of the record replaced,
+ *              if that was of this life, else the refusal, on which every
+ *              call refuses)
+ *   from       a live sno of timeline 0 goes out only once the state file
+ *              says its sequence's part was used from its tick or earlier
+ *   after      a live sno of timeline 0 goes out only dated after every
+ *              sno back-filled on its server (since a failover made it)
+ *              with its sequence; and whenever one goes out, every sequence
+ *              back-filled there that sno_new() may take again (a back-fill
+ *              range used before, no longer kept clear of) has the
+ *              timeline-0 mark at or past every ID back-filled with it
+ *   fresh      within a server life, a record of the postmaster's values
+ *              never replaces one of a later reload of the postmaster, and
+ *              a session's plan uses none older than the reload it knows
+ *              of (forked after it, or took it)
+ *   once       a settings worker's record replaces one of this server life
+ *              only if it answers a later request
+ *   torn       the body in force, whenever whole, holds what it held when it
+ *              came in force
+ *   available  no call is refused for want of a record while one of this
+ *              server life is in force, unless a reload it received is not
+ *              in it and no worker could publish one (no slot; a worker
+ *              stalled, died or found the writer word held; another reload
+ *              overtook them), nor (Citus) for an empty pg_dist_local_group
+ *              if it began once the table was filled
+ *   live-writer a publication is refused as busy only for a writer word
+ *              that names a living process of this server life
+ *   stale-live a settings worker is refused as stale only if the postmaster
+ *              reloaded since its fork, or at or after its request
+ *   held-once  (leased) a claim leaves a server's key one live lease in the
+ *              pool: not one more per claim it never heard back from
+ *   handover   a hand-set partition is issued only by a server that may:
+ *              not by a after its record showed the new one, not by b before
+ *              its reload
+ *   bound      no call that begins after the reload that gave a partition up
+ *              hands it out, whether its process took that reload or not
+ *              (issue 49: the bound is the call under way at the reload)
+ */
+#include "sim.h"
+
+/*
+ * The pace: an ID whose tick is past the highest one handed out and past the
+ * server's clock moved the mark by borrowing (or right after a fence).  The
+ * core lets one backend borrow a tick per tick of monotonic (here, real)
+ * time; backends that took the right before being descheduled may hand
+ * theirs out together, hence the slack.
+ */
+void
+check_pace(Backend *b, Server *s, int type, uint64 tick)
+{
+	const UidClockSpec *spec = &specs[type];
+	int64		clock_tick = (server_unix_us(s) - spec->epoch_us) / spec->tick_us;
+	int64		window = PACE_WINDOW * spec->tick_us;
+	int			limit = PACE_WINDOW + sim->nbackends + 1;
+	int			n = 0;
+
+	if (tick <= s->max_tick[type])
+		return;
+	s->max_tick[type] = tick;
+	if ((int64) tick <= clock_tick)
+		return;
+	s->borrows[type][s->nborrows[type]++ % PACE_RING] = sim->t;
+	for (int i = 0; i < PACE_RING && i < s->nborrows[type]; i++)
+		n += s->borrows[type][i] > sim->t - window;
+	if (n > limit)
+		fail("pace: server %d handed out %d %s IDs that borrowed a tick within %d ticks "
+			 "of real time (at most %d)", s->ident, n, spec->type_name, PACE_WINDOW, limit);
+}
+
+/*
+ * Were these record values ones the server's postmaster held this life?  A
+ * partition it held refused is, in a record, the partition of the record
+ * it replaced (before, NULL: none of this life), with that record's
+ * refusal: a refused value keeps the one in force, as the postmaster keeps
+ * a setting's value when a reload gives it an invalid one; only with no
+ * record of this life is the refusal published.
+ */
+static bool
+values_seen(Server *s, const int64 *values, const UidRecord *before)
+{
+	const uint64 bit = UINT64CONST(1) << UID_REC_PARTITION;
+
+	for (int i = 0; i < Min(s->nseen, NSEEN); i++)
+	{
+		int64		v[UID_REC_NFIELDS];
+
+		settings_values(&s->seen[i], v);
+		if (s->seen[i].refused && before != NULL)
+		{
+			v[UID_REC_PARTITION] = before->values[UID_REC_PARTITION];
+			v[UID_REC_REFUSED] = (int64) (((uint64) v[UID_REC_REFUSED] & ~bit) |
+										  ((uint64) before->values[UID_REC_REFUSED] & bit));
+		}
+		if (memcmp(v, values, sizeof(v)) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * After every step of a server's process: a record that came in force was
+ * proposed by the process that ran (the one whose compare-and-swap it was),
+ * and holds values its postmaster held this life (provenance), of a reload
+ * no earlier than the record it replaced (fresh); the body in force holds,
+ * whenever it is whole, what it held when it came in force (torn).
+ */
+void
+record_after_step(Server *s, Backend *p)
+{
+	UidRecordShared *r = &s->file.rec;
+	uint64		cur = r->current.value;
+
+	if (cur != s->shadow_cur)
+	{
+		UidRecordBody *body = &r->body[cur & 1];
+		UidRecord	before = s->shadow;
+		bool		had = s->shadow_known && s->shadow_cur != 0 && s->shadow.life == s->life;
+
+		if (!p->publishing)
+		{
+			fail("record: server %d's record changed (gen %" PRIu64 ") in a step of a "
+				 "process that does not publish", server_index(s), cur >> 1);
+			return;
+		}
+		/*
+		 * fresh: within a server life, the record in force never goes back
+		 * to values of an earlier reload of the postmaster than it held
+		 */
+		if (s->shadow_known && s->shadow.life == p->prop.life &&
+			(s->shadow.source == UID_SOURCE_POSTMASTER || s->shadow.source == UID_SOURCE_INHERITED) &&
+			(p->prop.source == UID_SOURCE_POSTMASTER || p->prop.source == UID_SOURCE_INHERITED) &&
+			p->prop_reloads < s->shadow_reloads)
+			fail("fresh: server %d's record gen %" PRIu64 " holds the postmaster's values of "
+				 "its reload %" PRIu64 ", after a record of its reload %" PRIu64,
+				 server_index(s), cur >> 1, p->prop_reloads, s->shadow_reloads);
+		/*
+		 * once: a worker's record replaces one of this server life only if
+		 * it answers a later request; a second answer to one request would
+		 * make every reader's copy stale for nothing
+		 */
+		if (had && before.source == UID_SOURCE_POSTMASTER &&
+			p->prop.source == UID_SOURCE_POSTMASTER && p->prop.life == s->life &&
+			p->prop.requested <= before.requested)
+			fail("once: server %d's record gen %" PRIu64 " answers the request of %" PRId64
+				 " us, no later than the record it replaced (%" PRId64 " us)",
+				 server_index(s), cur >> 1, p->prop.requested, before.requested);
+		s->shadow_reloads = p->prop_reloads;
+		sim->kept += p->prop.kept;
+		s->shadow_cur = cur;
+		s->shadow = p->prop;
+		s->shadow_known = true;
+		for (int i = 0; i < UID_REC_WORDS; i++)
+			s->shadow_words[i] = body->word[i].value;
+		sim->published++;
+		trace(p, p->server, "publishes gen %" PRIu64 ": partition %d, range %d, bf %d "
+			  "(source %d, requested %" PRId64 ")", cur >> 1,
+			  (int) p->prop.values[UID_REC_PARTITION],
+			  (int) (p->prop.values[UID_REC_SNO_RANGES] & 0xff),
+			  (int) (p->prop.values[UID_REC_SNO_RANGES] >> 8) - 1, (int) p->prop.source,
+			  p->prop.requested);
+		if (p->prop.gen != cur >> 1 || body->seq.value != 2 * (cur >> 1))
+			fail("torn: server %d's record gen %" PRIu64 " came in force from a body "
+				 "not whole (seq %" PRIu64 ") or not its publisher's (gen %" PRIu64 ")",
+				 server_index(s), cur >> 1, body->seq.value, p->prop.gen);
+		for (int i = 0; i < UID_REC_NFIELDS; i++)
+			if (s->shadow_words[UID_REC_HEAD_WORDS + i] != (uint64) p->prop.values[i])
+				fail("torn: server %d's record gen %" PRIu64 " holds other values than "
+					 "its publisher proposed", server_index(s), cur >> 1);
+		if (p->prop.life != s->life || !values_seen(s, p->prop.values, had ? &before : NULL))
+			fail("provenance: server %d's record gen %" PRIu64 " holds partition %d, "
+				 "sno range %d, back-fill %d (source %d, from %s): values its "
+				 "postmaster never held in this server life", server_index(s), cur >> 1,
+				 (int) p->prop.values[UID_REC_PARTITION],
+				 (int) (p->prop.values[UID_REC_SNO_RANGES] & 0xff),
+				 (int) (p->prop.values[UID_REC_SNO_RANGES] >> 8) - 1,
+				 (int) p->prop.source, p->kind == K_WORKER ? "a settings worker" :
+				 p->par_pid ? "a parallel worker" : "a session");
+		if (p->prop.life == s->life)
+		{
+			if (s->life_since < 0)
+				s->life_since = (int64) sim->step;
+		}
+		else
+			s->life_since = -1;
+	}
+	else if (p->publishing && cur != 0)
+	{
+		UidRecordBody *body = &r->body[cur & 1];
+
+		if (body->seq.value == 2 * (cur >> 1))
+			for (int i = 0; i < UID_REC_WORDS; i++)
+				if (body->word[i].value != s->shadow_words[i])
+				{
+					fail("torn: server %d's record in force (gen %" PRIu64 ") was written "
+						 "over by process %u: word %d is %" PRIu64 ", published %" PRIu64,
+						 server_index(s), cur >> 1, p->pid, i, body->word[i].value,
+						 s->shadow_words[i]);
+					break;
+				}
+	}
+}
+
+/* The record in force comes from a file a crash or failover brought back. */
+void
+record_forget(Server *s)
+{
+	UidRecordShared *r = &s->file.rec;
+	uint64		cur = r->current.value;
+
+	s->shadow_cur = cur;
+	s->shadow_known = false;
+	memset(&s->shadow, 0, sizeof(s->shadow));
+	s->shadow.gen = cur >> 1;
+	for (int i = 0; i < UID_REC_WORDS; i++)
+		s->shadow_words[i] = cur ? r->body[cur & 1].word[i].value : 0;
+	s->life_since = -1;
+}
+
+/*
+ * live-writer: a proposal gives way (UID_PUB_BUSY) only to a writer that
+ * lives, of this server life.  No step is taken between the claim's look
+ * at the writer word and its answer, nor from there to here: the word is
+ * what the claim saw.  A writer word kept for a dead process would make
+ * every later publication of the life wait for nothing (issue 54).
+ */
+void
+check_busy(Server *s, uint32 pid)
+{
+	uint64		wr = s->file.rec.writer.value;
+	uint64		self = uid_record_self(s->life, pid);
+
+	if (wr == 0 || wr == self || (wr >> 32) != (self >> 32) || !sim_alive((uint32) wr))
+		fail("live-writer: server %d's process %u was told the record is busy, but the writer "
+			 "word %#" PRIx64 " names %s", s->ident, pid, wr,
+			 wr == 0 ? "no process" : wr == self ? "itself" :
+			 (wr >> 32) != (self >> 32) ? "a process of an earlier server life" :
+			 "a process that no longer lives");
+}
+
+/*
+ * stale-live: a settings worker's proposal is refused as stale only if the
+ * postmaster reloaded since the worker's fork, or at or after the request
+ * it answers (its requester, which took that signal, asks again).  One
+ * forked after the last reload, for a request made after it, holds the
+ * server's values: refused, it would leave the reload unpublished and its
+ * requester refusing calls (issue 54).
+ */
+void
+check_stale(Server *s, Backend *w)
+{
+	if (s->reloads != w->prop_reloads || s->reload_mono >= w->prop.requested)
+		return;
+	fail("stale-live: server %d's settings worker %u, forked after the postmaster's last "
+		 "reload (at %" PRId64 " us) for a request made after it (%" PRId64 " us), was "
+		 "refused as stale", server_index(s), w->pid, s->reload_mono, w->prop.requested);
+}
+
+/*
+ * provenance, at the hand-out: the ID carries the record in force, as its
+ * publisher proposed it, of this server life; a hand-set partition is one
+ * this server may issue (handover).
+ */
+void
+settings_check_id(Backend *b, Server *s, int partition, uint64 end_us)
+{
+	if (!s->shadow_known || b->rec.gen != s->shadow.gen || b->rec.life != s->life ||
+		b->rec.source != s->shadow.source || b->rec.requested != s->shadow.requested ||
+		memcmp(b->rec.values, s->shadow.values, sizeof(b->rec.values)) != 0)
+	{
+		fail("provenance: server %d handed out an ID of partition %d under a record "
+			 "(gen %" PRIu64 ", life %" PRIu64 ") that is not the one published in force "
+			 "(gen %" PRIu64 "%s)", server_index(s), partition, b->rec.gen, b->rec.life,
+			 s->shadow.gen, s->shadow_known ? "" : ", of an earlier life");
+		return;
+	}
+	/* a lease id, or (-1 in Citus runs) a node group: no hand value */
+	if (sim->leased || (sim->citus && partition < 0))
+		return;
+	/*
+	 * bound: a reload gives an identity up for every call that begins after
+	 * it, whether or not the process took the reload, and whether or not a
+	 * settings worker could publish it
+	 */
+	if (sim->ho_phase != 0 && server_index(s) == sim->ho_a && partition == sim->ho_old &&
+		b->call_t > sim->ho_reload_t)
+	{
+		fail("bound: server %d handed out an ID of partition %d in a call begun %" PRId64
+			 " us after the reload that gave it up (backend b%d%s, record gen %" PRIu64
+			 " requested %" PRId64 ", signal %s at %" PRId64 ")", server_index(s), partition,
+			 b->call_t - sim->ho_reload_t, b->num, b->par_pid ? ", a parallel worker" : "",
+			 b->rec.gen, b->rec.requested, b->sig_pending ? "pending" : "taken", b->sig_at);
+		return;
+	}
+	if (partition < 0 || partition >= NPARTITIONS ||
+		!(sim->owners[partition] & (1 << server_index(s))))
+	{
+		fail("handover: server %d handed out an ID of partition %d, which it may not "
+			 "issue now", server_index(s), partition);
+		return;
+	}
+	if (end_us > sim->part_last_end[partition])
+		sim->part_last_end[partition] = end_us;
+}
+
+/* The order key of a pair: what later calls must exceed. */
+uint64
+order_key(const UidClockSpec *spec, const UidTickSeq *ts)
+{
+	if (spec->unique)
+		return ts->tick;
+	if (spec->seq_runs_on)
+		return ts->tick << UID_SEQ_BITS;	/* the run-on sequence does not sort */
+	return ts->tick << UID_SEQ_BITS | ts->seq;
+}
+
+/*
+ * after: every sequence back-filled on server s that sno_new() may take
+ * again (in a back-fill range used before, and in none it keeps clear of)
+ * has the timeline-0 mark at or past every ID back-filled with it, its tick
+ * used up: no live sno of timeline 0 made from now on can equal one.
+ */
+void
+check_after(Server *s)
+{
+	UidSlot    *slot = &s->file.slots[specs[T_SNO].slot];
+	uint64		ranges = slot->tt.type[UID_SNO_BF_RANGES].value;
+	uint64		mark0 = slot->tt.mark[0].value;
+	uint32		n[UID_KEPT_CLEAR];
+
+	/* read as a check does, outside the schedule */
+	if (ranges == 0)
+		return;
+	uid_live_kept_clear(ranges, s->file.bf_kept.value, n);
+	for (uint32 q = 0; q < 32; q++)
+	{
+		uint32		one = uid_range_enc(q, q);
+
+		if (s->bf_last[q] == 0 || !uid_range_meets((uint32) ranges, one) ||
+			uid_range_meets(n[0], one) || uid_range_meets(n[1], one) ||
+			uid_range_meets(n[2], one))
+			continue;
+		if (mark0 < (s->bf_last[q] << UID_SEQ_BITS | UID_SNO_SEQ_LAST))
+			fail("after: server %d may issue sequence %u live again, back-filled at tick %"
+				 PRIu64 ", while its timeline-0 mark is at tick %" PRIu64 " seq %u",
+				 server_index(s), q, s->bf_last[q], mark0 >> UID_SEQ_BITS,
+				 (uint32) (mark0 & UID_SEQ_MASK));
+	}
+}
