@@ -817,7 +817,17 @@ extern void settings_check_id(Backend *b, Server *s, int partition, uint64 end_u
 extern uint64 order_key(const UidClockSpec *spec, const UidTickSeq *ts);
 extern void check_after(Server *s);
 
+/* citus.c */
+extern TypeIdent type_idents[NTYPES];
+extern bool citus_ident(Backend *b, Server *s, int type, int lease_id, CitusIdent *out);
+extern int citus_hand(const CitusIdent *ci);
+extern void citus_refusal(Backend *b, Server *s, const UidClockSpec *spec, const CitusIdent *ci);
+extern void citus_call_begins(Backend *b);
+extern void citus_step(void);
+extern void citus_setup(void);
+
 /* sim.c */
 extern void backend_main(void);
+extern int fresh_partition(void);
 
 #endif							/* SIM_H */
