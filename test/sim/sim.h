@@ -826,8 +826,14 @@ extern void citus_call_begins(Backend *b);
 extern void citus_step(void);
 extern void citus_setup(void);
 
+/* faults.c */
+extern const char *fault_names[NFAULTKINDS];
+extern int server_bf_pick(Server *s, uint64 r);
+extern int fresh_partition(void);
+extern void handover_step(void);
+extern void maybe_fault(void);
+
 /* sim.c */
 extern void backend_main(void);
-extern int fresh_partition(void);
 
 #endif							/* SIM_H */
