@@ -833,7 +833,7 @@ extern int fresh_partition(void);
 extern void handover_step(void);
 extern void maybe_fault(void);
 
-/* sim.c */
+/* generate.c */
 extern void backend_main(void);
 
 #endif							/* SIM_H */
