@@ -71,6 +71,9 @@
  */
 #include "sim.h"
 
+#define SIM_TYPE_NAME(ID, name, ...) [T_##ID] = #name,
+static const char *type_names[NTYPES] = {UID_TYPES(SIM_TYPE_NAME)};
+
 /*
  * The pace: an ID whose tick is past the highest one handed out and past the
  * server's clock moved the mark by borrowing (or right after a fence).  The
@@ -137,7 +140,7 @@ values_seen(Server *s, const int64 *values, const UidRecord *before)
  * no earlier than the record it replaced (fresh); the body in force holds,
  * whenever it is whole, what it held when it came in force (torn).
  */
-void
+static void
 record_after_step(Server *s, Backend *p)
 {
 	UidRecordShared *r = &s->file.rec;
@@ -378,4 +381,14 @@ check_after(Server *s)
 				 server_index(s), q, s->bf_last[q], mark0 >> UID_SEQ_BITS,
 				 (uint32) (mark0 & UID_SEQ_MASK));
 	}
+}
+
+/* After every step of a process p: its server's record (above), and live. */
+void
+check_step(Backend *p)
+{
+	record_after_step(&sim->servers[p->server], p);
+	if (p->in_call && sim->t - p->call_t > LIVE_LIMIT_US)
+		fail("live: a %s call on server %d has lasted %" PRId64 " us",
+			 type_names[p->type], p->server, sim->t - p->call_t);
 }

@@ -546,3 +546,20 @@ citus_setup(void)
 	for (int i = 0; i < sim->nservers; i++)
 		sim->owners[sim->servers[i].files.partition] |= 1 << i;
 }
+
+/* A Citus run shown: each server's role and hand values. */
+void
+citus_show(void)
+{
+	static const char *roles[] = {"the coordinator", "a worker", "outside the cluster"};
+
+	printf("  a Citus cluster, pg_dist_groupid_seq from %d%s:\n", (int) sim->group_first,
+		   sim->cluster_alone >= 0 ? ", uid.cluster alone on its nodes" : "");
+	for (int i = 0; i < sim->nservers; i++)
+		printf("    server %d: %s, hand value %d for %s%s\n", i,
+			   roles[sim->servers[i].role], sim->servers[i].files.partition,
+			   (const char *[]) {"none", "partition", "medallion", "partition, medallion",
+				   "generator", "partition, generator", "medallion, generator",
+			   "all"}[sim->servers[i].files.hand],
+			   sim->servers[i].pinned ? " (its group is another's hand value)" : "");
+}

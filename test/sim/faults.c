@@ -4,7 +4,7 @@
  */
 #include "sim.h"
 
-const char *fault_names[NFAULTKINDS] = {
+static const char *fault_names[NFAULTKINDS] = {
 	"clock-step", "clock-rate", "backend-dies", "restart", "os-crash", "failover",
 	"reload", "writeback", "partition", "edit", "handover", "upgrade"
 };
@@ -431,4 +431,10 @@ maybe_fault(void)
 		return;
 	sim->fault_counts[f.kind]++;
 	apply_fault(&f);
+}
+
+const char *
+fault_name(int kind)
+{
+	return fault_names[kind];
 }

@@ -427,3 +427,26 @@ ident_cover(Backend *b, Server *s, UidSlot *slot, const UidClockSpec *spec, uint
 	*used = li;
 	return LEASE_ISSUE;
 }
+
+/*
+ * A run's coordinator (leased runs): its pool empty, its synchronous_commit
+ * and standby drawn apart from the other draws (no other schedule moves),
+ * the guard's row of the install written before any claim, and copied.
+ */
+void
+coord_setup(uint64 seed)
+{
+	for (int i = 0; i < POOL_MAX; i++)
+		sim->live.pool[i].holder = -1;
+	/* the coordinator's own failures, drawn apart again */
+	sim->krng.s = uid_mix64(seed ^ UINT64CONST(0xC00D1A7012A11));
+	sim->coord_commit = (UidCommitLevel) rng_below(&sim->krng, UID_COMMIT_REMOTE_APPLY + 1);
+	sim->coord_sync_standby = rng_below(&sim->krng, 2) == 0;
+	sim->live.hold_us = INT64_MIN;
+	/* the guard's row of the install: written here, before any claim */
+	sim->live.written = true;
+	sim->live.synced = sim->coord_sync_standby;
+	rows_save(&sim->rows_flushed);
+	rows_save(&sim->rows_standby);
+	rows_save(&sim->rows_backup);
+}

@@ -788,6 +788,10 @@ extern void server_new_live(Server *s);
 extern void server_new_incarnation(Server *s);
 extern void file_init(SimFile *f, uint64 secret);
 extern void server_boot(Server *s, uint64 r);
+extern void server_setup(int i, uint64 seed, Rng *setup);
+extern void time_moves_on(void);
+extern int sched_pick(void);
+extern void types_setup(void);
 
 /* ident.c */
 extern void lease_extend(Backend *b, Server *s, const UidClockSpec *spec, uint64 tick);
@@ -795,6 +799,7 @@ extern UidSlot *gen_slot(Server *s, const UidClockSpec *spec);
 extern void rows_save(CoordRows *r);
 extern void coord_commit(void);
 extern void coord_step(void);
+extern void coord_setup(uint64 seed);
 extern LeaseStep ident_cover(Backend *b, Server *s, UidSlot *slot, const UidClockSpec *spec, uint64 tick,
 			int *talks, int *id, SimIdent *used);
 
@@ -809,7 +814,7 @@ extern void server_reload(Server *s);
 
 /* checks.c */
 extern void check_pace(Backend *b, Server *s, int type, uint64 tick);
-extern void record_after_step(Server *s, Backend *p);
+extern void check_step(Backend *p);
 extern void record_forget(Server *s);
 extern void check_busy(Server *s, uint32 pid);
 extern void check_stale(Server *s, Backend *w);
@@ -825,9 +830,10 @@ extern void citus_refusal(Backend *b, Server *s, const UidClockSpec *spec, const
 extern void citus_call_begins(Backend *b);
 extern void citus_step(void);
 extern void citus_setup(void);
+extern void citus_show(void);
 
 /* faults.c */
-extern const char *fault_names[NFAULTKINDS];
+extern const char *fault_name(int kind);
 extern int server_bf_pick(Server *s, uint64 r);
 extern int fresh_partition(void);
 extern void handover_step(void);

@@ -387,3 +387,87 @@ server_boot(Server *s, uint64 r)
 	s->boot_t = sim->t;
 	s->mono_base = (int64) (r % 1000000000);
 }
+
+/* A server of the run at its start: its identity, key, file, clocks and files. */
+void
+server_setup(int i, uint64 seed, Rng *setup)
+{
+	Server	   *s = &sim->servers[i];
+
+	s->ident = i;
+	s->key = uid_mix64(seed * 8 + (uint64) i) | 1;
+	file_init(&s->file, rng_next(setup));
+	server_boot(s, rng_next(setup));
+	server_set_clock(s, true_unix_us() + (int64) rng_below(setup, 2000000) - 1000000, 1, 1);
+	if (!sim->citus)
+	{
+		s->files.partition = i;
+		sim->owners[i] = 1 << i;
+	}
+	s->files.part = (int) rng_below(setup, NPARTS);
+	s->files.bf = server_bf_pick(s, rng_next(setup));
+	server_new_incarnation(s);
+	server_backends_restart(i);
+}
+
+/* Time moves on: mostly a little, sometimes far. */
+void
+time_moves_on(void)
+{
+	uint64		r = rng_next(&sim->sched);
+
+	if (r % 100 < 90)
+		sim->t += (int64) ((r >> 8) % (uint64) sim->dt_scale);
+	else if (r % 100 < 99)
+		sim->t += (int64) ((r >> 8) % (uint64) (50 * sim->dt_scale));
+	else
+		sim->t += (int64) ((r >> 8) % 100000);
+}
+
+/*
+ * A runnable process, at random; else time moves to the first that wakes
+ * and it tries again.  -1: no process lives.
+ */
+int
+sched_pick(void)
+{
+	int			n = NPROCS;
+	int			pick = -1;
+	int64		soonest = INT64_MAX;
+
+	for (int tries = 0; tries < 2 && pick < 0; tries++)
+	{
+		int			start = (int) rng_below(&sim->sched, (uint64) n);
+
+		for (int i = 0; i < n; i++)
+		{
+			Backend    *b = &sim->backends[(start + i) % n];
+
+			if (!b->alive)
+				continue;
+			if (b->wake_t <= sim->t)
+			{
+				pick = (start + i) % n;
+				break;
+			}
+			soonest = Min(soonest, b->wake_t);
+		}
+		if (pick < 0 && soonest != INT64_MAX)
+			sim->t = soonest;
+	}
+	return pick;
+}
+
+/*
+ * The types' tables at the start: snowflake_si's machine id (the bits its
+ * index, the sim's sequence, leaves) and the types' identities
+ * (codec/registry.h), some of the index width.
+ */
+void
+types_setup(void)
+{
+	const TypeIdent idents[NTYPES] = {UID_TYPES(SIM_IDENT)};
+
+	specs[T_SNOWFLAKE_SI].seq_max = snowflake_si_uin_max(SI_INDEX_BITS);
+	memcpy(type_idents, idents, sizeof(idents));
+}
