@@ -4,11 +4,6 @@
  */
 #include "sim.h"
 
-static const char *fault_names[NFAULTKINDS] = {
-	"clock-step", "clock-rate", "backend-dies", "restart", "os-crash", "failover",
-	"reload", "writeback", "partition", "edit", "handover", "upgrade"
-};
-
 static void handover_start(int a, uint64 r);
 
 /*
@@ -101,204 +96,308 @@ fresh_partition(void)
 	return v;
 }
 
+/* ---------------------------------------------------------------- the kinds */
+
+/* Mostly back, up to 3 s; sometimes a little, sometimes forward. */
+static void
+fault_clock_step(Server *s, int si, const Fault *f)
+{
+	int64		mag = (int64) (f->b % 3000000) + 1;
+	int64		d = (f->b >> 32) % 4 == 0 ? mag : -mag;
+
+	if ((f->b >> 40) % 3 == 0)
+		d /= 1000;
+	/* a third of the steps are NTP's, back to the true time */
+	if ((f->b >> 48) % 3 == 0)
+		d = true_unix_us() - server_unix_us(s);
+	server_set_clock(s, server_unix_us(s) + d, s->rate_num, s->rate_den);
+	trace(NULL, si, "clock steps %+" PRId64 " us", d);
+}
+
+/* The clock stops, runs at half or double speed, or at its rate again. */
+static void
+fault_clock_rate(Server *s, int si, const Fault *f)
+{
+	static const int rates[][2] = {{0, 1}, {1, 2}, {2, 1}, {1, 1}, {1, 1}};
+	int			r = (int) (f->b % 5);
+
+	server_set_clock(s, server_unix_us(s), rates[r][0], rates[r][1]);
+	trace(NULL, si, "clock runs at %d/%d", rates[r][0], rates[r][1]);
+}
+
+/* A backend dies at any step; a new one starts in its place. */
+static void
+fault_backend(Server *s, int si, const Fault *f)
+{
+	Backend    *b = &sim->backends[si * sim->nbackends + (int) (f->b % (uint64) sim->nbackends)];
+
+	trace(b, si, "backend dies%s", b->in_call ? " mid-call" : "");
+	backend_start(b, si);
+}
+
+/*
+ * A restart: clean (each exiting process writes the file), immediate (the
+ * file as last written), or the shared state removed (the same, in the same
+ * postmaster life).
+ */
+static void
+fault_restart(Server *s, int si, const Fault *f)
+{
+	int			kind = (int) ((f->b >> 16) % 3);
+
+	s->talk_began = 0;
+	if (kind == 0)
+		disk_write(s);			/* each exiting process writes the file */
+	else
+	{
+		/* the file as last written */
+		if (s->nimages > 0)
+			s->file = s->images[s->nimages - 1];
+		else
+			file_init(&s->file, s->file.secret);
+		record_forget(s);
+		pace_forget(s);
+	}
+	if (kind == 2)
+	{
+		/* its records are of another life (published.c, uid_rec_life) */
+		s->life = ++sim->next_incarnation << 32;
+		server_new_live(s);
+	}
+	else
+		server_new_incarnation(s);
+	server_backends_restart(si);
+	trace(NULL, si, "%s", kind == 0 ? "server restarts" :
+		  kind == 1 ? "server restarts after an immediate shutdown" :
+		  "shared state removed: the server reads the state file again");
+}
+
+/*
+ * An operating-system crash: the disk holds one of the images written
+ * since it was made; the monotonic clock starts again.
+ */
+static void
+fault_crash(Server *s, int si, const Fault *f)
+{
+	if (s->nimages > 0)
+		s->file = s->images[f->b % (uint64) s->nimages];
+	else
+		file_init(&s->file, s->file.secret);
+	server_boot(s, f->a >> 8);
+	s->talk_began = 0;
+	if ((f->b >> 32) % 2 == 0)
+		server_set_clock(s, server_unix_us(s) - (int64) ((f->b >> 33) % 2000000), 1, 1);
+	record_forget(s);
+	server_new_incarnation(s);
+	server_backends_restart(si);
+	pace_forget(s);
+	trace(NULL, si, "operating-system crash: state file back to image %d of %d",
+		  s->nimages ? (int) (f->b % (uint64) s->nimages) : -1, s->nimages);
+}
+
+/* A standby with every flushed WAL record; its own clock and file. */
+static void
+fault_failover(Server *s, int si, const Fault *f)
+{
+	int64		skew = (int64) (f->b % 6000000) - 3000000;
+
+	if ((f->b >> 32) % 2 == 0 && s->nimages > 0)
+		s->file = s->images[0];
+	else
+		file_init(&s->file, uid_mix64(f->a ^ f->b));
+	s->nimages = 0;
+	server_boot(s, f->a >> 8);
+	server_set_clock(s, true_unix_us() + skew, 1, 1);
+	s->key = uid_mix64(f->a + f->b) | 1;	/* another system: another key */
+	/* its lanes and record are of when it was copied */
+	s->copied = true;
+	memset(s->bf_last, 0, sizeof(s->bf_last));
+	s->bf_spent |= seq_bits(0, 9) | seq_bits(18, 25);	/* every live range */
+	s->files.bf = server_bf_pick(s, f->b >> 40);
+	record_forget(s);
+	server_new_incarnation(s);
+	s->talk_began = 0;
+	s->retry_at = 0;
+	server_backends_restart(si);
+	pace_forget(s);
+	trace(NULL, si, "failover to a standby %+" PRId64 " us off, %s state file",
+		  skew, s->file.lease.lease_us.value ? "an old" : "an empty");
+}
+
+/* pg_upgrade (server_upgrade). */
+static void
+fault_upgrade(Server *s, int si, const Fault *f)
+{
+	server_upgrade(si, f);
+}
+
+/* Not on a server whose files hold a handover's edit ahead of its reload. */
+static void
+fault_reload(Server *s, int si, const Fault *f)
+{
+	if (!s->hostile)
+		server_reload(s);
+}
+
+/*
+ * An edit of the partition, outside a handover: one the checks refuse (a
+ * typo), or a fresh one.
+ */
+static void
+edit_partition(Server *s, int si, const Fault *f)
+{
+	bool		in_handover = sim->ho_phase && (si == sim->ho_a || si == sim->ho_b);
+
+	if (!sim->leased && !sim->citus && (f->b >> 40) % 8 == 0 && !in_handover)
+	{
+		s->files.refused = true;
+		sim->refusal_edits++;
+	}
+	else if (!sim->leased && sim->next_partition < FRESH_MAX && !in_handover)
+	{
+		s->files.refused = false;
+		s->files.partition = fresh_partition();
+		sim->owners[s->files.partition] |= 1 << si;
+		/*
+		 * Citus runs: the identity settings set by hand change too (all of
+		 * them, on a server outside the cluster or whose group another's
+		 * hand value is)
+		 */
+		if (sim->citus && s->role != ROLE_OUTSIDE && !s->pinned)
+		{
+			uint64		h = (f->b >> 24) % 4;
+
+			s->files.hand = h == 0 ? 0 : h == 1 ? HAND_ALL : 1 + (int) ((f->b >> 28) % HAND_ALL);
+		}
+	}
+}
+
+/*
+ * The configuration files change: sno's ranges, the partition, or a
+ * setting not uid's; most edits are reloaded, some twice in a row.
+ */
+static void
+fault_edit(Server *s, int si, const Fault *f)
+{
+	switch ((f->b >> 8) % 5)
+	{
+		case 0:
+		case 1:
+		case 2:
+			/* sno's ranges, as a reload delivered them before 0.6.1 */
+			s->files.part = (int) (f->b % NPARTS);
+			s->files.bf = server_bf_pick(s, f->b >> 32);
+			/* half the time, a partition the checks refused is put right */
+			if (s->files.refused && (f->b >> 44) % 2 == 0)
+				s->files.refused = false;
+			break;
+		case 3:
+			edit_partition(s, si, f);
+			break;
+		case 4:
+			s->files.other++;	/* not uid's */
+			break;
+	}
+	trace(NULL, si, "edit: the files say partition %d%s (hand %d), range %d, bf %d, other %u",
+		  s->files.partition, s->files.refused ? " refused" : "", s->files.hand,
+		  s->files.part, s->files.bf, s->files.other);
+	if ((f->b >> 16) % 4 != 0 && !s->hostile)
+	{
+		server_reload(s);
+		/* a tool that edits and reloads twice in a row, as Patroni may */
+		if (sim->storm)
+			s->again_at = sim->t + 1 + (int64) ((f->a >> 8) % 5000);
+		else if ((f->b >> 20) % 2 == 0)
+			s->again_at = sim->t + 1 + (int64) ((f->a >> 8) % 50000);
+	}
+}
+
+/* A partition handed over to another server (handover_start). */
+static void
+fault_handover(Server *s, int si, const Fault *f)
+{
+	handover_start(si, f->b);
+}
+
+/* The operating system writes the state file back (no sync). */
+static void
+fault_writeback(Server *s, int si, const Fault *f)
+{
+	disk_write(s);
+}
+
+/* (leased) the server cannot reach the coordinator, for up to 10 s. */
+static void
+fault_partition(Server *s, int si, const Fault *f)
+{
+	s->cut_until = sim->t + (int64) (f->b % 10000000);
+	trace(NULL, si, "cut off from the coordinator for %" PRId64 " us", s->cut_until - sim->t);
+}
+
+/*
+ * The fault kinds, by kind: each its name (the summary's and a schedule's),
+ * what it does to server s (si: its index; f: the draws it may use), and
+ * its weight in a seed's mix (edits count thrice: settings change often).
+ */
+typedef struct FaultKind
+{
+	const char *name;
+	void		(*apply) (Server *s, int si, const Fault *f);
+	int			weight;
+} FaultKind;
+
+static const FaultKind fault_kinds[NFAULTKINDS] = {
+	[F_CLOCK_STEP] = {"clock-step", fault_clock_step, 1},
+	[F_CLOCK_RATE] = {"clock-rate", fault_clock_rate, 1},
+	[F_BACKEND] = {"backend-dies", fault_backend, 1},
+	[F_RESTART] = {"restart", fault_restart, 1},
+	[F_CRASH] = {"os-crash", fault_crash, 1},
+	[F_FAILOVER] = {"failover", fault_failover, 1},
+	[F_RELOAD] = {"reload", fault_reload, 1},
+	[F_WRITEBACK] = {"writeback", fault_writeback, 1},
+	[F_PARTITION] = {"partition", fault_partition, 1},
+	[F_EDIT] = {"edit", fault_edit, 3},
+	[F_HANDOVER] = {"handover", fault_handover, 1},
+	[F_UPGRADE] = {"upgrade", fault_upgrade, 1},
+};
+
+const char *
+fault_name(int kind)
+{
+	return fault_kinds[kind].name;
+}
+
+/*
+ * The kind a draw picks (a seed's mix): the draw modulo the weights' sum,
+ * read along every kind once, then along each kind's further weight, in
+ * the table's order.
+ */
+static int
+fault_pick(uint64 draw)
+{
+	int			total = 0;
+	int			v;
+
+	for (int k = 0; k < NFAULTKINDS; k++)
+		total += fault_kinds[k].weight;
+	v = (int) (draw % (uint64) total);
+	if (v < NFAULTKINDS)
+		return v;
+	v -= NFAULTKINDS;
+	for (int k = 0;; k++)
+	{
+		if (v < fault_kinds[k].weight - 1)
+			return k;
+		v -= fault_kinds[k].weight - 1;
+	}
+}
+
 static void
 apply_fault(const Fault *f)
 {
 	int			si = (int) (f->a % (uint64) sim->nservers);
-	Server	   *s = &sim->servers[si];
 
-	switch (f->kind)
-	{
-		case F_CLOCK_STEP:
-			{
-				/* mostly back, up to 3 s; sometimes a little, sometimes forward */
-				int64		mag = (int64) (f->b % 3000000) + 1;
-				int64		d = (f->b >> 32) % 4 == 0 ? mag : -mag;
-
-				if ((f->b >> 40) % 3 == 0)
-					d /= 1000;
-				/* a third of the steps are NTP's, back to the true time */
-				if ((f->b >> 48) % 3 == 0)
-					d = true_unix_us() - server_unix_us(s);
-				server_set_clock(s, server_unix_us(s) + d, s->rate_num, s->rate_den);
-				trace(NULL, si, "clock steps %+" PRId64 " us", d);
-				break;
-			}
-		case F_CLOCK_RATE:
-			{
-				static const int rates[][2] = {{0, 1}, {1, 2}, {2, 1}, {1, 1}, {1, 1}};
-				int			r = (int) (f->b % 5);
-
-				server_set_clock(s, server_unix_us(s), rates[r][0], rates[r][1]);
-				trace(NULL, si, "clock runs at %d/%d", rates[r][0], rates[r][1]);
-				break;
-			}
-		case F_BACKEND:
-			{
-				Backend    *b = &sim->backends[si * sim->nbackends +
-											   (int) (f->b % (uint64) sim->nbackends)];
-
-				trace(b, si, "backend dies%s", b->in_call ? " mid-call" : "");
-				backend_start(b, si);
-				break;
-			}
-		case F_RESTART:
-			{
-				int			kind = (int) ((f->b >> 16) % 3);
-
-				s->talk_began = 0;
-				if (kind == 0)
-					disk_write(s);	/* each exiting process writes the file */
-				else
-				{
-					/* the file as last written */
-					if (s->nimages > 0)
-						s->file = s->images[s->nimages - 1];
-					else
-						file_init(&s->file, s->file.secret);
-					record_forget(s);
-					pace_forget(s);
-				}
-				if (kind == 2)
-				{
-					/* its records are of another life (published.c, uid_rec_life) */
-					s->life = ++sim->next_incarnation << 32;
-					server_new_live(s);
-				}
-				else
-					server_new_incarnation(s);
-				server_backends_restart(si);
-				trace(NULL, si, "%s", kind == 0 ? "server restarts" :
-					  kind == 1 ? "server restarts after an immediate shutdown" :
-					  "shared state removed: the server reads the state file again");
-				break;
-			}
-		case F_CRASH:
-			{
-				/* the disk holds one of the images written since it was made */
-				if (s->nimages > 0)
-					s->file = s->images[f->b % (uint64) s->nimages];
-				else
-					file_init(&s->file, s->file.secret);
-				server_boot(s, f->a >> 8);
-				s->talk_began = 0;
-				if ((f->b >> 32) % 2 == 0)
-					server_set_clock(s, server_unix_us(s) - (int64) ((f->b >> 33) % 2000000), 1, 1);
-				record_forget(s);
-				server_new_incarnation(s);
-				server_backends_restart(si);
-				pace_forget(s);
-				trace(NULL, si, "operating-system crash: state file back to image %d of %d",
-					  s->nimages ? (int) (f->b % (uint64) s->nimages) : -1, s->nimages);
-				break;
-			}
-		case F_FAILOVER:
-			{
-				/* a standby with every flushed WAL record; its own clock and file */
-				int64		skew = (int64) (f->b % 6000000) - 3000000;
-
-				if ((f->b >> 32) % 2 == 0 && s->nimages > 0)
-					s->file = s->images[0];
-				else
-					file_init(&s->file, uid_mix64(f->a ^ f->b));
-				s->nimages = 0;
-				server_boot(s, f->a >> 8);
-				server_set_clock(s, true_unix_us() + skew, 1, 1);
-				s->key = uid_mix64(f->a + f->b) | 1;	/* another system: another key */
-				/* its lanes and record are of when it was copied */
-				s->copied = true;
-				memset(s->bf_last, 0, sizeof(s->bf_last));
-				s->bf_spent |= seq_bits(0, 9) | seq_bits(18, 25);	/* every live range */
-				s->files.bf = server_bf_pick(s, f->b >> 40);
-				record_forget(s);
-				server_new_incarnation(s);
-				s->talk_began = 0;
-				s->retry_at = 0;
-				server_backends_restart(si);
-				pace_forget(s);
-				trace(NULL, si, "failover to a standby %+" PRId64 " us off, %s state file",
-					  skew, s->file.lease.lease_us.value ? "an old" : "an empty");
-				break;
-			}
-		case F_UPGRADE:
-			server_upgrade(si, f);
-			break;
-		case F_RELOAD:
-			/* not on a server whose files hold a handover's edit ahead of its reload */
-			if (!s->hostile)
-				server_reload(s);
-			break;
-		case F_EDIT:
-			switch ((f->b >> 8) % 5)
-			{
-				case 0:
-				case 1:
-				case 2:
-					/* sno's ranges, as a reload delivered them before 0.6.1 */
-					s->files.part = (int) (f->b % NPARTS);
-					s->files.bf = server_bf_pick(s, f->b >> 32);
-					/* half the time, a partition the checks refused is put right */
-					if (s->files.refused && (f->b >> 44) % 2 == 0)
-						s->files.refused = false;
-					break;
-				case 3:
-					if (!sim->leased && !sim->citus && (f->b >> 40) % 8 == 0 &&
-						!(sim->ho_phase && (si == sim->ho_a || si == sim->ho_b)))
-					{
-						/* a partition the checks refuse (a typo), outside a handover */
-						s->files.refused = true;
-						sim->refusal_edits++;
-					}
-					/* a fresh partition, outside a handover */
-					else if (!sim->leased && sim->next_partition < FRESH_MAX &&
-							 !(sim->ho_phase && (si == sim->ho_a || si == sim->ho_b)))
-					{
-						s->files.refused = false;
-						s->files.partition = fresh_partition();
-						sim->owners[s->files.partition] |= 1 << si;
-						/*
-						 * Citus runs: the identity settings set by hand change
-						 * too (all of them, on a server outside the cluster or
-						 * whose group another's hand value is)
-						 */
-						if (sim->citus && s->role != ROLE_OUTSIDE && !s->pinned)
-						{
-							uint64		h = (f->b >> 24) % 4;
-
-							s->files.hand = h == 0 ? 0 : h == 1 ? HAND_ALL :
-								1 + (int) ((f->b >> 28) % HAND_ALL);
-						}
-					}
-					break;
-				case 4:
-					s->files.other++;	/* not uid's */
-					break;
-			}
-			trace(NULL, si, "edit: the files say partition %d%s (hand %d), range %d, bf %d, other %u",
-				  s->files.partition, s->files.refused ? " refused" : "", s->files.hand,
-				  s->files.part, s->files.bf, s->files.other);
-			if ((f->b >> 16) % 4 != 0 && !s->hostile)
-			{
-				server_reload(s);
-				/* a tool that edits and reloads twice in a row, as Patroni may */
-				if (sim->storm)
-					s->again_at = sim->t + 1 + (int64) ((f->a >> 8) % 5000);
-				else if ((f->b >> 20) % 2 == 0)
-					s->again_at = sim->t + 1 + (int64) ((f->a >> 8) % 50000);
-			}
-			break;
-		case F_HANDOVER:
-			handover_start(si, f->b);
-			break;
-		case F_WRITEBACK:
-			disk_write(s);
-			break;
-		case F_PARTITION:
-			s->cut_until = sim->t + (int64) (f->b % 10000000);
-			trace(NULL, si, "cut off from the coordinator for %" PRId64 " us",
-				  s->cut_until - sim->t);
-			break;
-	}
+	fault_kinds[f->kind].apply(&sim->servers[si], si, f);
 }
 
 /*
@@ -418,10 +517,7 @@ maybe_fault(void)
 	}
 	if (r % sim->fault_period != 0 || sim->nfaults >= NFAULTS_MAX)
 		return;
-	/* edits count thrice: settings change often */
-	f.kind = (int) (rng_next(&sim->frng) % (NFAULTKINDS + 2));
-	if (f.kind >= NFAULTKINDS)
-		f.kind = F_EDIT;
+	f.kind = fault_pick(rng_next(&sim->frng));
 	f.a = rng_next(&sim->frng);
 	f.b = rng_next(&sim->frng);
 	n = sim->nfaults++;
@@ -431,10 +527,4 @@ maybe_fault(void)
 		return;
 	sim->fault_counts[f.kind]++;
 	apply_fault(&f);
-}
-
-const char *
-fault_name(int kind)
-{
-	return fault_names[kind];
 }
