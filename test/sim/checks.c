@@ -392,3 +392,137 @@ check_step(Backend *p)
 		fail("live: a %s call on server %d has lasted %" PRId64 " us",
 			 type_names[p->type], p->server, sim->t - p->call_t);
 }
+
+/*
+ * from, after: a live sno of timeline 0 goes out only once the state file
+ * says its sequence's part was used from its tick or earlier, and dated
+ * after every sno back-filled on its server with its sequence.
+ */
+static void
+check_sno_handout(Server *s, const MadeId *m)
+{
+	const UidTickSeq *ts = &m->ts;
+
+	/*
+	 * from: back-fill dated before the part was used is let through the
+	 * record of live sequences
+	 */
+	if (ts->timeline == 0 && s->file.from[ts->seq >> UID_FROM_SHIFT].value > ts->tick + 1)
+		fail("from: server %d handed out sno tick %" PRIu64 " seq %u while its part "
+			 "was used from %" PRIu64 " only", s->ident, ts->tick, ts->seq,
+			 s->file.from[ts->seq >> UID_FROM_SHIFT].value - 1);
+	/* after: an equal one would be the same ID */
+	if (ts->timeline == 0 && ts->seq < 32 && ts->tick <= s->bf_last[ts->seq])
+		fail("after: server %d handed out sno tick %" PRIu64 " seq %u timeline 0, and "
+			 "back-filled that sequence at tick %" PRIu64, server_index(s), ts->tick, ts->seq,
+			 s->bf_last[ts->seq]);
+	check_after(s);
+	/* a live sno in a back-fill range used before the one in use */
+	if (ts->timeline == 0 &&
+		uid_range_meets(m->bf_hull, uid_range_enc(ts->seq, ts->seq)) &&
+		!uid_range_meets(m->bf_cur, uid_range_enc(ts->seq, ts->seq)))
+		sim->live_in_old_bf++;
+}
+
+/*
+ * unique (Citus runs): the ID as its format holds the identity, where it
+ * goes; meet: not of a default identity where other servers' IDs meet.
+ */
+static void
+check_citus_unique(Backend *b, Server *s, const UidClockSpec *spec, const MadeId *m)
+{
+	const UidTickSeq *ts = &m->ts;
+	const CitusIdent *ci = &m->ci;
+
+	trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d %s %" PRId64 " (%s)",
+		  spec->type_name, ts->tick, ts->seq, ts->timeline,
+		  ci->source == UID_ID_HAND ? "hand" : ci->source == UID_ID_LEASE ? "lease" : "group",
+		  ci->value, b->scope ? "its own database" : "into the cluster");
+	sim->citus_group_ids += b->scope == 0 && ci->source == UID_ID_CITUS;
+	sim->citus_leased_ids += b->scope == 0 && ci->source == UID_ID_LEASE;
+	sim->citus_local_ids += b->scope != 0;
+	sim->default_ids += ci->source == UID_ID_DEFAULT;
+	if (ci->source == UID_ID_DEFAULT && b->scope == 0)
+		fail("meet: server %d handed out %s tick %" PRIu64 " seq %u of the default "
+			 "identity where IDs of other servers meet (its database subscribed)",
+			 s->ident, spec->type_name, ts->tick, ts->seq);
+	if (!id_new(b->scope, ci->key, m->type, ts->timeline, ts->seq, ts->tick))
+		fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d of "
+			 "%s %" PRId64 " (fields %u) twice%s", s->ident, spec->type_name, ts->tick,
+			 ts->seq, ts->timeline, ci->source == UID_ID_HAND ? "hand value" :
+			 ci->source == UID_ID_LEASE ? "lease id" : "node group",
+			 ci->value, ci->key, b->scope ? " in its own database" : "");
+}
+
+/*
+ * unique, window, lease: the ID never handed out before; (leased) in the
+ * window of the lease it embeds; its tick starts before the lease in WAL.
+ */
+static void
+check_unique_lease(Backend *b, Server *s, const UidClockSpec *spec, const MadeId *m)
+{
+	const UidTickSeq *ts = &m->ts;
+	uint64		start;
+
+	if (sim->citus)
+		check_citus_unique(b, s, spec, m);
+	else
+	{
+		trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d id %d", spec->type_name, ts->tick,
+			  ts->seq, ts->timeline, m->ident);
+		if (!id_new(0, (uint32) m->ident, m->type, ts->timeline, ts->seq, ts->tick))
+			fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d "
+				 "of identity %d twice", s->ident, spec->type_name, ts->tick, ts->seq,
+				 ts->timeline, m->ident);
+	}
+	if (sim->leased &&
+		(uid_tick_end_us(spec, ts->tick) > m->used.expiry_us ||
+		 uid_tick_end_us(spec, ts->tick) - (uint64) spec->tick_us < m->used.floor_us))
+		fail("window: server %d handed out %s tick %" PRIu64 " of id %d outside its "
+			 "lease's window %" PRIu64 "..%" PRIu64, s->ident, spec->type_name, ts->tick,
+			 m->ident, m->used.floor_us, m->used.expiry_us);
+	start = (uint64) spec->epoch_us + ts->tick * (uint64) spec->tick_us;
+	if (start >= s->wal_lease)
+		fail("lease: server %d handed out %s tick %" PRIu64 " starting at %" PRIu64
+			 ", not before the lease in WAL, %" PRIu64,
+			 s->ident, spec->type_name, ts->tick, start, s->wal_lease);
+}
+
+/* order: after every ID that calls completed before the call began. */
+static void
+check_order(Backend *b, Server *s, const UidClockSpec *spec, const MadeId *m)
+{
+	const UidTickSeq *ts = &m->ts;
+	uint64		key = order_key(spec, ts);
+
+	if (spec->seq_runs_on ? key < b->floor[ts->timeline] : key <= b->floor[ts->timeline])
+		fail("order: server %d: %s tick %" PRIu64 " seq %u timeline %d is not after "
+			 "tick %" PRIu64 " seq %u, completed before the call began",
+			 s->ident, spec->type_name, ts->tick, ts->seq, ts->timeline,
+			 b->floor[ts->timeline] >> (spec->unique ? 0 : UID_SEQ_BITS),
+			 (uint32) (spec->unique ? 0 : b->floor[ts->timeline] & UID_SEQ_MASK));
+	if (key > sim->done_max[b->server][m->type][ts->timeline])
+		sim->done_max[b->server][m->type][ts->timeline] = key;
+}
+
+/*
+ * An ID handed out: provenance and handover (settings_check_id), from and
+ * after (sno), unique and meet, window and lease, order, pace.
+ */
+void
+check_handout(Backend *b, Server *s, const MadeId *m)
+{
+	const UidClockSpec *spec = &specs[m->type];
+
+	settings_check_id(b, s, sim->citus ? citus_hand(&m->ci) : m->ident,
+					  uid_tick_end_us(spec, m->ts.tick));
+	if (m->type == T_SNO)
+		check_sno_handout(s, m);
+	sim->leased_ids += sim->leased;
+	check_unique_lease(b, s, spec, m);
+	check_order(b, s, spec, m);
+	if (!spec->ticktock && !spec->unique)
+		check_pace(b, s, m->type, m->ts.tick);
+	if (m->type == T_SNO)
+		s->live_ticks[s->nlive_ticks++ % 64] = m->ts.tick;
+}

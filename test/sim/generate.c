@@ -4,23 +4,18 @@
  */
 #include "sim.h"
 
-/* generate.c's uid_next_tick_in / uid_unique_tick, then the checks. */
-static void
-generate(Backend *b, int type)
+/* How making an ID went (make_id). */
+enum
 {
-	Server	   *s = &sim->servers[b->server];
-	const UidClockSpec *spec = &specs[type];
-	UidSlot    *slot;
-	UidTickSeq	ts = {0};
-	UidAllocResult r;
-	int			ident = -1;
-	SimIdent	used = {0};
-	CitusIdent	ci = {0};
-	uint64		start;
-	uint64		key;
-	uint32		bf_hull = UID_RANGE_NONE;	/* sno: the back-fill ranges used, */
-	uint32		bf_cur = UID_RANGE_NONE;	/* and the one in use, as issued under */
+	MADE_OK,					/* an ID, to be handed out */
+	MADE_REFUSED,				/* the generator raises an error: no ID */
+	MADE_FAILED					/* an invariant failed: the run stops */
+};
 
+/* A call begins: the floor of the order it must keep; now and then a parallel worker. */
+static void
+call_begins(Backend *b, Server *s, int type)
+{
 	b->type = type;
 	b->call_t = sim->t;
 	b->in_call = true;
@@ -35,21 +30,76 @@ generate(Backend *b, int type)
 		b->par_reload = s->reload_time;
 		sim->parallel_calls++;
 	}
-again:
-	if (!settings_ready(b, s))
+}
+
+static void
+call_ends(Backend *b)
+{
+	b->in_call = false;
+	b->par_pid = 0;
+}
+
+/*
+ * A tick (and sequence) of the type's slot in [lo, hi], covered by a lease
+ * (leased runs: ident_cover, which may talk to the coordinator first).
+ */
+static int
+alloc_covered(Backend *b, Server *s, const UidClockSpec *spec, UidSlot *slot,
+			  uint32 lo, uint32 hi, MadeId *m)
+{
+	for (int talks = 0;;)
 	{
-		b->in_call = false;
-		b->par_pid = 0;
-		return;
+		UidAllocResult r;
+		LeaseStep	st;
+
+		if (spec->unique)
+			r = uid_alloc_unique(slot, spec, &m->ts.tick);
+		else
+			r = uid_alloc_tick(slot, spec, &b->cur[m->type], lo, hi, &m->ts);
+		if (r != UID_ALLOC_ISSUED)
+		{
+			fail("%s: out of time at tick %" PRIu64, spec->type_name, m->ts.tick);
+			return MADE_FAILED;
+		}
+		if (!sim->leased)
+			return MADE_OK;
+		st = ident_cover(b, s, slot, spec, m->ts.tick, &talks, &m->ident, &m->used);
+		if (st == LEASE_ISSUE)
+			return MADE_OK;
+		if (st == LEASE_REFUSED)
+		{
+			/* the generator raises an error: no ID */
+			sim->refused++;
+			return MADE_REFUSED;
+		}
 	}
-	ident = settings_take(b);
-	if (settings_refuse_partition(b))
-	{
-		b->in_call = false;
-		b->par_pid = 0;
-		return;
-	}
-	slot = gen_slot(s, spec);
+}
+
+/* sno_used_widen: the record taken over first (sno_used_read), then noted. */
+static void
+sno_used_note(Backend *b, Server *s, const UidClockSpec *spec, UidSlot *slot, const MadeId *m,
+			  uint32 lo, uint32 hi)
+{
+	UidUsedFrom uf = {s->file.from, &slot->tt.mark[0], m->ts.tick, m->ts.timeline};
+
+	if (!uid_used_covers(b->used_copy, m->ts.seq))
+		(void) uid_used_take_over(&s->file.used, &s->file.used_since,
+								  uid_word_read(&s->file.lease.fence_us), spec, slot);
+	uid_used_note(&s->file.used, &b->used_copy, m->ts.seq, lo, hi, sim->used_block,
+				  sync_running, &uf);
+}
+
+/*
+ * generate.c's uid_next_tick_in / uid_unique_tick: the ID, its lease
+ * renewed when short; sno's from its live range clear of the back-fill
+ * ranges it keeps clear of, recorded, then issued only under the back-fill
+ * ranges it was made in.
+ */
+static int
+make_id(Backend *b, Server *s, const UidClockSpec *spec, UidSlot *slot, MadeId *m)
+{
+	int			type = m->type;
+
 	for (;;)
 	{
 		/*
@@ -61,241 +111,142 @@ again:
 		uint64		kept = type == T_SNO ? uid_word_read(&s->file.bf_kept) : 0;
 		uint32		lo = type == T_SNO ? sno_parts[b->part][0] : 0;
 		uint32		hi = type == T_SNO ? sno_parts[b->part][1] : spec->seq_max;
+		int			st;
 
-		bf_hull = (uint32) bfw;
-		bf_cur = (uint32) (bfw >> 32);
+		m->bf_hull = (uint32) bfw;
+		m->bf_cur = (uint32) (bfw >> 32);
 		if (!uid_live_clear_of_backfill(bfw, kept, &lo, &hi))
 		{
 			/* sno_new() raises an error: its range is all back-fill's */
 			sim->live_refused++;
-			b->in_call = false;
-			b->par_pid = 0;
-			return;
+			return MADE_REFUSED;
 		}
-		for (int talks = 0;;)
-		{
-			LeaseStep	st;
-
-			if (spec->unique)
-				r = uid_alloc_unique(slot, spec, &ts.tick);
-			else
-				r = uid_alloc_tick(slot, spec, &b->cur[type], lo, hi, &ts);
-			if (r != UID_ALLOC_ISSUED)
-			{
-				fail("%s: out of time at tick %" PRIu64, spec->type_name, ts.tick);
-				return;
-			}
-			if (!sim->leased)
-				break;
-			st = ident_cover(b, s, slot, spec, ts.tick, &talks, &ident, &used);
-			if (st == LEASE_ISSUE)
-				break;
-			if (st == LEASE_REFUSED)
-			{
-				/* the generator raises an error: no ID */
-				sim->refused++;
-				b->in_call = false;
-				b->par_pid = 0;
-				return;
-			}
-		}
-		if (uid_lease_short(&s->file.lease, spec, ts.tick))
-			lease_extend(b, s, spec, ts.tick);
+		st = alloc_covered(b, s, spec, slot, lo, hi, m);
+		if (st != MADE_OK)
+			return st;
+		if (uid_lease_short(&s->file.lease, spec, m->ts.tick))
+			lease_extend(b, s, spec, m->ts.tick);
 		if (type != T_SNO)
-			break;
-		/* recorded, then issued only under the back-fill ranges it was made in */
-		{
-			UidUsedFrom uf = {s->file.from, &slot->tt.mark[0], ts.tick, ts.timeline};
-
-			/* sno_used_widen: the record taken over first (sno_used_read) */
-			if (!uid_used_covers(b->used_copy, ts.seq))
-				(void) uid_used_take_over(&s->file.used, &s->file.used_since,
-										  uid_word_read(&s->file.lease.fence_us), spec, slot);
-			uid_used_note(&s->file.used, &b->used_copy, ts.seq, lo, hi, sim->used_block,
-						  sync_running, &uf);
-		}
+			return MADE_OK;
+		sno_used_note(b, s, spec, slot, m, lo, hi);
 		if (uid_word_read(&slot->tt.type[UID_SNO_BF_RANGES]) == bfw)
-			break;
+			return MADE_OK;
 	}
-	/* Citus runs: the identity the type embeds, or an error (the generator's) */
-	if (sim->citus && !citus_ident(b, s, type, ident, &ci))
-	{
-		citus_refusal(b, s, spec, &ci);
-		b->in_call = false;
-		b->par_pid = 0;
-		return;
-	}
-	/* issued only under the record it was made under, else made again */
-	if (uid_record_current(&s->file.rec) >> 1 != b->rec.gen)
-	{
-		trace(b, b->server, "%s tick %" PRIu64 " made under record gen %" PRIu64
-			  ", no longer in force: again", spec->type_name, ts.tick, b->rec.gen);
-		goto again;
-	}
-
-	/* handed out */
-	b->in_call = false;
-	b->par_pid = 0;
-	settings_check_id(b, s, sim->citus ? citus_hand(&ci) : ident, uid_tick_end_us(spec, ts.tick));
-	/*
-	 * from: a live sno of timeline 0 goes out only once the state file says
-	 * its sequence's part was used from its tick or earlier (back-fill
-	 * dated before that is let through the record of live sequences)
-	 */
-	if (type == T_SNO && ts.timeline == 0 &&
-		s->file.from[ts.seq >> UID_FROM_SHIFT].value > ts.tick + 1)
-		fail("from: server %d handed out sno tick %" PRIu64 " seq %u while its part "
-			 "was used from %" PRIu64 " only", s->ident, ts.tick, ts.seq,
-			 s->file.from[ts.seq >> UID_FROM_SHIFT].value - 1);
-	/*
-	 * after: a live sno of timeline 0 is dated after every sno back-filled
-	 * on its server with its sequence (an equal one would be the same ID)
-	 */
-	if (type == T_SNO && ts.timeline == 0 && ts.seq < 32 && ts.tick <= s->bf_last[ts.seq])
-		fail("after: server %d handed out sno tick %" PRIu64 " seq %u timeline 0, and "
-			 "back-filled that sequence at tick %" PRIu64, server_index(s), ts.tick, ts.seq,
-			 s->bf_last[ts.seq]);
-	if (type == T_SNO)
-		check_after(s);
-	/* a live sno in a back-fill range used before the one in use */
-	if (type == T_SNO && ts.timeline == 0 &&
-		uid_range_meets(bf_hull, uid_range_enc(ts.seq, ts.seq)) &&
-		!uid_range_meets(bf_cur, uid_range_enc(ts.seq, ts.seq)))
-		sim->live_in_old_bf++;
-	sim->leased_ids += sim->leased;
-	if (sim->citus)
-	{
-		trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d %s %" PRId64 " (%s)",
-			  spec->type_name, ts.tick, ts.seq, ts.timeline,
-			  ci.source == UID_ID_HAND ? "hand" : ci.source == UID_ID_LEASE ? "lease" : "group",
-			  ci.value, b->scope ? "its own database" : "into the cluster");
-		sim->citus_group_ids += b->scope == 0 && ci.source == UID_ID_CITUS;
-		sim->citus_leased_ids += b->scope == 0 && ci.source == UID_ID_LEASE;
-		sim->citus_local_ids += b->scope != 0;
-		sim->default_ids += ci.source == UID_ID_DEFAULT;
-		if (ci.source == UID_ID_DEFAULT && b->scope == 0)
-			fail("meet: server %d handed out %s tick %" PRIu64 " seq %u of the default "
-				 "identity where IDs of other servers meet (its database subscribed)",
-				 s->ident, spec->type_name, ts.tick, ts.seq);
-		if (!id_new(b->scope, ci.key, type, ts.timeline, ts.seq, ts.tick))
-			fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d of "
-				 "%s %" PRId64 " (fields %u) twice%s", s->ident, spec->type_name, ts.tick,
-				 ts.seq, ts.timeline, ci.source == UID_ID_HAND ? "hand value" :
-				 ci.source == UID_ID_LEASE ? "lease id" : "node group",
-				 ci.value, ci.key, b->scope ? " in its own database" : "");
-	}
-	else
-	{
-		trace(b, b->server, "%s tick %" PRIu64 " seq %u tl %d id %d", spec->type_name, ts.tick,
-			  ts.seq, ts.timeline, ident);
-		if (!id_new(0, (uint32) ident, type, ts.timeline, ts.seq, ts.tick))
-			fail("unique: server %d handed out %s tick %" PRIu64 " seq %u timeline %d "
-				 "of identity %d twice", s->ident, spec->type_name, ts.tick, ts.seq,
-				 ts.timeline, ident);
-	}
-	if (sim->leased &&
-		(uid_tick_end_us(spec, ts.tick) > used.expiry_us ||
-		 uid_tick_end_us(spec, ts.tick) - (uint64) spec->tick_us < used.floor_us))
-		fail("window: server %d handed out %s tick %" PRIu64 " of id %d outside its "
-			 "lease's window %" PRIu64 "..%" PRIu64, s->ident, spec->type_name, ts.tick,
-			 ident, used.floor_us, used.expiry_us);
-	start = (uint64) spec->epoch_us + ts.tick * (uint64) spec->tick_us;
-	if (start >= s->wal_lease)
-		fail("lease: server %d handed out %s tick %" PRIu64 " starting at %" PRIu64
-			 ", not before the lease in WAL, %" PRIu64,
-			 s->ident, spec->type_name, ts.tick, start, s->wal_lease);
-	key = order_key(spec, &ts);
-	if (spec->seq_runs_on ? key < b->floor[ts.timeline] : key <= b->floor[ts.timeline])
-		fail("order: server %d: %s tick %" PRIu64 " seq %u timeline %d is not after "
-			 "tick %" PRIu64 " seq %u, completed before the call began",
-			 s->ident, spec->type_name, ts.tick, ts.seq, ts.timeline,
-			 b->floor[ts.timeline] >> (spec->unique ? 0 : UID_SEQ_BITS),
-			 (uint32) (spec->unique ? 0 : b->floor[ts.timeline] & UID_SEQ_MASK));
-	if (key > sim->done_max[b->server][type][ts.timeline])
-		sim->done_max[b->server][type][ts.timeline] = key;
-	if (!spec->ticktock && !spec->unique)
-		check_pace(b, s, type, ts.tick);
-	if (type == T_SNO)
-		s->live_ticks[s->nlive_ticks++ % 64] = ts.tick;
 }
 
 /*
- * sno_backfill.c's sno_new_at(): an ID dated at a past tick, from the
- * back-fill range, committed (the file synced first) before it counts as
- * handed out.
+ * A generator call: its settings, the ID, (Citus runs) the identity it
+ * embeds, then the checks of an ID handed out.  An ID made under a record
+ * no longer in force is made again.
  */
-static void
-backfill(Backend *b)
+void
+generate(Backend *b, int type)
 {
 	Server	   *s = &sim->servers[b->server];
-	const UidClockSpec *spec = &specs[T_SNO];
-	UidSlot    *slot;
-	UidBackfillWords w;
-	UidBackfillSeen seen = {0};
-	UidBackfillResult res;
-	uint32		lo;
-	uint32		hi;
-	uint32		llo;
-	uint32		lhi;
-	int64		now_tick;
-	uint64		back;
-	uint64		tick;
-	int			partition;
-	CitusIdent	ci = {0};
+	const UidClockSpec *spec = &specs[type];
+	MadeId		m = {.type = type, .ident = -1};
 
+	call_begins(b, s, type);
+	for (;;)
+	{
+		int			st;
+
+		if (!settings_ready(b, s))
+			break;
+		m.ident = settings_take(b);
+		if (settings_refuse_partition(b))
+			break;
+		st = make_id(b, s, spec, gen_slot(s, spec), &m);
+		if (st == MADE_FAILED)
+			return;
+		if (st == MADE_REFUSED)
+			break;
+		/* Citus runs: the identity the type embeds, or an error (the generator's) */
+		if (sim->citus && !citus_ident(b, s, type, m.ident, &m.ci))
+		{
+			citus_refusal(b, s, spec, &m.ci);
+			break;
+		}
+		/* issued only under the record it was made under, else made again */
+		if (uid_record_current(&s->file.rec) >> 1 == b->rec.gen)
+		{
+			/* handed out */
+			call_ends(b);
+			check_handout(b, s, &m);
+			return;
+		}
+		trace(b, b->server, "%s tick %" PRIu64 " made under record gen %" PRIu64
+			  ", no longer in force: again", spec->type_name, m.ts.tick, b->rec.gen);
+	}
+	call_ends(b);
+}
+
+/*
+ * A back-fill call's settings and the partition it is under (Citus runs:
+ * sno's set by hand, -1: a node group, never another's); false: refused,
+ * or back-fill is off.
+ */
+static bool
+backfill_ready(Backend *b, Server *s, int *partition, CitusIdent *ci)
+{
 	/* the call begins here: its settings are read first */
 	b->call_t = sim->t;
 	if (!settings_ready(b, s))
-		return;
-	partition = settings_take(b);
+		return false;
+	*partition = settings_take(b);
 	if (settings_refuse_partition(b))
-		return;
-	/* Citus runs: sno's partition set by hand (-1: a node group, never another's) */
+		return false;
 	if (sim->citus)
 	{
-		if (!citus_ident(b, s, T_SNO, -1, &ci))
+		if (!citus_ident(b, s, T_SNO, -1, ci))
 		{
-			citus_refusal(b, s, &specs[T_SNO], &ci);
-			return;
+			citus_refusal(b, s, &specs[T_SNO], ci);
+			return false;
 		}
-		partition = citus_hand(&ci);
+		*partition = citus_hand(ci);
 	}
 	/*
 	 * the settings' check: back-fill is on; not under a partition another
 	 * server used (its past ticks are the other server's)
 	 */
-	if (b->bf < 0 || (partition >= 0 && partition < NPARTITIONS &&
-					  (sim->inherited[partition] & (1 << server_index(s)))))
-		return;
-	lo = bf_parts[b->bf][0];
-	hi = bf_parts[b->bf][1];
-	llo = sno_parts[b->part][0];
-	lhi = sno_parts[b->part][1];
-	now_tick = (server_unix_us(s) - spec->epoch_us) / spec->tick_us;
+	return !(b->bf < 0 || (*partition >= 0 && *partition < NPARTITIONS &&
+						   (sim->inherited[*partition] & (1 << server_index(s)))));
+}
+
+/*
+ * The tick a back-fill call dates its ID at: mostly a little back, half
+ * the time at the tick of a recent live ID, where a mistake would show.
+ * False: none (the clock is not that far on).
+ */
+static bool
+backfill_tick(Server *s, const UidClockSpec *spec, int64 *now_tick, uint64 *tick)
+{
+	uint64		back;
+
+	*now_tick = (server_unix_us(s) - spec->epoch_us) / spec->tick_us;
 	back = rng_below(&sim->sched, 4) == 0 ? rng_below(&sim->sched, 3000) :
 		rng_below(&sim->sched, 40);
-
-	/* half the time at the tick of a recent live ID, where a mistake would show */
 	if (s->nlive_ticks > 0 && rng_below(&sim->sched, 2) == 0)
 	{
 		uint64		at = s->live_ticks[rng_below(&sim->sched, (uint64) Min(s->nlive_ticks, 64))];
 
-		back = now_tick > (int64) at ? (uint64) now_tick - at : 0;
+		back = *now_tick > (int64) at ? (uint64) *now_tick - at : 0;
 	}
-	uint32		seq;
+	if (*now_tick <= (int64) back)
+		return false;
+	*tick = (uint64) *now_tick - back;
+	return true;
+}
 
-	if (now_tick <= (int64) back)
-		return;
-	tick = (uint64) now_tick - back;
-	/* the settings' check: the back-fill range is clear of the live range */
-	if (lo <= lhi && hi >= llo)
-	{
-		sim->bf_refused++;
-		return;
-	}
-	b->type = T_SNO;
-	b->in_call = true;
-	slot = gen_slot(s, spec);
+/* uid_backfill_alloc() on the slot's back-fill words, the record taken over first. */
+static UidBackfillResult
+backfill_alloc(Server *s, const UidClockSpec *spec, uint64 tick, int64 now_tick,
+			   uint32 lo, uint32 hi, uint32 *seq)
+{
+	UidSlot    *slot = gen_slot(s, spec);
+	UidBackfillWords w;
+	UidBackfillSeen seen = {0};
+
 	w.lanes = &slot->tt.type[UID_SNO_BF_LANE0];
 	w.ranges = &slot->tt.type[UID_SNO_BF_RANGES];
 	w.used = &s->file.used;
@@ -307,15 +258,46 @@ backfill(Backend *b)
 	/* sno_new_at(): the record taken over first (sno_used_read) */
 	(void) uid_used_take_over(&s->file.used, &s->file.used_since,
 							  uid_word_read(&s->file.lease.fence_us), spec, slot);
-	res = uid_backfill_alloc(&w, tick, (uint64) now_tick, lo, hi, &seen, &seq);
-	b->in_call = false;
-	if (res != UID_BACKFILL_ISSUED)
+	return uid_backfill_alloc(&w, tick, (uint64) now_tick, lo, hi, &seen, seq);
+}
+
+/*
+ * sno_backfill.c's sno_new_at(): an ID dated at a past tick, from the
+ * back-fill range, committed (the file synced first) before it counts as
+ * handed out.
+ */
+void
+backfill(Backend *b)
+{
+	Server	   *s = &sim->servers[b->server];
+	const UidClockSpec *spec = &specs[T_SNO];
+	UidBackfillResult res;
+	uint32		lo;
+	uint32		hi;
+	int64		now_tick;
+	uint64		tick;
+	int			partition;
+	CitusIdent	ci = {0};
+	uint32		seq;
+
+	if (!backfill_ready(b, s, &partition, &ci))
+		return;
+	lo = bf_parts[b->bf][0];
+	hi = bf_parts[b->bf][1];
+	if (!backfill_tick(s, spec, &now_tick, &tick))
+		return;
+	/* the settings' check: the back-fill range is clear of the live range */
+	if (lo <= sno_parts[b->part][1] && hi >= sno_parts[b->part][0])
 	{
 		sim->bf_refused++;
 		return;
 	}
+	b->type = T_SNO;
+	b->in_call = true;
+	res = backfill_alloc(s, spec, tick, now_tick, lo, hi, &seq);
+	b->in_call = false;
 	/* made under the record in force, else given up (the call fails) */
-	if (uid_record_current(&s->file.rec) >> 1 != b->rec.gen)
+	if (res != UID_BACKFILL_ISSUED || uid_record_current(&s->file.rec) >> 1 != b->rec.gen)
 	{
 		sim->bf_refused++;
 		return;
@@ -335,6 +317,7 @@ backfill(Backend *b)
 			 sim->citus ? (int) ci.value : partition);
 	sim->backfilled++;
 }
+
 
 void
 backend_main(void)

@@ -769,6 +769,18 @@ typedef struct CitusIdent
 	int32		group;			/* the node group read */
 } CitusIdent;
 
+/* An ID a generator call made: what the checks of its hand-out read. */
+typedef struct MadeId
+{
+	int			type;
+	UidTickSeq	ts;
+	int			ident;			/* the identity outside Citus runs (a lease id, a partition) */
+	SimIdent	used;			/* (leased) the lease it was made under */
+	CitusIdent	ci;				/* (Citus runs) the identity it embeds */
+	uint32		bf_hull;		/* sno: the back-fill ranges used, */
+	uint32		bf_cur;			/* and the one in use, as issued under */
+} MadeId;
+
 /* world.c */
 extern UidClockSpec specs[NTYPES];
 extern void trace(Backend *b, int server, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -821,6 +833,7 @@ extern void check_stale(Server *s, Backend *w);
 extern void settings_check_id(Backend *b, Server *s, int partition, uint64 end_us);
 extern uint64 order_key(const UidClockSpec *spec, const UidTickSeq *ts);
 extern void check_after(Server *s);
+extern void check_handout(Backend *b, Server *s, const MadeId *m);
 
 /* citus.c */
 extern TypeIdent type_idents[NTYPES];
