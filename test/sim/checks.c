@@ -526,3 +526,17 @@ check_handout(Backend *b, Server *s, const MadeId *m)
 	if (m->type == T_SNO)
 		s->live_ticks[s->nlive_ticks++ % 64] = m->ts.tick;
 }
+
+/*
+ * held-once (leased): a claim at c of id leaves the server's key one live
+ * lease in the pool, not one more per claim it never heard back from.
+ */
+void
+check_held_once(Server *s, int id, int64 c)
+{
+	for (int i = 0; i < sim->pool_size; i++)
+		if (i != id && sim->live.pool[i].holder >= 0 && sim->live.pool[i].holder_key == s->key &&
+			sim->live.pool[i].expiry_us > c)
+			fail("held-once: server %d claims id %d while its key holds id %d until %" PRId64
+				 " (a claim it never heard back from)", s->ident, id, i, sim->live.pool[i].expiry_us);
+}

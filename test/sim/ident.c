@@ -224,129 +224,150 @@ talk_unanswered(Backend *b, Server *s, const char *why, const int *id_to)
 }
 
 /*
- * One conversation with the coordinator, as identity.c's uid_ident_talk:
- * renew the lease held, or claim an id; the answer measures the clock.  The
- * backend may die at any step of it.
+ * The conversation's way to the coordinator: false if the server is cut off
+ * from it (the conversation times out, and is tried again later).
+ */
+static bool
+talk_reaches(Backend *b, Server *s)
+{
+	sim_sleep_us((int64) rng_below(&sim->sched, 20000));	/* the query's way there */
+	if (sim->t >= s->cut_until)
+		return true;
+	/* no answer: the conversation times out */
+	sim_sleep_us(100000);
+	trace(b, server_index(s), "coordinator unreachable");
+	s->retry_at = sim->t + RETRY_US;
+	s->talk_began = 0;
+	return false;
+}
+
+/*
+ * A renewal of the lease held, at c: the token alone names the lease, as in
+ * uid_pool_renew().  TALK_ANSWERED (*expiry_c: the lease's new expiry),
+ * TALK_DONE (on hold: not confirmed, the lease runs on and is retried
+ * later), or TALK_CLAIM (handed to another holder: not ours from now on).
+ */
+enum
+{
+	TALK_ANSWERED, TALK_DONE, TALK_CLAIM
+};
+
+static int
+talk_renew(Backend *b, Server *s, int64 c, bool moved, int64 *expiry_c)
+{
+	PoolEntry  *e = &sim->live.pool[s->file.ident.id];
+
+	if (e->holder >= 0 && e->token == s->file.ident.token &&
+		uid_pool_renews(c, e->expiry_us, sim->live.hold_us))
+	{
+		e->expiry_us = c + LEASE_TTL_US;
+		*expiry_c = e->expiry_us;
+		return TALK_ANSWERED;
+	}
+	if (moved || !uid_pool_hands_out(c, sim->live.hold_us))
+	{
+		/* on hold: not confirmed (null, or 55P03); the lease runs on, retried later */
+		sim->coord_held++;
+		talk_unanswered(b, s, "renewal not confirmed: the pool is on hold", NULL);
+		return TALK_DONE;
+	}
+	return TALK_CLAIM;
+}
+
+/*
+ * The id a claim takes at c: a live lease of this server's key (a claim it
+ * never heard back from), else a free one (or one expired past its grace);
+ * -1: none.
+ */
+static int
+talk_free_id(Server *s, int64 c)
+{
+	int			id = -1;
+
+	for (int i = 0; i < sim->pool_size && id < 0; i++)
+	{
+		PoolEntry  *e = &sim->live.pool[i];
+
+		if (e->holder >= 0 &&
+			uid_pool_reclaims(e->holder_key == s->key, false, e->expiry_us, c))
+		{
+			id = i;
+			sim->coord_reclaims++;
+		}
+	}
+	for (int i = 0; i < sim->pool_size && id < 0; i++)
+	{
+		PoolEntry  *e = &sim->live.pool[i];
+
+		if (e->holder < 0 || e->expiry_us + LEASE_GRACE_US <= c)
+			id = i;
+	}
+	return id;
+}
+
+/*
+ * A claim at c: on hold, nothing is handed out (no row, or 55000); else an
+ * id is, to n (*expiry_c: its lease's expiry).  False: no answer with a
+ * lease (the conversation is over).
+ */
+static bool
+talk_claim(Backend *b, Server *s, int64 c, bool moved, SimIdent *n, int64 *expiry_c)
+{
+	int			me = server_index(s);
+	PoolEntry  *e;
+	int			id;
+
+	if (moved || !uid_pool_hands_out(c, sim->live.hold_us))
+	{
+		sim->coord_held++;
+		talk_unanswered(b, s, "no id handed out: the pool is on hold", &n->id);
+		return false;
+	}
+	id = talk_free_id(s, c);
+	if (id < 0)
+	{
+		talk_unanswered(b, s, "no id free in the pool", &n->id);
+		return false;
+	}
+	e = &sim->live.pool[id];
+	if (e->holder >= 0 && e->holder != me)
+	{
+		sim->moves++;
+		/*
+		 * Half the time one of the coordinator's failures follows within 2
+		 * s: the rare case where the history it may lose holds an id handed
+		 * from one server to another.
+		 */
+		if (sim->coord_event_at == 0 && rng_below(&sim->krng, 2) == 0)
+		{
+			sim->coord_event_at = sim->t + 1 + (int64) rng_below(&sim->krng, 2000000);
+			sim->coord_event_kind = (int) rng_below(&sim->krng, 3);
+		}
+	}
+	e->holder = me;
+	e->holder_key = s->key;
+	e->token = ++sim->live.next_token;
+	e->expiry_us = c + LEASE_TTL_US;
+	*expiry_c = e->expiry_us;
+	n->id = id;
+	n->key = s->key;
+	n->token = e->token;
+	check_held_once(s, id, c);
+	return true;
+}
+
+/*
+ * The coordinator's answer comes back: its commit, the way back, then the
+ * clock's measure and the lease as the state file keeps it, published at
+ * once (as under identity.c's seqlock).
  */
 static void
-ident_talk(Backend *b, Server *s)
+talk_answer(Backend *b, Server *s, SimIdent n, bool claim, int64 t0, int64 expiry_c)
 {
 	SimIdent   *li = &s->file.ident;
-	SimIdent	n = *li;
-	int			me = server_index(s);
-	bool		held = li->id >= 0 && li->key == s->key;
-	bool		claim = !held;
-	int64		t0;
 	int64		t1;
-	int64		c;
-	int64		expiry_c = 0;
-	bool		moved;
 	UidClockOffset o;
 
-	s->talk_began = sim->t;
-	t0 = sim_unix_us();
-	sim_sleep_us((int64) rng_below(&sim->sched, 20000));	/* the query's way there */
-	if (sim->t < s->cut_until)
-	{
-		/* no answer: the conversation times out */
-		sim_sleep_us(100000);
-		trace(b, me, "coordinator unreachable");
-		s->retry_at = sim->t + RETRY_US;
-		s->talk_began = 0;
-		return;
-	}
-	c = coord_now_us();
-	/* a claim or renewal: a pool that went back in time goes on hold (core/pool.h) */
-	moved = coord_prepare(c);
-	if (held)
-	{
-		PoolEntry  *e = &sim->live.pool[li->id];
-
-		/* the token alone names the lease, as in uid_pool_renew() */
-		if (e->holder >= 0 && e->token == li->token &&
-			uid_pool_renews(c, e->expiry_us, sim->live.hold_us))
-		{
-			e->expiry_us = c + LEASE_TTL_US;
-			expiry_c = e->expiry_us;
-		}
-		else if (moved || !uid_pool_hands_out(c, sim->live.hold_us))
-		{
-			/* on hold: not confirmed (null, or 55P03); the lease runs on, retried later */
-			sim->coord_held++;
-			talk_unanswered(b, s, "renewal not confirmed: the pool is on hold", NULL);
-			return;
-		}
-		else
-		{
-			/* handed to another holder: not ours from now on; claim another */
-			n.id = -1;
-			claim = true;
-		}
-	}
-	if (claim)
-	{
-		int			id = -1;
-
-		/* on hold, nothing is handed out (no row, or 55000) */
-		if (moved || !uid_pool_hands_out(c, sim->live.hold_us))
-		{
-			sim->coord_held++;
-			talk_unanswered(b, s, "no id handed out: the pool is on hold", &n.id);
-			return;
-		}
-		/* a live lease of this server's key: a claim it never heard back from */
-		for (int i = 0; i < sim->pool_size && id < 0; i++)
-		{
-			PoolEntry  *e = &sim->live.pool[i];
-
-			if (e->holder >= 0 &&
-				uid_pool_reclaims(e->holder_key == s->key, false, e->expiry_us, c))
-			{
-				id = i;
-				sim->coord_reclaims++;
-			}
-		}
-		for (int i = 0; i < sim->pool_size && id < 0; i++)
-		{
-			PoolEntry  *e = &sim->live.pool[i];
-
-			if (e->holder < 0 || e->expiry_us + LEASE_GRACE_US <= c)
-				id = i;
-		}
-		if (id < 0)
-		{
-			talk_unanswered(b, s, "no id free in the pool", &n.id);
-			return;
-		}
-		if (sim->live.pool[id].holder >= 0 && sim->live.pool[id].holder != me)
-		{
-			sim->moves++;
-			/*
-			 * Half the time one of the coordinator's failures follows
-			 * within 2 s: the rare case where the history it may lose
-			 * holds an id handed from one server to another.
-			 */
-			if (sim->coord_event_at == 0 && rng_below(&sim->krng, 2) == 0)
-			{
-				sim->coord_event_at = sim->t + 1 + (int64) rng_below(&sim->krng, 2000000);
-				sim->coord_event_kind = (int) rng_below(&sim->krng, 3);
-			}
-		}
-		sim->live.pool[id].holder = me;
-		sim->live.pool[id].holder_key = s->key;
-		sim->live.pool[id].token = ++sim->live.next_token;
-		sim->live.pool[id].expiry_us = c + LEASE_TTL_US;
-		expiry_c = sim->live.pool[id].expiry_us;
-		n.id = id;
-		n.key = s->key;
-		n.token = sim->live.pool[id].token;
-		/* held-once: a server's key holds one live lease, not one per attempt */
-		for (int i = 0; i < sim->pool_size; i++)
-			if (i != id && sim->live.pool[i].holder >= 0 && sim->live.pool[i].holder_key == s->key &&
-				sim->live.pool[i].expiry_us > c)
-				fail("held-once: server %d claims id %d while its key holds id %d until %" PRId64
-					 " (a claim it never heard back from)", s->ident, id, i, sim->live.pool[i].expiry_us);
-	}
 	coord_commit();
 	sim_sleep_us((int64) rng_below(&sim->sched, 20000));	/* the answer's way back */
 	t1 = sim_unix_us();
@@ -359,13 +380,53 @@ ident_talk(Backend *b, Server *s)
 	n.expiry_us = uid_window_expiry(t0, LEASE_TTL_US);
 	n.renew_at_us = (uint64) (t0 + LEASE_TTL_US / 2);
 	n.skewed = uid_window_skewed(&o);
-	*li = n;					/* published at once, as under identity.c's seqlock */
+	*li = n;
 	if (n.skewed)
 		s->retry_at = sim->t + RETRY_US;
-	trace(b, me, "%s id %d: floor %" PRIu64 ", expiry %" PRIu64 ", clock off by %" PRId64
-		  "..%" PRId64 " us%s", claim ? "claims" : "renews", n.id, n.floor_us, n.expiry_us,
-		  o.lo_us, o.hi_us, n.skewed ? ": skewed" : "");
+	trace(b, server_index(s), "%s id %d: floor %" PRIu64 ", expiry %" PRIu64 ", clock off by %"
+		  PRId64 "..%" PRId64 " us%s", claim ? "claims" : "renews", n.id, n.floor_us,
+		  n.expiry_us, o.lo_us, o.hi_us, n.skewed ? ": skewed" : "");
 	s->talk_began = 0;
+}
+
+/*
+ * One conversation with the coordinator, as identity.c's uid_ident_talk:
+ * renew the lease held, or claim an id; the answer measures the clock.  The
+ * backend may die at any step of it.
+ */
+void
+ident_talk(Backend *b, Server *s)
+{
+	SimIdent	n = s->file.ident;
+	bool		claim = !(n.id >= 0 && n.key == s->key);
+	int64		t0;
+	int64		c;
+	int64		expiry_c = 0;
+	bool		moved;
+
+	s->talk_began = sim->t;
+	t0 = sim_unix_us();
+	if (!talk_reaches(b, s))
+		return;
+	c = coord_now_us();
+	/* a claim or renewal: a pool that went back in time goes on hold (core/pool.h) */
+	moved = coord_prepare(c);
+	if (!claim)
+	{
+		int			r = talk_renew(b, s, c, moved, &expiry_c);
+
+		if (r == TALK_DONE)
+			return;
+		if (r == TALK_CLAIM)
+		{
+			/* handed to another holder: not ours from now on; claim another */
+			n.id = -1;
+			claim = true;
+		}
+	}
+	if (claim && !talk_claim(b, s, c, moved, &n, &expiry_c))
+		return;
+	talk_answer(b, s, n, claim, t0, expiry_c);
 }
 
 /*

@@ -834,6 +834,7 @@ extern void settings_check_id(Backend *b, Server *s, int partition, uint64 end_u
 extern uint64 order_key(const UidClockSpec *spec, const UidTickSeq *ts);
 extern void check_after(Server *s);
 extern void check_handout(Backend *b, Server *s, const MadeId *m);
+extern void check_held_once(Server *s, int id, int64 c);
 
 /* citus.c */
 extern TypeIdent type_idents[NTYPES];
