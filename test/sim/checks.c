@@ -134,6 +134,100 @@ values_seen(Server *s, const int64 *values, const UidRecord *before)
 }
 
 /*
+ * fresh: within a server life, the record in force never goes back to
+ * values of an earlier reload of the postmaster than it held.  once: a
+ * worker's record replaces one of this server life only if it answers a
+ * later request; a second answer to one request would make every reader's
+ * copy stale for nothing.
+ */
+static void
+check_fresh_once(Server *s, Backend *p, uint64 cur, bool had, const UidRecord *before)
+{
+	if (s->shadow_known && s->shadow.life == p->prop.life &&
+		(s->shadow.source == UID_SOURCE_POSTMASTER || s->shadow.source == UID_SOURCE_INHERITED) &&
+		(p->prop.source == UID_SOURCE_POSTMASTER || p->prop.source == UID_SOURCE_INHERITED) &&
+		p->prop_reloads < s->shadow_reloads)
+		fail("fresh: server %d's record gen %" PRIu64 " holds the postmaster's values of "
+			 "its reload %" PRIu64 ", after a record of its reload %" PRIu64,
+			 server_index(s), cur >> 1, p->prop_reloads, s->shadow_reloads);
+	if (had && before->source == UID_SOURCE_POSTMASTER &&
+		p->prop.source == UID_SOURCE_POSTMASTER && p->prop.life == s->life &&
+		p->prop.requested <= before->requested)
+		fail("once: server %d's record gen %" PRIu64 " answers the request of %" PRId64
+			 " us, no later than the record it replaced (%" PRId64 " us)",
+			 server_index(s), cur >> 1, p->prop.requested, before->requested);
+}
+
+/*
+ * torn: the record that came in force is its publisher's, whole; provenance:
+ * of this server life, with values its postmaster held in it.
+ */
+static void
+check_torn_provenance(Server *s, Backend *p, uint64 cur, const UidRecordBody *body,
+					  const UidRecord *before)
+{
+	if (p->prop.gen != cur >> 1 || body->seq.value != 2 * (cur >> 1))
+		fail("torn: server %d's record gen %" PRIu64 " came in force from a body "
+			 "not whole (seq %" PRIu64 ") or not its publisher's (gen %" PRIu64 ")",
+			 server_index(s), cur >> 1, body->seq.value, p->prop.gen);
+	for (int i = 0; i < UID_REC_NFIELDS; i++)
+		if (s->shadow_words[UID_REC_HEAD_WORDS + i] != (uint64) p->prop.values[i])
+			fail("torn: server %d's record gen %" PRIu64 " holds other values than "
+				 "its publisher proposed", server_index(s), cur >> 1);
+	if (p->prop.life != s->life || !values_seen(s, p->prop.values, before))
+		fail("provenance: server %d's record gen %" PRIu64 " holds partition %d, "
+			 "sno range %d, back-fill %d (source %d, from %s): values its "
+			 "postmaster never held in this server life", server_index(s), cur >> 1,
+			 (int) p->prop.values[UID_REC_PARTITION],
+			 (int) (p->prop.values[UID_REC_SNO_RANGES] & 0xff),
+			 (int) (p->prop.values[UID_REC_SNO_RANGES] >> 8) - 1,
+			 (int) p->prop.source, p->kind == K_WORKER ? "a settings worker" :
+			 p->par_pid ? "a parallel worker" : "a session");
+}
+
+/*
+ * A record came in force in a step of process p: it must be p's proposal
+ * (the checks above); the checks' copy of the record in force follows it.
+ */
+static void
+record_in_force(Server *s, Backend *p, uint64 cur)
+{
+	UidRecordBody *body = &s->file.rec.body[cur & 1];
+	UidRecord	before = s->shadow;
+	bool		had = s->shadow_known && s->shadow_cur != 0 && s->shadow.life == s->life;
+
+	if (!p->publishing)
+	{
+		fail("record: server %d's record changed (gen %" PRIu64 ") in a step of a "
+			 "process that does not publish", server_index(s), cur >> 1);
+		return;
+	}
+	check_fresh_once(s, p, cur, had, &before);
+	s->shadow_reloads = p->prop_reloads;
+	sim->kept += p->prop.kept;
+	s->shadow_cur = cur;
+	s->shadow = p->prop;
+	s->shadow_known = true;
+	for (int i = 0; i < UID_REC_WORDS; i++)
+		s->shadow_words[i] = body->word[i].value;
+	sim->published++;
+	trace(p, p->server, "publishes gen %" PRIu64 ": partition %d, range %d, bf %d "
+		  "(source %d, requested %" PRId64 ")", cur >> 1,
+		  (int) p->prop.values[UID_REC_PARTITION],
+		  (int) (p->prop.values[UID_REC_SNO_RANGES] & 0xff),
+		  (int) (p->prop.values[UID_REC_SNO_RANGES] >> 8) - 1, (int) p->prop.source,
+		  p->prop.requested);
+	check_torn_provenance(s, p, cur, body, had ? &before : NULL);
+	if (p->prop.life == s->life)
+	{
+		if (s->life_since < 0)
+			s->life_since = (int64) sim->step;
+	}
+	else
+		s->life_since = -1;
+}
+
+/*
  * After every step of a server's process: a record that came in force was
  * proposed by the process that ran (the one whose compare-and-swap it was),
  * and holds values its postmaster held this life (provenance), of a reload
@@ -147,78 +241,7 @@ record_after_step(Server *s, Backend *p)
 	uint64		cur = r->current.value;
 
 	if (cur != s->shadow_cur)
-	{
-		UidRecordBody *body = &r->body[cur & 1];
-		UidRecord	before = s->shadow;
-		bool		had = s->shadow_known && s->shadow_cur != 0 && s->shadow.life == s->life;
-
-		if (!p->publishing)
-		{
-			fail("record: server %d's record changed (gen %" PRIu64 ") in a step of a "
-				 "process that does not publish", server_index(s), cur >> 1);
-			return;
-		}
-		/*
-		 * fresh: within a server life, the record in force never goes back
-		 * to values of an earlier reload of the postmaster than it held
-		 */
-		if (s->shadow_known && s->shadow.life == p->prop.life &&
-			(s->shadow.source == UID_SOURCE_POSTMASTER || s->shadow.source == UID_SOURCE_INHERITED) &&
-			(p->prop.source == UID_SOURCE_POSTMASTER || p->prop.source == UID_SOURCE_INHERITED) &&
-			p->prop_reloads < s->shadow_reloads)
-			fail("fresh: server %d's record gen %" PRIu64 " holds the postmaster's values of "
-				 "its reload %" PRIu64 ", after a record of its reload %" PRIu64,
-				 server_index(s), cur >> 1, p->prop_reloads, s->shadow_reloads);
-		/*
-		 * once: a worker's record replaces one of this server life only if
-		 * it answers a later request; a second answer to one request would
-		 * make every reader's copy stale for nothing
-		 */
-		if (had && before.source == UID_SOURCE_POSTMASTER &&
-			p->prop.source == UID_SOURCE_POSTMASTER && p->prop.life == s->life &&
-			p->prop.requested <= before.requested)
-			fail("once: server %d's record gen %" PRIu64 " answers the request of %" PRId64
-				 " us, no later than the record it replaced (%" PRId64 " us)",
-				 server_index(s), cur >> 1, p->prop.requested, before.requested);
-		s->shadow_reloads = p->prop_reloads;
-		sim->kept += p->prop.kept;
-		s->shadow_cur = cur;
-		s->shadow = p->prop;
-		s->shadow_known = true;
-		for (int i = 0; i < UID_REC_WORDS; i++)
-			s->shadow_words[i] = body->word[i].value;
-		sim->published++;
-		trace(p, p->server, "publishes gen %" PRIu64 ": partition %d, range %d, bf %d "
-			  "(source %d, requested %" PRId64 ")", cur >> 1,
-			  (int) p->prop.values[UID_REC_PARTITION],
-			  (int) (p->prop.values[UID_REC_SNO_RANGES] & 0xff),
-			  (int) (p->prop.values[UID_REC_SNO_RANGES] >> 8) - 1, (int) p->prop.source,
-			  p->prop.requested);
-		if (p->prop.gen != cur >> 1 || body->seq.value != 2 * (cur >> 1))
-			fail("torn: server %d's record gen %" PRIu64 " came in force from a body "
-				 "not whole (seq %" PRIu64 ") or not its publisher's (gen %" PRIu64 ")",
-				 server_index(s), cur >> 1, body->seq.value, p->prop.gen);
-		for (int i = 0; i < UID_REC_NFIELDS; i++)
-			if (s->shadow_words[UID_REC_HEAD_WORDS + i] != (uint64) p->prop.values[i])
-				fail("torn: server %d's record gen %" PRIu64 " holds other values than "
-					 "its publisher proposed", server_index(s), cur >> 1);
-		if (p->prop.life != s->life || !values_seen(s, p->prop.values, had ? &before : NULL))
-			fail("provenance: server %d's record gen %" PRIu64 " holds partition %d, "
-				 "sno range %d, back-fill %d (source %d, from %s): values its "
-				 "postmaster never held in this server life", server_index(s), cur >> 1,
-				 (int) p->prop.values[UID_REC_PARTITION],
-				 (int) (p->prop.values[UID_REC_SNO_RANGES] & 0xff),
-				 (int) (p->prop.values[UID_REC_SNO_RANGES] >> 8) - 1,
-				 (int) p->prop.source, p->kind == K_WORKER ? "a settings worker" :
-				 p->par_pid ? "a parallel worker" : "a session");
-		if (p->prop.life == s->life)
-		{
-			if (s->life_since < 0)
-				s->life_since = (int64) sim->step;
-		}
-		else
-			s->life_since = -1;
-	}
+		record_in_force(s, p, cur);
 	else if (p->publishing && cur != 0)
 	{
 		UidRecordBody *body = &r->body[cur & 1];
@@ -539,4 +562,18 @@ check_held_once(Server *s, int id, int64 c)
 			sim->live.pool[i].expiry_us > c)
 			fail("held-once: server %d claims id %d while its key holds id %d until %" PRId64
 				 " (a claim it never heard back from)", s->ident, id, i, sim->live.pool[i].expiry_us);
+}
+
+/*
+ * fresh, at a plan's use: a session's plan took a record of the
+ * postmaster's reload it knows of or a later one (a fallback may not).
+ */
+void
+check_fresh_use(Backend *b, Server *s)
+{
+	if (!b->par_pid && s->shadow_known && b->rec.gen == s->shadow_cur >> 1 &&
+		b->rec.life == s->life && s->shadow_reloads < b->known)
+		fail("fresh: server %d's session uses record gen %" PRIu64 " of the postmaster's "
+			 "reload %" PRIu64 ", knowing of its reload %" PRIu64, server_index(s),
+			 b->rec.gen, s->shadow_reloads, b->known);
 }

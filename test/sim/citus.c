@@ -445,45 +445,16 @@ citus_step(void)
 }
 
 /*
- * A Citus run's servers: server 0 the coordinator (group 0, in the cluster
- * from the start), each other a worker not yet added (group 0, added at a
- * step of the first 60,000) or, one in three, a server outside the cluster
- * (no Citus, every identity set by hand).  Half the nodes set no identity
- * by hand, a quarter all, a quarter some.  pg_dist_groupid_seq starts at 1,
- * or further on (a cluster that saw nodes come and go), at times just below
- * where a type's fields end.  Hand values are clear of the coordinator's 0
- * and of the groups the sequence hands out, but for the server outside the
- * cluster, whose hand value is at times the group of a node whose hand
- * values all stay set (the coordinator's 0, or a worker's once it is
- * added): correct rules keep every server apart.
+ * Each server's role, its events' draws, whether uid.cluster alone is set
+ * on it, its pg_dist_node, and a third of the nodes' upgrade; the first
+ * server outside the cluster (-1: none).
  */
-void
-citus_setup(void)
+static int
+citus_roles(void)
 {
 	Rng		   *r = &sim->crng;
-	static const int32 starts[] = {1, 1, 0, 0, 509, 1021, 2045, 65533};
-	int32		first = starts[rng_below(r, 8)];
 	int			outside = -1;
 
-	if (first == 0)
-		first = 2 + (int32) rng_below(r, 20);
-	else if (first > 1)
-		first += (int32) rng_below(r, 3);
-	/*
-	 * a quarter of the runs of hand-set identities set uid.cluster alone on
-	 * every node of the cluster (a cluster told from another; no node sets
-	 * uid.generator until an edit), from a sequence that soon hands out 64,
-	 * revts8's first group beyond its generator
-	 */
-	sim->cluster_alone = -1;
-	if (!sim->leased && rng_below(&sim->xrng, 4) == 0)
-	{
-		sim->cluster_alone = 1 + (int) rng_below(&sim->xrng, REVTS8_CLUSTER_MAX);
-		first = 64 - (int32) rng_below(&sim->xrng, 3);
-	}
-	sim->group_first = sim->group_seq = first;
-	sim->next_partition = 1;
-	memset(sim->owners, 0, sizeof(sim->owners));
 	for (int i = 0; i < sim->nservers; i++)
 	{
 		Server	   *s = &sim->servers[i];
@@ -508,6 +479,19 @@ citus_setup(void)
 		if (s->role == ROLE_OUTSIDE && outside < 0)
 			outside = i;
 	}
+	return outside;
+}
+
+/*
+ * Which identity settings each server sets by hand, and its hand value;
+ * half the servers outside the cluster (identities not leased) set none,
+ * and their database subscribes at some step.
+ */
+static void
+citus_hands(int outside)
+{
+	Rng		   *r = &sim->crng;
+
 	for (int i = 0; i < sim->nservers; i++)
 	{
 		Server	   *s = &sim->servers[i];
@@ -520,10 +504,6 @@ citus_setup(void)
 		if (s->files.cluster)
 			s->files.hand &= ~HAND_GENERATOR;
 		s->files.partition = fresh_partition();
-		/*
-		 * half the servers outside the cluster (identities not leased) set
-		 * none by hand, and their database subscribes at some step
-		 */
 		s->sub_at = UINT64_MAX;
 		s->subscribed = false;
 		if (s->role == ROLE_OUTSIDE && !sim->leased && rng_below(&sim->xrng, 2) == 0)
@@ -532,6 +512,50 @@ citus_setup(void)
 			s->sub_at = 500 + rng_below(&sim->xrng, 60000);
 		}
 	}
+}
+
+/*
+ * A Citus run's servers: server 0 the coordinator (group 0, in the cluster
+ * from the start), each other a worker not yet added (group 0, added at a
+ * step of the first 60,000) or, one in three, a server outside the cluster
+ * (no Citus, every identity set by hand).  Half the nodes set no identity
+ * by hand, a quarter all, a quarter some.  pg_dist_groupid_seq starts at 1,
+ * or further on (a cluster that saw nodes come and go), at times just below
+ * where a type's fields end.  Hand values are clear of the coordinator's 0
+ * and of the groups the sequence hands out, but for the server outside the
+ * cluster, whose hand value is at times the group of a node whose hand
+ * values all stay set (the coordinator's 0, or a worker's once it is
+ * added): correct rules keep every server apart.
+ */
+void
+citus_setup(void)
+{
+	Rng		   *r = &sim->crng;
+	static const int32 starts[] = {1, 1, 0, 0, 509, 1021, 2045, 65533};
+	int32		first = starts[rng_below(r, 8)];
+	int			outside;
+
+	if (first == 0)
+		first = 2 + (int32) rng_below(r, 20);
+	else if (first > 1)
+		first += (int32) rng_below(r, 3);
+	/*
+	 * a quarter of the runs of hand-set identities set uid.cluster alone on
+	 * every node of the cluster (a cluster told from another; no node sets
+	 * uid.generator until an edit), from a sequence that soon hands out 64,
+	 * revts8's first group beyond its generator
+	 */
+	sim->cluster_alone = -1;
+	if (!sim->leased && rng_below(&sim->xrng, 4) == 0)
+	{
+		sim->cluster_alone = 1 + (int) rng_below(&sim->xrng, REVTS8_CLUSTER_MAX);
+		first = 64 - (int32) rng_below(&sim->xrng, 3);
+	}
+	sim->group_first = sim->group_seq = first;
+	sim->next_partition = 1;
+	memset(sim->owners, 0, sizeof(sim->owners));
+	outside = citus_roles();
+	citus_hands(outside);
 	/* the nodes whose group the server outside the cluster may take as its hand value */
 	for (int i = 0; i < sim->nservers && outside >= 0; i++)
 	{

@@ -217,6 +217,96 @@ settings_fallback(Backend *b, Server *s, const UidRecordNeed *need, const Settin
 }
 
 /*
+ * What the call needs of the record (record.h's UidRecordNeed), from the
+ * process, or its leader's for a parallel worker; a session that loads uid
+ * at its first call loads it now.
+ */
+static void
+settings_need(Backend *b, Server *s, UidRecordNeed *need)
+{
+	if (b->late && b->after < 0)
+	{
+		/* uid loads now: what it needs is a record requested after this */
+		b->after = sim_mono_us();
+		trace(b, b->server, "loads uid");
+	}
+	need->life = s->life;
+	need->after = b->par_pid ? b->par_after : b->after;
+	/* a parallel worker is forked for the call: no signal of its own yet */
+	need->signalled = b->par_pid ? 0 : b->sig_at;
+	need->pending = b->par_pid ? false : b->sig_pending;
+	need->reload_time = b->par_pid ? b->par_reload : b->reload_time;
+	need->own = UID_SOURCE_SESSION;
+	need->overridden = b->has_opts;
+	need->parallel = b->par_pid != 0;
+}
+
+/*
+ * Read the record and plan, until the plan uses it (true) or no worker
+ * answers (false): publish its own values as the plan says, or refresh
+ * (published.c: workers one after another, until its deadline).
+ */
+static bool
+settings_plan(Backend *b, Server *s, const UidRecordNeed *need, const Settings *own, uint32 pid,
+			  bool *excuse, int64 *refresh_began)
+{
+	for (int tries = 0;; tries++)
+	{
+		uint64		cur = uid_record_current(&s->file.rec);
+		UidRecordPlan plan;
+
+		if (cur == 0 || cur >> 1 != b->rec.gen)
+			uid_record_read(&s->file.rec, &b->rec);
+		plan = uid_record_plan(&b->rec, need);
+		if (plan == UID_PLAN_USE)
+		{
+			check_fresh_use(b, s);
+			return true;
+		}
+		if (plan == UID_PLAN_PUBLISH_OWN && tries < 3)
+		{
+			/* its own values, as what it is (a session's) */
+			publish_own(b, s, own, need->own, sim_mono_us(), need->reload_time, pid);
+			continue;
+		}
+		if (plan == UID_PLAN_REFRESH && *refresh_began < 0)
+			*refresh_began = sim->t;
+		if (plan == UID_PLAN_REFRESH && (tries < 3 || sim->t - *refresh_began <= WAIT_US) &&
+			settings_refresh(b, s, uid_record_need_after(need), excuse))
+			continue;
+		return false;
+	}
+}
+
+/*
+ * A call refused for want of a record: a reload no settings worker
+ * published, or no record of this server life.  available: only where no
+ * worker could publish one (no slot, a worker stalled or dead), and never
+ * while a record of this life is in force (since before the fallback
+ * began).
+ */
+static void
+settings_refusal(Backend *b, Server *s, bool excuse, int64 began)
+{
+	if (uid_record_usable(&b->rec, s->life))
+	{
+		sim->reload_refused++;
+		trace(b, b->server, "refuses: a reload no settings worker published%s",
+			  excuse ? "" : ", though one could");
+		if (!excuse)
+			fail("available: server %d refused a call for a reload no settings worker "
+				 "published, though workers could start and did not stall or die",
+				 server_index(s));
+		return;
+	}
+	sim->rec_refused++;
+	trace(b, b->server, "refuses: no record of this server life");
+	if (s->life_since >= 0 && s->life_since < began)
+		fail("available: server %d refused a call while a record of this server life "
+			 "(in force since step %" PRId64 ") was", server_index(s), s->life_since);
+}
+
+/*
  * What a generator does before it allocates (record.h): read the record,
  * plan, refresh or publish its own values as the plan says, and fall back
  * on the record in force when no worker answers.  False: the call is
@@ -234,56 +324,9 @@ settings_ready(Backend *b, Server *s)
 	int64		refresh_began = -1;
 	uint64		trouble = s->worker_trouble;
 
-	if (b->late && b->after < 0)
-	{
-		/* uid loads now: what it needs is a record requested after this */
-		b->after = sim_mono_us();
-		trace(b, b->server, "loads uid");
-	}
-	need.life = s->life;
-	need.after = b->par_pid ? b->par_after : b->after;
-	/* a parallel worker is forked for the call: no signal of its own yet */
-	need.signalled = b->par_pid ? 0 : b->sig_at;
-	need.pending = b->par_pid ? false : b->sig_pending;
-	need.reload_time = b->par_pid ? b->par_reload : b->reload_time;
-	need.own = UID_SOURCE_SESSION;
-	need.overridden = b->has_opts;
-	need.parallel = b->par_pid != 0;
-	for (int tries = 0;; tries++)
-	{
-		uint64		cur = uid_record_current(&s->file.rec);
-		UidRecordPlan plan;
-
-		if (cur == 0 || cur >> 1 != b->rec.gen)
-			uid_record_read(&s->file.rec, &b->rec);
-		plan = uid_record_plan(&b->rec, &need);
-		if (plan == UID_PLAN_USE)
-		{
-			/*
-			 * fresh use: the plan took a record of the postmaster's reload
-			 * this session knows of or a later one (a fallback may not)
-			 */
-			if (!b->par_pid && s->shadow_known && b->rec.gen == s->shadow_cur >> 1 &&
-				b->rec.life == s->life && s->shadow_reloads < b->known)
-				fail("fresh: server %d's session uses record gen %" PRIu64 " of the postmaster's "
-					 "reload %" PRIu64 ", knowing of its reload %" PRIu64, server_index(s),
-					 b->rec.gen, s->shadow_reloads, b->known);
-			return true;
-		}
-		if (plan == UID_PLAN_PUBLISH_OWN && tries < 3)
-		{
-			/* its own values, as what it is (a session's) */
-			publish_own(b, s, &own, need.own, sim_mono_us(), need.reload_time, pid);
-			continue;
-		}
-		/* published.c's refresh: workers one after another, until its deadline */
-		if (plan == UID_PLAN_REFRESH && refresh_began < 0)
-			refresh_began = sim->t;
-		if (plan == UID_PLAN_REFRESH && (tries < 3 || sim->t - refresh_began <= WAIT_US) &&
-			settings_refresh(b, s, uid_record_need_after(&need), &excuse))
-			continue;
-		break;
-	}
+	settings_need(b, s, &need);
+	if (settings_plan(b, s, &need, &own, pid, &excuse, &refresh_began))
+		return true;
 	/*
 	 * no worker answered: the record in force, if it is of this server life
 	 * and the reloads it has not answered changed none of it as this process
@@ -307,27 +350,7 @@ settings_ready(Backend *b, Server *s)
 	}
 	if (fallback == UID_PLAN_USE)
 		return true;
-	if (uid_record_usable(&b->rec, s->life))
-	{
-		sim->reload_refused++;
-		trace(b, b->server, "refuses: a reload no settings worker published%s",
-			  excuse ? "" : ", though one could");
-		/*
-		 * available: a call refuses for want of a record only where no
-		 * worker could publish one (no slot, a worker stalled or dead)
-		 */
-		if (!excuse)
-			fail("available: server %d refused a call for a reload no settings worker "
-				 "published, though workers could start and did not stall or die",
-				 server_index(s));
-		return false;
-	}
-	sim->rec_refused++;
-	trace(b, b->server, "refuses: no record of this server life");
-	/* available: never refused while a record of this life is in force */
-	if (s->life_since >= 0 && s->life_since < began)
-		fail("available: server %d refused a call while a record of this server life "
-			 "(in force since step %" PRId64 ") was", server_index(s), s->life_since);
+	settings_refusal(b, s, excuse, began);
 	return false;
 }
 

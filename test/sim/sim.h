@@ -835,6 +835,7 @@ extern uint64 order_key(const UidClockSpec *spec, const UidTickSeq *ts);
 extern void check_after(Server *s);
 extern void check_handout(Backend *b, Server *s, const MadeId *m);
 extern void check_held_once(Server *s, int id, int64 c);
+extern void check_fresh_use(Backend *b, Server *s);
 
 /* citus.c */
 extern TypeIdent type_idents[NTYPES];
