@@ -87,7 +87,7 @@ worker_main(void)
 		check_stale(s, w);
 	trace(w, w->server, "settings worker %u: %s", w->pid,
 		  (const char *[]) {"taken", "not server's", "older", "busy", "stale"}[res]);
-	w->alive = false;
+	proc_alive(w, false);
 	for (;;)
 		sim_step();
 }
@@ -107,7 +107,7 @@ worker_hazard(Backend *w)
 	}
 	else if (r == 2)
 	{
-		w->alive = false;
+		proc_alive(w, false);
 		sim->outcome[w->pid % 4096] = 1;
 		sim->servers[w->server].worker_trouble++;
 		sim->worker_deaths++;

@@ -461,13 +461,13 @@ typedef struct Server
 typedef struct Backend
 {
 	bool		alive;
+	int64		wake_t;
 	int			server;
 	int			num;			/* for the trace: the n-th backend started */
 	ucontext_t	ctx;			/* to enter the coroutine the first time */
 	jmp_buf		jb;				/* where it stopped since */
 	bool		entered;
 	char	   *stack;
-	int64		wake_t;
 	UidCursor	cur[NTYPES];
 	int			part;			/* the sno range it issues from (the record's) */
 	int			bf;				/* the back-fill range it takes, -1: off */
@@ -638,6 +638,7 @@ typedef struct Sim
 	Rng			frng;
 	Server		servers[NSERVERS_MAX];
 	Backend		backends[NPROCS];	/* backends, then settings workers */
+	uint32		alive_mask;		/* bit i: backends[i] is alive (proc_alive) */
 	uint32		next_pid;
 	/* settings: who may issue each hand-set partition (bits of servers) */
 	unsigned char owners[NPARTITIONS];
@@ -729,6 +730,16 @@ typedef struct Sim
 /* the run under way, and the process that runs (world.c) */
 extern Sim *sim;
 extern Backend *running;
+
+/* A process starts or ends: its alive, and its bit of the mask sched_pick reads. */
+static inline void
+proc_alive(Backend *b, bool alive)
+{
+	uint32		bit = UINT32_C(1) << (b - sim->backends);
+
+	b->alive = alive;
+	sim->alive_mask = alive ? sim->alive_mask | bit : sim->alive_mask & ~bit;
+}
 
 /* The true time: what a server's clock reads when it is right. */
 static inline int64

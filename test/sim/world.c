@@ -255,7 +255,7 @@ sim_alive(uint32 pid)
 void
 proc_init(Backend *b, int server, void (*main_fn) (void))
 {
-	b->alive = true;
+	proc_alive(b, true);
 	b->entered = false;
 	b->server = server;
 	b->num = sim->started++;
@@ -324,7 +324,7 @@ void
 server_backends_restart(int server)
 {
 	for (int j = 0; j < NWORKERS_MAX; j++)
-		worker_of(server, j)->alive = false;
+		proc_alive(worker_of(server, j), false);
 	for (int i = 0; i < sim->nbackends; i++)
 		backend_start(&sim->backends[server * sim->nbackends + i], server);
 }
@@ -425,33 +425,43 @@ time_moves_on(void)
 }
 
 /*
- * A runnable process, at random; else time moves to the first that wakes
- * and it tries again.  -1: no process lives.
+ * The first process in the order from start on that can run at t, or -1;
+ * *soonest: the earliest wake of those that live but sleep, of the ones
+ * before it (every one if none can run).  It reads only the processes that
+ * live (the mask), in that order.
+ */
+static int
+sched_first(int start, int64 *soonest)
+{
+	uint32		below = (UINT32_C(1) << start) - 1;
+	uint32		order[2] = {sim->alive_mask & ~below, sim->alive_mask & below};
+
+	for (int half = 0; half < 2; half++)
+		for (uint32 m = order[half]; m != 0; m &= m - 1)
+		{
+			int			k = __builtin_ctz(m);
+
+			if (sim->backends[k].wake_t <= sim->t)
+				return k;
+			*soonest = Min(*soonest, sim->backends[k].wake_t);
+		}
+	return -1;
+}
+
+/*
+ * A runnable process, at random (the first that can run from a drawn
+ * place on); else time moves to the first that wakes and it tries again.
+ * -1: no process lives.
  */
 int
 sched_pick(void)
 {
-	int			n = NPROCS;
 	int			pick = -1;
 	int64		soonest = INT64_MAX;
 
 	for (int tries = 0; tries < 2 && pick < 0; tries++)
 	{
-		int			start = (int) rng_below(&sim->sched, (uint64) n);
-
-		for (int i = 0; i < n; i++)
-		{
-			Backend    *b = &sim->backends[(start + i) % n];
-
-			if (!b->alive)
-				continue;
-			if (b->wake_t <= sim->t)
-			{
-				pick = (start + i) % n;
-				break;
-			}
-			soonest = Min(soonest, b->wake_t);
-		}
+		pick = sched_first((int) rng_below(&sim->sched, (uint64) NPROCS), &soonest);
 		if (pick < 0 && soonest != INT64_MAX)
 			sim->t = soonest;
 	}
