@@ -81,7 +81,7 @@ static const char *type_names[NTYPES] = {UID_TYPES(SIM_TYPE_NAME)};
  * time; backends that took the right before being descheduled may hand
  * theirs out together, hence the slack.
  */
-void
+static void
 check_pace(Backend *b, Server *s, int type, uint64 tick)
 {
 	const UidClockSpec *spec = &specs[type];
@@ -362,7 +362,7 @@ settings_check_id(Backend *b, Server *s, int partition, uint64 end_us)
 }
 
 /* The order key of a pair: what later calls must exceed. */
-uint64
+static uint64
 order_key(const UidClockSpec *spec, const UidTickSeq *ts)
 {
 	if (spec->unique)
@@ -378,7 +378,7 @@ order_key(const UidClockSpec *spec, const UidTickSeq *ts)
  * has the timeline-0 mark at or past every ID back-filled with it, its tick
  * used up: no live sno of timeline 0 made from now on can equal one.
  */
-void
+static void
 check_after(Server *s)
 {
 	UidSlot    *slot = &s->file.slots[specs[T_SNO].slot];

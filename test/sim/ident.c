@@ -79,7 +79,7 @@ coord_now_us(void)
 }
 
 /* The live rows into a copy, and back. */
-void
+static void
 rows_save(CoordRows *r)
 {
 	*r = sim->live;
@@ -98,7 +98,7 @@ rows_load(const CoordRows *r)
  * Otherwise the WAL writer flushes it a little later, and an asynchronous
  * standby receives it later still (coord_step).
  */
-void
+static void
 coord_commit(void)
 {
 	UidCommitLevel level = uid_pool_commit_level(sim->coord_commit);

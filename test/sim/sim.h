@@ -819,8 +819,6 @@ extern void types_setup(void);
 /* ident.c */
 extern void lease_extend(Backend *b, Server *s, const UidClockSpec *spec, uint64 tick);
 extern UidSlot *gen_slot(Server *s, const UidClockSpec *spec);
-extern void rows_save(CoordRows *r);
-extern void coord_commit(void);
 extern void coord_step(void);
 extern void coord_setup(uint64 seed);
 extern LeaseStep ident_cover(Backend *b, Server *s, UidSlot *slot, const UidClockSpec *spec, uint64 tick,
@@ -836,14 +834,11 @@ extern int settings_take(Backend *b);
 extern void server_reload(Server *s);
 
 /* checks.c */
-extern void check_pace(Backend *b, Server *s, int type, uint64 tick);
 extern void check_step(Backend *p);
 extern void record_forget(Server *s);
 extern void check_busy(Server *s, uint32 pid);
 extern void check_stale(Server *s, Backend *w);
 extern void settings_check_id(Backend *b, Server *s, int partition, uint64 end_us);
-extern uint64 order_key(const UidClockSpec *spec, const UidTickSeq *ts);
-extern void check_after(Server *s);
 extern void check_handout(Backend *b, Server *s, const MadeId *m);
 extern void check_held_once(Server *s, int id, int64 c);
 extern void check_fresh_use(Backend *b, Server *s);
