@@ -197,7 +197,7 @@ test/fuzz/%_fuzz: test/fuzz/%_fuzz.c src/codec/%_codec.c src/codec/*.h test/unit
 test/fuzz/inspect_fuzz: test/fuzz/inspect_fuzz.c $(INSPECT_SRCS) src/inspect/*.h src/codec/*.h test/unit/*.h test/fuzz/*.h
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$(srcdir)/src -o $@ $< $(INSPECT_SRCS)
 
-# The generator core's deterministic simulator (test/sim/sim.c over
+# The generator core's deterministic simulator (test/sim/*.c over
 # src/core/*.c): plain C, no server.  SIM_SEEDS picks the seeds; then
 # the planted bugs, each of which it must find (test/sim/plant.sh).
 SIM_SEEDS ?= 1-2000
