@@ -90,6 +90,32 @@ sub gen_together
 
 sub q1 { my ($node, $sql) = @_; return $node->safe_psql('postgres', $sql); }
 
+# Stops the processes @pids of $node (its WAL writer and background
+# writer) at a moment when a synchronous commit goes through without them.
+# A SIGSTOP that finds the WAL writer flushing keeps WALWriteLock held, and
+# every commit after waits for it for ever (a claim then times out on the
+# server asking): the probe's commit shows that, and they run a while and
+# are stopped again.  False if no moment was found in 20 tries.
+sub stop_flushers
+{
+	my ($node, @pids) = @_;
+
+	$node->safe_psql('postgres', 'CREATE TABLE IF NOT EXISTS flush_probe (n int)');
+	for my $try (1 .. 20)
+	{
+		kill 'STOP', @pids;
+		my $timed_out;
+		my $rc = $node->psql('postgres',
+			"SET synchronous_commit = on; INSERT INTO flush_probe VALUES ($try)",
+			timeout => 5, timed_out => \$timed_out);
+		return 1 if $rc == 0 && !$timed_out;
+		note "try $try: a commit waited with the flushers stopped; they run again a while";
+		kill 'CONT', @pids;
+		usleep(200_000);
+	}
+	return 0;
+}
+
 # The IDs two servers made both.
 sub in_common
 {
@@ -128,7 +154,8 @@ sub held
 	my @flushers = split /\n/,
 	  q1($c, q{SELECT pid FROM pg_stat_activity WHERE backend_type IN ('walwriter', 'background writer')});
 	is(scalar(@flushers), 2, '1. the WAL writer and the background writer are found');
-	kill 'STOP', @flushers;
+	ok(stop_flushers($c, @flushers),
+		'1. they are stopped at a moment they hold nothing a commit waits for');
 	gen_together(0.5, $a);
 	is(lease_id($a), '0', '1. server a claimed id 0');
 	$c->stop('immediate');
