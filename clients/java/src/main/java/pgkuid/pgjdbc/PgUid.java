@@ -1,0 +1,94 @@
+package pgkuid.pgjdbc;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.postgresql.PGConnection;
+import org.postgresql.core.BaseConnection;
+
+import pgkuid.Muid;
+import pgkuid.Revts8;
+import pgkuid.SnowflakeSi;
+import pgkuid.Sno;
+import pgkuid.Uid60;
+import pgkuid.UidValue;
+
+/** Registers uid's types with a pgJDBC connection, and wraps values as parameters. */
+public final class PgUid {
+    private PgUid() {}
+
+    /**
+     * The extension's types, found through its membership (pg_depend), not
+     * by name on the search_path: a type of the same name elsewhere is never
+     * taken, and the extension's schema need not be on the path.
+     */
+    private static final String TYPES_SQL = "SELECT t.typname::text, t.oid"
+            + " FROM pg_catalog.pg_extension e"
+            + " JOIN pg_catalog.pg_depend d"
+            + "   ON d.refclassid = 'pg_catalog.pg_extension'::pg_catalog.regclass AND d.refobjid = e.oid"
+            + "  AND d.classid = 'pg_catalog.pg_type'::pg_catalog.regclass AND d.deptype = 'e'"
+            + " JOIN pg_catalog.pg_type t ON t.oid = d.objid"
+            + " WHERE e.extname = 'uid' AND t.typtype = 'b' AND t.typcategory <> 'A'";
+
+    private static final Map<String, Class<? extends PgId<?>>> CLASSES = Map.of("sno", PgSno.class,
+            "muid", PgMuid.class, "snowflake_si", PgSnowflakeSi.class, "revts8", PgRevts8.class, "uid60", PgUid60.class);
+
+    /**
+     * Registers the five types with conn under their OIDs in conn's
+     * database ({@link PGConnection#addDataType}): {@code getObject} then
+     * gives a {@link PgId} ({@code PgSno} etc.), and pgJDBC receives and sends
+     * them in binary where it uses binary at all (a server-prepared
+     * statement: from the first execution with {@code prepareThreshold=-1},
+     * else from the {@code prepareThreshold}-th; never with
+     * {@code preferQueryMode=simple} or with the OID in
+     * {@code binaryTransferDisable}).
+     *
+     * <p>Each is registered under the name pgJDBC gives its OID in results on
+     * this connection: the bare name if the extension's schema is on the
+     * search_path now, else the quoted qualified name.
+     *
+     * @return the types' OIDs by name
+     * @throws SQLException from the server, or if the database lacks the extension
+     */
+    public static Map<String, Integer> register(Connection conn) throws SQLException {
+        Map<String, Integer> oids = new LinkedHashMap<>();
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(TYPES_SQL)) {
+            while (rs.next()) {
+                oids.put(rs.getString(1), (int) rs.getLong(2));
+            }
+        }
+        PGConnection pg = conn.unwrap(PGConnection.class);
+        BaseConnection base = conn.unwrap(BaseConnection.class);
+        Map<String, Integer> found = new LinkedHashMap<>();
+        for (String name : new String[] {"sno", "muid", "snowflake_si", "revts8", "uid60"}) {
+            Integer oid = oids.get(name);
+            if (oid == null) {
+                throw new SQLException("pgkuid: type " + name + " not found: is the extension uid installed"
+                        + " in this database (CREATE EXTENSION uid)?", "42704");
+            }
+            pg.addDataType(base.getTypeInfo().getPGType(oid), CLASSES.get(name));
+            found.put(name, oid);
+        }
+        return java.util.Collections.unmodifiableMap(found);
+    }
+
+    /** The value as pgJDBC holds it, to send with {@code setObject} (null stays null). */
+    public static PgId<?> of(UidValue x) {
+        if (x == null) {
+            return null;
+        } else if (x instanceof Sno) {
+            return PgSno.of((Sno) x);
+        } else if (x instanceof Muid) {
+            return PgMuid.of((Muid) x);
+        } else if (x instanceof SnowflakeSi) {
+            return PgSnowflakeSi.of((SnowflakeSi) x);
+        } else if (x instanceof Revts8) {
+            return PgRevts8.of((Revts8) x);
+        }
+        return PgUid60.of((Uid60) x);
+    }
+}

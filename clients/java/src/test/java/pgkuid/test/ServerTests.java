@@ -1,0 +1,359 @@
+package pgkuid.test;
+
+import java.io.File;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.postgresql.PGResultSetMetaData;
+import org.postgresql.core.BaseConnection;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+
+import pgkuid.UidException;
+import pgkuid.UidValue;
+import pgkuid.pgjdbc.PgId;
+import pgkuid.pgjdbc.PgUid;
+
+/**
+ * The value classes and the pgJDBC objects against a server with uid (the
+ * libpq environment: PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD), in a
+ * schema of their own, dropped at the end. Two connections: "binary"
+ * (prepareThreshold=-1: server-prepared from the first execution, so
+ * results of the registered types come in binary) and "text"
+ * (preferQueryMode=simple: text both ways).
+ */
+final class ServerTests {
+    private final Check check;
+    private Connection bin, txt;
+    private Map<String, Integer> oids;
+
+    ServerTests(Check check) { this.check = check; }
+
+    private static String env(String name, String otherwise) {
+        String v = System.getenv(name);
+        return v == null || v.isEmpty() ? otherwise : v;
+    }
+
+    /**
+     * A connection as libpq would make it from the environment: PGHOST a
+     * directory is the Unix-domain socket DIR/.s.PGSQL.PORT there (through
+     * UnixSocketFactory: pgJDBC has none of its own), else a TCP host
+     * (default localhost).
+     */
+    static Connection connect(Map<String, String> options) throws SQLException {
+        String host = env("PGHOST", "localhost"), port = env("PGPORT", "5432");
+        String user = env("PGUSER", System.getProperty("user.name"));
+        Properties p = new Properties();
+        p.setProperty("user", user);
+        if (System.getenv("PGPASSWORD") != null) {
+            p.setProperty("password", System.getenv("PGPASSWORD"));
+        }
+        String tcpHost = host;
+        if (host.startsWith("/")) {
+            p.setProperty("socketFactory", UnixSocketFactory.class.getName());
+            p.setProperty("socketFactoryArg", new File(host, ".s.PGSQL." + port).getPath());
+            tcpHost = "localhost";
+        }
+        p.putAll(options);
+        return DriverManager.getConnection("jdbc:postgresql://" + tcpHost + ":" + port + "/" + env("PGDATABASE", user), p);
+    }
+
+    /** Runs the tests; the reason they were skipped, or null. */
+    String run() throws Exception {
+        try {
+            bin = connect(Map.of("prepareThreshold", "-1"));
+            txt = connect(Map.of("preferQueryMode", "simple"));
+            exec(bin, "CREATE EXTENSION IF NOT EXISTS uid");
+        } catch (SQLException e) {
+            String why = "no server with uid through the libpq environment (PGHOST=" + System.getenv("PGHOST")
+                    + " PGPORT=" + System.getenv("PGPORT") + "): " + e.getMessage()
+                    + (e.getCause() == null ? "" : " (" + e.getCause() + ")");
+            if ("1".equals(System.getenv("UID_TEST_REQUIRE_SERVER"))) {
+                check.that(false, "UID_TEST_REQUIRE_SERVER=1 and " + why);
+                return null;
+            }
+            return why;
+        }
+        System.out.println("server: " + bin.getMetaData().getDatabaseProductVersion() + " at "
+                + env("PGHOST", "localhost") + ":" + env("PGPORT", "5432"));
+        String schema = "uid_java_tests_" + ProcessHandle.current().pid();
+        try {
+            exec(bin, "DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            exec(bin, "CREATE SCHEMA " + schema);
+            for (Connection c : List.of(bin, txt)) {
+                exec(c, "SELECT set_config('search_path', '" + schema + ", ' || current_setting('search_path'), false)");
+                exec(c, "SET TimeZone = 'UTC'");
+            }
+            oids = PgUid.register(bin);
+            PgUid.register(txt);
+            binaryTransfer();
+            Map<String, Object> vectors = Kinds.vectors();
+            refused(Kinds.list(vectors, "refused"));
+            ids(Kinds.list(vectors, "ids"));
+            order(Kinds.list(vectors, "ids"));
+            boundaries();
+            for (String type : Kinds.TYPES) {
+                roundTrip(type);
+            }
+        } finally {
+            exec(bin, "DROP SCHEMA " + schema + " CASCADE");
+            bin.close();
+            txt.close();
+        }
+        return null;
+    }
+
+    private static void exec(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    private static PreparedStatement prepare(Connection c, String sql, Object... args) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        for (int i = 0; i < args.length; i++) {
+            ps.setObject(i + 1, args[i] instanceof UidValue x ? PgUid.of(x)
+                    : args[i] instanceof Instant t ? OffsetDateTime.ofInstant(t, ZoneOffset.UTC) : args[i]);
+        }
+        return ps;
+    }
+
+    /** The first column of every row. */
+    private static List<Object> column(Connection c, String sql, Object... args) throws SQLException {
+        List<Object> out = new ArrayList<>();
+        try (PreparedStatement ps = prepare(c, sql, args); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                Object o = rs.getObject(1);
+                out.add(o instanceof PgId<?> p ? p.get() : o);
+            }
+        }
+        return out;
+    }
+
+    /** A server error's SQLSTATE, message, DETAIL and HINT ("" where it has none). */
+    private static List<String> fields(SQLException e) {
+        ServerErrorMessage m = e instanceof PSQLException p ? p.getServerErrorMessage() : null;
+        if (m == null) {
+            return List.of(String.valueOf(e.getSQLState()), String.valueOf(e.getMessage()), "", "");
+        }
+        return List.of(m.getSQLState(), m.getMessage(), m.getDetail() == null ? "" : m.getDetail(),
+                m.getHint() == null ? "" : m.getHint());
+    }
+
+    private static List<String> fields(UidException e) {
+        return List.of(e.getSQLState(), e.getMessage(), e.getDetail(), e.getHint());
+    }
+
+    /** register() enables binary sending for the types' OIDs on the binary connection, not with simple queries. */
+    private void binaryTransfer() throws SQLException {
+        check.eq(oids.keySet(), new java.util.HashSet<>(Kinds.TYPES), "register: the types found");
+        for (Map.Entry<String, Integer> e : oids.entrySet()) {
+            check.that(bin.unwrap(BaseConnection.class).binaryTransferSend(e.getValue()),
+                    e.getKey() + ": pgJDBC sends it in binary on the binary connection");
+            check.that(!txt.unwrap(BaseConnection.class).binaryTransferSend(e.getValue()),
+                    e.getKey() + ": pgJDBC sends it as text with preferQueryMode=simple");
+        }
+    }
+
+    /** Every refused input's error equals the server's, in full. */
+    private void refused(List<Map<String, Object>> refused) throws SQLException {
+        for (Map<String, Object> v : refused) {
+            String type = (String) v.get("type"), input = (String) v.get("input");
+            String name = type + " \"" + input + "\"";
+            List<String> server = null, mine = null;
+            try {
+                column(bin, "SELECT ?::" + type + "::text", input);
+            } catch (SQLException e) {
+                server = fields(e);
+            }
+            try {
+                Kinds.read(v);
+            } catch (UidException e) {
+                mine = fields(e);
+            }
+            check.that(server != null, name + ": the server took it");
+            check.eq(mine, server, name + ": the refusal");
+        }
+    }
+
+    /** A select list of id's text, binary form (hex), timestamp and accessors (as bigint). */
+    private static String accessors(String type) {
+        StringBuilder s = new StringBuilder("id::text, encode(" + type + "_send(id), 'hex'), " + type + "_timestamp(id)");
+        for (String a : Kinds.ACCESSORS.get(type)) {
+            s.append(", ").append(type).append('_').append(a).append("(id)::bigint");
+        }
+        return s.toString();
+    }
+
+    /** The server's text, binary form, timestamp and fields of the row are x's. */
+    private void sameAsServer(ResultSet rs, UidValue x, String name) throws SQLException {
+        check.eq(rs.getString(2), x.toString(), name + ": the server's text");
+        check.eq(rs.getString(3), Kinds.hex(x.toBytes()), name + ": the server's binary form");
+        check.eq(rs.getObject(4, OffsetDateTime.class).toInstant(), x.toInstant(), name + ": the server's timestamp");
+        List<Long> fields = new ArrayList<>();
+        for (int i = 0; i < Kinds.ACCESSORS.get(x.sqlType()).size(); i++) {
+            fields.add(rs.getLong(5 + i));
+        }
+        check.eq(fields, new ArrayList<>(Kinds.fields(x).values()), name + ": the server's accessors");
+    }
+
+    /**
+     * Every vector's text, binary form, accessors and time equal the
+     * server's; the value goes as a parameter (setObject) and comes back
+     * through getObject, in binary on the binary connection and in text on
+     * the other (the result's format checked), also as getObject(i, PgX.class).
+     */
+    private void ids(List<Map<String, Object>> ids) throws SQLException {
+        for (Map<String, Object> v : ids) {
+            String type = (String) v.get("type"), text = (String) v.get("text");
+            if (type.equals("snowflake_si") && !((Map<?, ?>) v.get("options")).isEmpty()) {
+                continue; // other layouts: the offline tests; the server has its settings' defaults here
+            }
+            String name = type + " " + text;
+            UidValue x = Kinds.parse(type, text);
+            try (PreparedStatement ps = prepare(bin, "SELECT id, " + accessors(type) + " FROM (SELECT ?::" + type + " AS id) s", text);
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                sameAsServer(rs, x, name);
+            }
+            for (Connection c : List.of(bin, txt)) {
+                String how = name + (c == bin ? " in binary" : " in text");
+                PgId<?> sent = PgUid.of(x);
+                try (PreparedStatement ps = prepare(c, "SELECT ?::" + type + ", ?::" + type, x, x); ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    Object got = rs.getObject(1);
+                    check.eq(got instanceof PgId<?> p ? p.get() : got, x, how + ": getObject");
+                    check.eq(rs.getObject(2, sent.getClass()).get(), x, how + ": getObject(2, " + sent.getClass().getSimpleName() + ")");
+                    check.eq(rs.getMetaData().unwrap(PGResultSetMetaData.class).getFormat(1), c == bin ? 1 : 0,
+                            how + ": the result's format");
+                }
+            }
+        }
+    }
+
+    /** ORDER BY of each type's vectors equals sorting them with compareTo. */
+    private void order(List<Map<String, Object>> ids) throws SQLException {
+        for (String type : Kinds.TYPES) {
+            List<String> texts = new ArrayList<>();
+            for (Map<String, Object> v : ids) {
+                if (v.get("type").equals(type)) {
+                    texts.add((String) v.get("text"));
+                }
+            }
+            List<UidValue> mine = new ArrayList<>();
+            for (String t : texts) {
+                mine.add(Kinds.parse(type, t));
+            }
+            mine.sort(ServerTests::compare);
+            List<Object> server;
+            try (PreparedStatement ps = bin.prepareStatement("SELECT array_agg(t ORDER BY t::" + type + ", t) FROM unnest(?::text[]) t")) {
+                ps.setArray(1, bin.createArrayOf("text", texts.toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    server = Arrays.asList((Object[]) rs.getArray(1).getArray());
+                }
+            }
+            boolean same = server.size() == mine.size();
+            for (int i = 0; same && i < mine.size(); i++) {
+                same = compare(mine.get(i), Kinds.parse(type, (String) server.get(i))) == 0;
+            }
+            check.that(same, type + ": ORDER BY gives " + server + ", compareTo " + mine);
+            List<Object> back = column(bin, "SELECT t::" + type + " FROM unnest(?::text[]) t ORDER BY 1", bin.createArrayOf("text", texts.toArray()));
+            check.eq(back, mine, type + ": ORDER BY of the values through getObject");
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compare(UidValue a, UidValue b) { return ((Comparable) a).compareTo(b); }
+
+    /** boundary() equals <type>_boundary(), its errors included. */
+    private void boundaries() throws SQLException {
+        for (String at : List.of("1960-01-01T00:00:00Z", "2026-11-01T12:00:00.000001Z", "2031-05-08T23:03:34.976001Z",
+                "2112-09-17T23:53:47.370495Z", "2200-01-01T00:00:00Z")) {
+            Instant t = Instant.parse(at);
+            for (String type : Kinds.TYPES) {
+                String name = type + "_boundary(" + at + ")";
+                Object server, mine;
+                try {
+                    server = column(bin, "SELECT " + type + "_boundary(?)::text", t).get(0);
+                } catch (SQLException e) {
+                    server = fields(e);
+                }
+                try {
+                    mine = Kinds.boundary(type, t).toString();
+                } catch (UidException e) {
+                    mine = fields(e);
+                }
+                check.eq(mine, server, name);
+            }
+        }
+    }
+
+    /**
+     * A table keyed with the type and its DEFAULT: rows inserted through
+     * both connections read back with the server's text and accessors and
+     * in compareTo's order; each one found by setObject on both; a boundary
+     * made here between the two batches, as a parameter, selects through
+     * the primary key the rows the server's own boundary selects.
+     */
+    private void roundTrip(String type) throws Exception {
+        String table = "java_" + type;
+        exec(bin, "CREATE TABLE " + table + " (id " + type + " PRIMARY KEY DEFAULT " + type + "_new(), n int)");
+        long pause = Math.max(10, Kinds.TICK_MS.get(type) * 12 / 10);
+        List<UidValue> made = new ArrayList<>();
+        String insert = "INSERT INTO " + table + " (n) VALUES (?) RETURNING id";
+        for (int i = 0; i < 3; i++) {
+            made.add((UidValue) column(bin, insert, i).get(0));
+        }
+        Thread.sleep(pause);
+        Instant split = Instant.now();
+        Thread.sleep(pause);
+        for (int i = 3; i < 6; i++) {
+            made.add((UidValue) column(txt, insert, i).get(0));
+        }
+        List<UidValue> server = new ArrayList<>();
+        try (PreparedStatement ps = bin.prepareStatement("SELECT id, " + accessors(type) + " FROM " + table + " t ORDER BY t.id");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                UidValue x = ((PgId<?>) rs.getObject(1)).get();
+                sameAsServer(rs, x, table + " " + x);
+                server.add(x);
+            }
+        }
+        made.sort(ServerTests::compare);
+        check.eq(server, made, type + ": the server's ORDER BY, the rows made sorted with compareTo");
+        for (UidValue x : made) {
+            for (Connection c : List.of(bin, txt)) {
+                check.eq(column(c, "SELECT count(*) FROM " + table + " WHERE id = ?", x), List.of(1L),
+                        type + " " + x + ": found by setObject " + (c == bin ? "in binary" : "in text"));
+            }
+        }
+        UidValue b = Kinds.boundary(type, split);
+        bin.setAutoCommit(false);
+        try {
+            exec(bin, "SET LOCAL enable_seqscan = off");
+            String plan = String.join("\n", column(bin, "EXPLAIN SELECT id FROM " + table + " WHERE id >= ?", b)
+                    .stream().map(String::valueOf).toList());
+            check.that(plan.contains(table + "_pkey") && !plan.contains("Seq Scan"), type + ": the boundary's plan:\n" + plan);
+        } finally {
+            bin.rollback();
+            bin.setAutoCommit(true);
+        }
+        List<Object> mine = column(bin, "SELECT id FROM " + table + " WHERE id >= ? ORDER BY id", b);
+        List<Object> theirs = column(bin, "SELECT id FROM " + table + " WHERE id >= " + type + "_boundary(?) ORDER BY id", split);
+        check.that(theirs.size() == 3, type + ": the server's boundary selects " + theirs + ", not the second batch");
+        check.eq(mine, theirs, type + ": the rows the boundary " + b + " selects");
+    }
+}
