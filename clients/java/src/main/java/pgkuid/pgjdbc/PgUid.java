@@ -47,9 +47,12 @@ public final class PgUid {
      * {@code preferQueryMode=simple} or with the OID in
      * {@code binaryTransferDisable}).
      *
-     * <p>Each is registered under the name pgJDBC gives its OID in results on
-     * this connection: the bare name if the extension's schema is on the
-     * search_path now, else the quoted qualified name.
+     * <p>Each is registered under the names pgJDBC gives its OID in results
+     * on this connection: the bare name if the extension's schema is on the
+     * search_path now, else the quoted qualified name
+     * ({@code "schema"."sno"}), and then the bare name too if that names
+     * this type (pgJDBC names the OID by it once a parameter named so is
+     * looked up).
      *
      * @return the types' OIDs by name
      * @throws SQLException from the server, or if the database lacks the extension
@@ -70,7 +73,13 @@ public final class PgUid {
                 throw new SQLException("pgkuid: type " + name + " not found: is the extension uid installed"
                         + " in this database (CREATE EXTENSION uid)?", "42704");
             }
-            pg.addDataType(base.getTypeInfo().getPGType(oid), CLASSES.get(name));
+            String shown = base.getTypeInfo().getPGType(oid);
+            pg.addDataType(shown, CLASSES.get(name));
+            // pgJDBC also names the OID by the bare name once something (a
+            // parameter of() made) looks that name up and finds this type
+            if (!shown.equals(name) && base.getTypeInfo().getPGType(name) == oid) {
+                pg.addDataType(name, CLASSES.get(name));
+            }
             found.put(name, oid);
         }
         return java.util.Collections.unmodifiableMap(found);

@@ -173,7 +173,7 @@ final class OfflineTests {
     }
 
     /** The pgJDBC objects read and write both forms, and refuse with the server's SQLSTATE. */
-    private void adapter() throws SQLException {
+    private void adapter() throws Exception {
         Sno x = Sno.parse("brpk4q72xwf2m63l");
         PgSno p = PgSno.of(x);
         check.eq(List.of(p.getType(), p.getValue(), p.lengthInBytes()), List.of("sno", x.toString(), 10), "PgSno.of");
@@ -202,5 +202,12 @@ final class OfflineTests {
             throw new AssertionError(e);
         }
         check.eq(copy.get(), x, "PgSno: clone");
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out2 = new java.io.ObjectOutputStream(buf)) {
+            out2.writeObject(p);
+        }
+        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(buf.toByteArray()))) {
+            check.eq(((PgSno) in.readObject()).get(), x, "PgSno: serialized");
+        }
     }
 }

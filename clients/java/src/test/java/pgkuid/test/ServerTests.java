@@ -103,6 +103,7 @@ final class ServerTests {
             refused(Kinds.list(vectors, "refused"));
             ids(Kinds.list(vectors, "ids"));
             order(Kinds.list(vectors, "ids"));
+            offPath(schema, Kinds.list(vectors, "ids"));
             boundaries();
             for (String type : Kinds.TYPES) {
                 roundTrip(type);
@@ -238,6 +239,30 @@ final class ServerTests {
                     check.eq(rs.getObject(2, sent.getClass()).get(), x, how + ": getObject(2, " + sent.getClass().getSimpleName() + ")");
                     check.eq(rs.getMetaData().unwrap(PGResultSetMetaData.class).getFormat(1), c == bin ? 1 : 0,
                             how + ": the result's format");
+                }
+            }
+        }
+    }
+
+    /**
+     * With the extension's schema off the search_path, register() finds the
+     * types still and pgJDBC gives their objects, in binary, named as the
+     * bare or the qualified name; parameters made with of() (named bare)
+     * still go.
+     */
+    private void offPath(String schema, List<Map<String, Object>> ids) throws SQLException {
+        String nsp = (String) column(bin, "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'uid'").get(0);
+        try (Connection c = connect(Map.of("prepareThreshold", "-1", "currentSchema", schema))) {
+            check.eq(PgUid.register(c), oids, "off the search_path (" + column(c, "SHOW search_path") + "): register");
+            for (String type : Kinds.TYPES) {
+                UidValue x = Kinds.parse(type, (String) ids.stream().filter(v -> v.get("type").equals(type)).findFirst().get().get("text"));
+                try (PreparedStatement ps = prepare(c, "SELECT ?::" + nsp + "." + type, x); ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    PgId<?> got = (PgId<?>) rs.getObject(1);
+                    check.eq(List.of(got.get(), rs.getMetaData().unwrap(PGResultSetMetaData.class).getFormat(1)),
+                            List.of(x, 1), type + " off the search_path: the value, in binary");
+                    check.that(List.of(type, "\"" + nsp + "\".\"" + type + "\"").contains(got.getType()),
+                            type + " off the search_path: named " + got.getType());
                 }
             }
         }
