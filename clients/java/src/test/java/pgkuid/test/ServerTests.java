@@ -105,6 +105,8 @@ final class ServerTests {
             order(Kinds.list(vectors, "ids"));
             offPath(schema, Kinds.list(vectors, "ids"));
             boundaries();
+            fromParts();
+            moreInputs();
             for (String type : Kinds.TYPES) {
                 roundTrip(type);
             }
@@ -303,26 +305,96 @@ final class ServerTests {
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static int compare(UidValue a, UidValue b) { return ((Comparable) a).compareTo(b); }
 
+    /** The server's result of sql (its text) or error equals mine's value (its text) or refusal. */
+    private void sameOutcome(String name, String sql, List<Object> args, java.util.function.Supplier<UidValue> mine) {
+        Object server, ours;
+        try {
+            server = column(bin, sql, args.toArray()).get(0);
+        } catch (SQLException e) {
+            server = fields(e);
+        }
+        try {
+            ours = mine.get().toString();
+        } catch (UidException e) {
+            ours = fields(e);
+        }
+        check.eq(ours, server, name);
+    }
+
     /** boundary() equals <type>_boundary(), its errors included. */
     private void boundaries() throws SQLException {
         for (String at : List.of("1960-01-01T00:00:00Z", "2026-11-01T12:00:00.000001Z", "2031-05-08T23:03:34.976001Z",
                 "2112-09-17T23:53:47.370495Z", "2200-01-01T00:00:00Z")) {
             Instant t = Instant.parse(at);
             for (String type : Kinds.TYPES) {
-                String name = type + "_boundary(" + at + ")";
-                Object server, mine;
-                try {
-                    server = column(bin, "SELECT " + type + "_boundary(?)::text", t).get(0);
-                } catch (SQLException e) {
-                    server = fields(e);
-                }
-                try {
-                    mine = Kinds.boundary(type, t).toString();
-                } catch (UidException e) {
-                    mine = fields(e);
-                }
-                check.eq(mine, server, name);
+                sameOutcome(type + "_boundary(" + at + ")", "SELECT " + type + "_boundary(?)::text", List.of(t),
+                        () -> Kinds.boundary(type, t));
             }
+        }
+    }
+
+    private static final Instant EPOCH_2004 = Instant.parse("2004-01-01T00:00:00Z");
+
+    /** Arguments of <type>_from_parts() after the time: in range, at the ends, and just outside. */
+    private static final List<List<Object>> PARTS = List.of(
+            List.of("sno", 0, 0, 0, 0), List.of("sno", 255, 65535, 65535, 1), List.of("sno", 256, 0, 0, 0),
+            List.of("sno", 0, -1, 0, 0), List.of("sno", 0, 0, 65536, 0), List.of("sno", 0, 0, 0, 2),
+            List.of("muid", 0L, 0), List.of("muid", (1L << 44) - 1, -1), List.of("muid", 1L << 44, 0), List.of("muid", -1L, 0),
+            List.of("snowflake_si", 0, 0), List.of("snowflake_si", 31, 255), List.of("snowflake_si", 32, 0),
+            List.of("snowflake_si", 0, 256), List.of("snowflake_si", -1, 0),
+            List.of("snowflake_si", 1, 0, EPOCH_2004, 8), List.of("snowflake_si", 511, 15, EPOCH_2004, 4),
+            List.of("snowflake_si", 512, 0, EPOCH_2004, 4), List.of("snowflake_si", 0, 0, EPOCH_2004, 14),
+            List.of("snowflake_si", 0, 0, Instant.parse("2003-01-01T00:00:00Z"), 8),
+            List.of("snowflake_si", 0, 0, Instant.parse("2004-01-01T00:00:00.0005Z"), 8),
+            List.of("revts8", 0, 0, 0), List.of("revts8", 63, 63, 15), List.of("revts8", 64, 0, 0),
+            List.of("revts8", 0, 64, 0), List.of("revts8", 0, 0, 16),
+            List.of("uid60", 0, 0, 0), List.of("uid60", 511, 1023, 511), List.of("uid60", 512, 0, 0),
+            List.of("uid60", 0, 1024, 0), List.of("uid60", 0, 0, 512));
+
+    private static int i(Object o) { return (Integer) o; }
+
+    /** fromParts() of the arguments of PARTS. */
+    private static UidValue fromParts(Instant t, List<Object> a) {
+        switch ((String) a.get(0)) {
+            case "sno": return pgkuid.Sno.fromParts(t, i(a.get(1)), i(a.get(2)), i(a.get(3)), i(a.get(4)));
+            case "muid": return pgkuid.Muid.fromParts(t, (Long) a.get(1), i(a.get(2)));
+            case "snowflake_si":
+                return a.size() == 3 ? pgkuid.SnowflakeSi.fromParts(t, i(a.get(1)), i(a.get(2)))
+                        : pgkuid.SnowflakeSi.Layout.of((Instant) a.get(3), i(a.get(4))).fromParts(t, i(a.get(1)), i(a.get(2)));
+            case "revts8": return pgkuid.Revts8.fromParts(t, i(a.get(1)), i(a.get(2)), i(a.get(3)));
+            default: return pgkuid.Uid60.fromParts(t, i(a.get(1)), i(a.get(2)), i(a.get(3)));
+        }
+    }
+
+    /** fromParts() equals <type>_from_parts(), its errors (and their order) included. */
+    private void fromParts() throws SQLException {
+        for (String at : List.of("2026-11-01T12:00:00.123456Z", "1960-01-01T00:00:00Z", "2200-01-01T00:00:00Z")) {
+            Instant t = Instant.parse(at);
+            for (List<Object> a : PARTS) {
+                List<Object> args = new ArrayList<>(a.subList(1, a.size()));
+                args.add(0, t);
+                sameOutcome(a.get(0) + "_from_parts(" + args + ")", "SELECT " + a.get(0) + "_from_parts("
+                        + String.join(", ", java.util.Collections.nCopies(args.size(), "?")) + ")::text", args, () -> fromParts(t, a));
+            }
+        }
+    }
+
+    /**
+     * Inputs beyond the vectors read as the server reads them, or are
+     * refused in its words: the accepted alternatives, white space,
+     * characters of several bytes (positions and lengths count bytes).
+     */
+    private void moreInputs() throws SQLException {
+        for (List<String> c : List.of(List.of("sno", "BRPK4Q72XWF2M63L"), List.of("sno", "brpk4q72xwf2m6\u00e9"),
+                List.of("sno", "brpk4q72xwf2m6\u00e9l"), List.of("muid", "5d5eac793e61f-1bfc71b112d-0000000b"),
+                List.of("muid", "5D5EAC793E61F-1BFC71B112D"), List.of("muid", "5D5EAC793E61F"),
+                List.of("muid", "5D5EAC793E61F-1BFC71B112D-000000\u00e9"), List.of("muid", "5D5EAC793E61F-1BFC71B112D0000000B0"),
+                List.of("snowflake_si", " \t00042\n"), List.of("snowflake_si", "   "), List.of("snowflake_si", "0000000000000000000000001"),
+                List.of("snowflake_si", "+1"), List.of("snowflake_si", "4 2"), List.of("snowflake_si", "\u0661"),
+                List.of("revts8", "CB54ECF284000000"), List.of("revts8", "cb54ecf28400000\u00e9"), List.of("revts8", "ffffffffffff07ff"),
+                List.of("uid60", "__________"), List.of("uid60", "AAAAAQAAA\u00e9"), List.of("uid60", "aaaaaqaaaa"))) {
+            String type = c.get(0), input = c.get(1);
+            sameOutcome(type + " \"" + input + "\"", "SELECT ?::" + type + "::text", List.of(input), () -> Kinds.parse(type, input));
         }
     }
 
