@@ -28,12 +28,12 @@ ms() { echo $((($(date +%s%N) - $1) / 1000000)) ms; }
 
 start=$(date +%s%N)
 # the package: javac with every lint as an error, then the jar
-javac -Xlint:all -Werror -encoding UTF-8 --release 17 -cp "$pgjdbc" -d "$tmp/classes" \
-	$(find "$here/src/main/java" -name '*.java' | sort)
+mapfile -t main < <(find "$here/src/main/java" -name '*.java' | sort)
+mapfile -t tests < <(find "$here/src/test/java" -name '*.java' | sort)
+javac -Xlint:all -Werror -encoding UTF-8 --release 17 -cp "$pgjdbc" -d "$tmp/classes" "${main[@]}"
 printf 'Automatic-Module-Name: pgkuid\nImplementation-Title: pgkuid\n' >"$tmp/manifest"
 jar --create --file "$tmp/pgkuid.jar" --manifest "$tmp/manifest" -C "$tmp/classes" .
-javac -Xlint:all -Werror -encoding UTF-8 --release 17 -cp "$pgjdbc:$tmp/pgkuid.jar" -d "$tmp/test" \
-	$(find "$here/src/test/java" -name '*.java' | sort)
+javac -Xlint:all -Werror -encoding UTF-8 --release 17 -cp "$pgjdbc:$tmp/pgkuid.jar" -d "$tmp/test" "${tests[@]}"
 echo "== built pgkuid.jar ($(stat -c %s "$tmp/pgkuid.jar") bytes) and the tests in $(ms "$start")"
 
 start=$(date +%s%N)

@@ -156,7 +156,7 @@ final class Codec {
             if (roundUp && rel % tickUs != 0) {
                 tick++;
             }
-            if (rel < 0 || tick > tickMax) { // rel < 0: the subtraction overflowed
+            if (tick > tickMax) {
                 throw outOfRange(us);
             }
             return tick;
