@@ -21,8 +21,12 @@
 #                    (golang-go, golang-github-jackc-pgx-v4-dev,
 #                    golang-github-lib-pq-dev: test/lib.sh installs them) in
 #                    GOPATH mode over /usr/share/gocode, no module proxy
+#   clients/java     its test.sh: javac and jar of Debian's JDK against
+#                    Debian's pgJDBC (default-jdk-headless,
+#                    libpostgresql-jdbc-java: test/lib.sh installs them),
+#                    then its tests (PGHOST a directory: the socket there)
 #
-# All three read the shared vectors (clients/vectors/vectors.json, which make
+# All of them read the shared vectors (clients/vectors/vectors.json, which make
 # vectorcheck holds to the C codecs).  UID_TEST_REQUIRE_SERVER=1 makes a
 # server test that cannot reach the server fail rather than skip.
 set -euo pipefail
@@ -73,3 +77,6 @@ ln -s "$SRC/clients/go" "$tmp/gopath/src/pgkuid"
 (cd "$tmp/gopath/src/pgkuid" &&
 	export GO111MODULE=off GOFLAGS= GOPATH="$tmp/gopath:/usr/share/gocode" GOCACHE="$tmp/gocache" &&
 	go version && go vet ./... && go test -count=1 ./...)
+
+echo "== clients/java: javac, jar, the tests (clients/java/test.sh)"
+bash "$SRC/clients/java/test.sh"

@@ -94,6 +94,8 @@ uid_packages() {
 	echo "python3-pytest python3-venv python3-pip python3-setuptools"
 	# and Go's: the compiler, pgx v4 and lib/pq, from /usr/share/gocode
 	echo "golang-go golang-github-jackc-pgx-v4-dev golang-github-lib-pq-dev"
+	# and Java's: the JDK and pgJDBC
+	echo "default-jdk-headless libpostgresql-jdbc-java"
 	# (and Node.js 20.10+ with npm, which Debian 12 has not: its nodejs is
 	# 18; ensure_node, below)
 }

@@ -76,7 +76,8 @@ for f in src/codec/uid60_codec.c src/codec/uid60_codec.h src/uid60.c src/uid60.h
 	src/inspect/uid60_inspect.c test/unit/uid60_*.[ch] test/fuzz/uid60_fuzz.c \
 	sql/uid60_io.sql sql/uid60_ops.sql sql/uid60_gen.sql \
 	expected/uid60_io.out expected/uid60_ops.out expected/uid60_gen.out \
-	clients/go/uid60.go clients/js/src/uid60.js; do
+	clients/go/uid60.go clients/js/src/uid60.js \
+	clients/java/src/main/java/pgkuid/Uid60.java clients/java/src/main/java/pgkuid/pgjdbc/PgUid60.java; do
 	copy "$f"
 done
 # the Python package keeps its classes in modules of its own choosing: uid60's, alone

@@ -60,7 +60,10 @@
  *   its class in each client package: clients/go/t.go (and pgxuid.go's
  *     list), clients/js/src/t.js (and src/registry.js, src/index.js,
  *     src/catalog.js, types/index.d.ts), a class in clients/python/pgkuid
- *     (and __init__.py's exports): not built by make (test/clients.sh).
+ *     (and __init__.py's exports), clients/java's src/main/java/pgkuid/
+ *     T.java and pgjdbc/PgT.java, T in camel case (and UidValue's permits,
+ *     PgUid's lists, the tests' Kinds.java and ServerTests.PARTS): not
+ *     built by make (test/clients.sh).
  * Then two edits in existing code:
  *   1. here, its row, at the next free slot (never reuse one), and the
  *      #include of its codec header above;
