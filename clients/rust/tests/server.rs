@@ -112,9 +112,10 @@ async fn against_server() {
     let dropped = client.batch_execute(&format!("DROP SCHEMA {} CASCADE", schema)).await;
     let (checks, outcome) = ran.expect("the checks ran to their end");
     println!("{} checks against the server, {} failed", checks.count, checks.failures.len());
-    outcome.expect("the server's answers");
-    dropped.expect("the schema dropped");
-    assert!(checks.failures.is_empty(), "{} failures:\n{}", checks.failures.len(), checks.failures.join("\n"));
+    let mut problems = checks.failures;
+    problems.extend(outcome.err().map(|e| format!("stopped by the server's answer: {:?}", e)));
+    problems.extend(dropped.err().map(|e| format!("the schema not dropped: {:?}", e)));
+    assert!(problems.is_empty(), "{} failures:\n{}", problems.len(), problems.join("\n"));
 }
 
 type Suite<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<()>> + Send + 'a>>;
