@@ -139,10 +139,9 @@ pub(crate) fn text_error(type_name: &str, text: &str, status: Status, expected: 
         }
         Status::BadLength => format!("The input is {} characters long.", text.len()),
         Status::BadChar(pos) => format!("Character {} is not allowed here.", pos + 1),
-        Status::BadShape(pos) => format!(
-            "Character {} is out of place: a group has the wrong number of digits.",
-            pos + 1
-        ),
+        Status::BadShape(pos) => {
+            format!("Character {} is out of place: a group has the wrong number of digits.", pos + 1)
+        }
         Status::BadReserved => "Reserved bits are set.".to_string(),
     };
     let message = format!("invalid input syntax for type {}: \"{}\"", type_name, text);
@@ -178,9 +177,7 @@ pub(crate) fn check_field(type_name: &str, arg: &str, value: i64, lo: i64, hi: i
 /// The first argument outside `0..=max` of a from_parts function, by
 /// name, value and largest value.
 pub(crate) fn check_fields(type_name: &str, fields: &[(&str, i32, i64)]) -> Result<(), Error> {
-    fields
-        .iter()
-        .try_for_each(|&(arg, value, max)| check_field(type_name, arg, value.into(), 0, max))
+    fields.iter().try_for_each(|&(arg, value, max)| check_field(type_name, arg, value.into(), 0, max))
 }
 
 /// A value of a type whose values are `0..=hi`, or its error: 22P03 for
@@ -189,11 +186,8 @@ pub(crate) fn check_range(type_name: &str, value: i64, hi: i64, binary: bool) ->
     if (0..=hi).contains(&value) {
         return Ok(value as u64);
     }
-    let (prefix, code) = if binary {
-        ("binary value", INVALID_BINARY_REPRESENTATION)
-    } else {
-        ("value", NUMERIC_VALUE_OUT_OF_RANGE)
-    };
+    let (prefix, code) =
+        if binary { ("binary value", INVALID_BINARY_REPRESENTATION) } else { ("value", NUMERIC_VALUE_OUT_OF_RANGE) };
     Err(Error::new(
         code,
         format!("{} {} is out of range for type {}", prefix, value, type_name),
@@ -208,15 +202,8 @@ pub(crate) fn timestamp_text(us: i64) -> String {
     let (days, rest) = (us.div_euclid(86_400_000_000), us.rem_euclid(86_400_000_000));
     let (year, month, day) = civil_from_days(days);
     let secs = rest / 1_000_000;
-    let mut text = format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-        year,
-        month,
-        day,
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
-    );
+    let mut text =
+        format!("{:04}-{:02}-{:02} {:02}:{:02}:{:02}", year, month, day, secs / 3600, secs / 60 % 60, secs % 60);
     let frac = rest % 1_000_000;
     if frac != 0 {
         text += format!(".{:06}", frac).trim_end_matches('0');

@@ -7,7 +7,8 @@ use crate::{alphabet_digit, be_value, binary_input, check_fields, read_digits, w
 
 const ALPHABET: &[u8] = b"23456789abcdefghijklmnopqrstuvwx";
 const EXPECTED: &str = "16 characters of 2-9 and a-x";
-const CLOCK: Clock = Clock { type_name: "sno", epoch_us: 1_262_304_000_000_000, tick_us: 4000, tick_max: (1 << 39) - 1 };
+const CLOCK: Clock =
+    Clock { type_name: "sno", epoch_us: 1_262_304_000_000_000, tick_us: 4000, tick_max: (1 << 39) - 1 };
 
 /// A sno (muyo/sno): 10 bytes; time in 4 ms units since 2010, the
 /// tick-tock bit, meta, partition and sequence. Ordered by its bytes, as
@@ -70,7 +71,12 @@ impl Sno {
     pub fn from_parts(unix_us: i64, meta: i32, partition: i32, sequence: i32, tick: i32) -> Result<Sno, Error> {
         check_fields(
             "sno",
-            &[("meta", meta, 0xFF), ("partition", partition, 0xFFFF), ("sequence", sequence, 0xFFFF), ("tick", tick, 1)],
+            &[
+                ("meta", meta, 0xFF),
+                ("partition", partition, 0xFFFF),
+                ("sequence", sequence, 0xFFFF),
+                ("tick", tick, 1),
+            ],
         )?;
         let units = CLOCK.tick(unix_us, false)?;
         let low = (tick as u128) << 40 | (meta as u128) << 32 | (partition as u128) << 16 | sequence as u128;

@@ -9,7 +9,8 @@ const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 const MAX: i64 = (1 << 60) - 1;
 const LOW_MASK: u64 = (1 << 28) - 1;
 const EXPECTED: &str = "10 characters of A-Z, a-z, 0-9, - and _";
-const CLOCK: Clock = Clock { type_name: "uid60", epoch_us: 1_519_862_400_000_000, tick_us: 1_000_000, tick_max: (1 << 32) - 1 };
+const CLOCK: Clock =
+    Clock { type_name: "uid60", epoch_us: 1_519_862_400_000_000, tick_us: 1_000_000, tick_max: (1 << 32) - 1 };
 
 /// A uid60 (abyss-club/uexky): a 60-bit integer, seconds since 2018-03-01,
 /// worker, sequence and random bits. Ordered as the integer, as the server

@@ -121,7 +121,12 @@ async fn against_server() {
 type Suite<'a> = std::pin::Pin<Box<dyn std::future::Future<Output = Result<()>> + Send + 'a>>;
 
 /// Every check of one type.
-fn suite<'a, T: SqlId>(client: &'a Client, checks: &'a mut Checks, ids: &'a [Vector], refused: &'a [Vector]) -> Suite<'a> {
+fn suite<'a, T: SqlId>(
+    client: &'a Client,
+    checks: &'a mut Checks,
+    ids: &'a [Vector],
+    refused: &'a [Vector],
+) -> Suite<'a> {
     Box::pin(async move {
         let mine = |v: &&Vector| v.type_name == T::TYPE_NAME;
         for v in refused.iter().filter(mine) {
@@ -185,7 +190,16 @@ fn read_row<T: SqlId>(checks: &mut Checks, row: &tokio_postgres::Row) -> T {
     let fields: Vec<i64> = (0..field_names(T::TYPE_NAME).len()).map(|i| row.get(3 + i)).collect();
     let mine = AnyId::read(T::TYPE_NAME, &x.to_string(), Layout::DEFAULT).map(|a| a.fields());
     checks.check(x.to_string() == text && x.time() == time && mine.as_ref() == Ok(&fields), || {
-        format!("{} {}: the server's {} {:?} {:?}, the value's {:?} {:?}", T::TYPE_NAME, x, text, time, fields, x.time(), mine)
+        format!(
+            "{} {}: the server's {} {:?} {:?}, the value's {:?} {:?}",
+            T::TYPE_NAME,
+            x,
+            text,
+            time,
+            fields,
+            x.time(),
+            mine
+        )
     });
     x
 }
@@ -196,7 +210,8 @@ fn read_row<T: SqlId>(checks: &mut Checks, row: &tokio_postgres::Row) -> T {
 async fn check_vector<T: SqlId>(client: &Client, checks: &mut Checks, v: &Vector) -> Result<()> {
     let name = T::TYPE_NAME;
     let x: T = v.text.parse().expect("the vector's text");
-    let sql = format!("SELECT {}, encode({}_send(id), 'hex') FROM (SELECT $1::text::{} AS id) s", columns::<T>(), name, name);
+    let sql =
+        format!("SELECT {}, encode({}_send(id), 'hex') FROM (SELECT $1::text::{} AS id) s", columns::<T>(), name, name);
     let row = client.query_one(&sql, &[&v.text]).await?;
     let back = read_row::<T>(checks, &row);
     let bytes: String = row.get(row.len() - 1);

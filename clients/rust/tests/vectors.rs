@@ -71,7 +71,9 @@ fn refused() {
     for v in &refused {
         match AnyId::read(&v.type_name, &v.input, layout_of(v)) {
             Err(e) if [INVALID_TEXT_REPRESENTATION, NUMERIC_VALUE_OUT_OF_RANGE].contains(&e.sqlstate) => {}
-            other => failures.push(format!("{} {:?}: {:?}; want the server's 22P02 or 22003", v.type_name, v.input, other)),
+            other => {
+                failures.push(format!("{} {:?}: {:?}; want the server's 22P02 or 22003", v.type_name, v.input, other))
+            }
         }
     }
     println!("{} refused inputs", refused.len());
@@ -136,7 +138,12 @@ fn messages() {
         ),
         (
             Sno::from_bytes(&[0; 9]).err(),
-            error(INVALID_BINARY_REPRESENTATION, "invalid binary length for type sno: 9 bytes", "A sno is 10 bytes.", ""),
+            error(
+                INVALID_BINARY_REPRESENTATION,
+                "invalid binary length for type sno: 9 bytes",
+                "A sno is 10 bytes.",
+                "",
+            ),
         ),
         (
             Sno::from_parts(unix_us(2009, 12, 31, 23, 59, 59, 0), 0, 0, 0, 0).err(),
@@ -212,7 +219,10 @@ fn layouts() {
     let l = Layout::new(unix_us(2010, 1, 1, 0, 0, 0, 0) / 1000, 4).unwrap();
     let y = x.with_layout(l).unwrap();
     assert_eq!((y.machine(), y.index(), y.layout()), (503, 9, l));
-    assert_eq!((x.machine(), x.index(), x.layout()), ((123_456_789_012_345_i64 >> 8 & 31) as i32, 0x79, Layout::DEFAULT));
+    assert_eq!(
+        (x.machine(), x.index(), x.layout()),
+        ((123_456_789_012_345_i64 >> 8 & 31) as i32, 0x79, Layout::DEFAULT)
+    );
     assert_eq!(x.to_string(), y.to_string());
     assert_eq!(l.from_parts(y.unix_micros(), 503, 9), Ok(y));
     assert_eq!(" 0042\n".parse::<SnowflakeSi>().map(|x| x.to_i64()), Ok(42));
