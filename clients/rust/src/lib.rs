@@ -257,7 +257,7 @@ impl Clock {
 
     /// The start of a tick.
     pub fn unix_micros(&self, tick: i64) -> i64 {
-        self.epoch_us + tick * self.tick_us
+        self.epoch_us.saturating_add(tick.saturating_mul(self.tick_us))
     }
 
     fn out_of_range(&self, us: i64) -> Error {

@@ -73,7 +73,12 @@ impl Layout {
     }
 
     fn clock(self) -> Clock {
-        Clock { type_name: "snowflake_si", epoch_us: self.epoch_unix_ms * 1000, tick_us: 1000, tick_max: MAB_MAX }
+        Clock {
+            type_name: "snowflake_si",
+            epoch_us: self.epoch_unix_ms.saturating_mul(1000),
+            tick_us: 1000,
+            tick_max: MAB_MAX,
+        }
     }
 
     /// Reads decimal text under this layout, as snowflake_si's input
@@ -171,7 +176,7 @@ impl SnowflakeSi {
     /// `snowflake_si_timestamp(id, epoch)` in microseconds since 1970: the
     /// start of its millisecond.
     pub fn unix_micros(&self) -> i64 {
-        (self.layout.epoch_unix_ms + (self.value >> 13)) * 1000
+        self.layout.clock().unix_micros(self.value >> 13)
     }
 
     /// `snowflake_si_machine(id, index_bits)`.

@@ -226,4 +226,8 @@ fn layouts() {
     assert_eq!(x.to_string(), y.to_string());
     assert_eq!(l.from_parts(y.unix_micros(), 503, 9), Ok(y));
     assert_eq!(" 0042\n".parse::<SnowflakeSi>().map(|x| x.to_i64()), Ok(42));
+    // a base clock past any time: errors, not overflows
+    let far = Layout::new(i64::MAX, 13).unwrap();
+    assert_eq!(far.from_parts(0, 0, 0).map_err(|e| e.sqlstate), Err(DATETIME_VALUE_OUT_OF_RANGE));
+    assert_eq!(x.with_layout(far).unwrap().unix_micros(), i64::MAX);
 }
