@@ -19,8 +19,9 @@
 # pgBackRest and pg_auto_failover, Debian 12's packages for 15, one seed per
 # tool (printed; UID_INT_SEED=N replays), in a private copy of 15; on 15
 # and 18, after pg_regress on the same cluster, the client packages' tests
-# (test/clients.sh: clients/python, clients/js, clients/go and clients/java, each adapter
-# against the server, the shared vectors, the offline installs).
+# (test/clients.sh: clients/python, clients/js, clients/go, clients/java and
+# clients/rust, each adapter against the server, the shared vectors, the
+# offline installs).
 # Exits non-zero if any suite fails.
 #
 # Usage: test/check.sh [--only STAGE[,STAGE...]] [MAJOR...]
@@ -453,7 +454,7 @@ for m in $majors; do
 	else
 		if want regress; then suite "pg_regress on $ver" run_regress || true; fi
 		if [ -n "$clients_here" ]; then
-			suite "client packages (Python, JavaScript, Go, Java) on $ver" \
+			suite "client packages (Python, JavaScript, Go, Java, Rust) on $ver" \
 				env PGHOST="$PGHOST" PGPORT="$PGPORT" PGUSER=postgres PGDATABASE=postgres \
 				PATH="${NODE_BIN:+$NODE_BIN:}$PATH" bash "$UID_SRC/test/clients.sh" "$BUILD" || true
 		fi

@@ -25,6 +25,12 @@
 #                    Debian's pgJDBC (default-jdk-headless,
 #                    libpostgresql-jdbc-java: test/lib.sh installs them),
 #                    then its tests (PGHOST a directory: the socket there)
+#   clients/rust     its test.sh: cargo build and cargo test, offline, with
+#                    Debian's cargo and crates (cargo,
+#                    librust-tokio-postgres-dev, librust-postgres-types-dev,
+#                    librust-serde-json-dev: test/lib.sh installs them) as
+#                    the registry; Debian's cargo even where another is
+#                    first on PATH
 #
 # All of them read the shared vectors (clients/vectors/vectors.json, which make
 # vectorcheck holds to the C codecs).  UID_TEST_REQUIRE_SERVER=1 makes a
@@ -80,3 +86,6 @@ ln -s "$SRC/clients/go" "$tmp/gopath/src/pgkuid"
 
 echo "== clients/java: javac, jar, the tests (clients/java/test.sh)"
 bash "$SRC/clients/java/test.sh"
+
+echo "== clients/rust: cargo build, cargo test (offline, Debian's /usr/share/cargo/registry)"
+PATH=/usr/bin:$PATH sh "$SRC/clients/rust/test.sh"

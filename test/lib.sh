@@ -96,6 +96,8 @@ uid_packages() {
 	echo "golang-go golang-github-jackc-pgx-v4-dev golang-github-lib-pq-dev"
 	# and Java's: the JDK and pgJDBC
 	echo "default-jdk-headless libpostgresql-jdbc-java"
+	# and Rust's: cargo, and the crates it builds with offline
+	echo "cargo librust-tokio-postgres-dev librust-postgres-types-dev librust-serde-json-dev"
 	# (and Node.js 20.10+ with npm, which Debian 12 has not: its nodejs is
 	# 18; ensure_node, below)
 }

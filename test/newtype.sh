@@ -77,7 +77,8 @@ for f in src/codec/uid60_codec.c src/codec/uid60_codec.h src/uid60.c src/uid60.h
 	sql/uid60_io.sql sql/uid60_ops.sql sql/uid60_gen.sql \
 	expected/uid60_io.out expected/uid60_ops.out expected/uid60_gen.out \
 	clients/go/uid60.go clients/js/src/uid60.js \
-	clients/java/src/main/java/pgkuid/Uid60.java clients/java/src/main/java/pgkuid/pgjdbc/PgUid60.java; do
+	clients/java/src/main/java/pgkuid/Uid60.java clients/java/src/main/java/pgkuid/pgjdbc/PgUid60.java \
+	clients/rust/src/uid60.rs; do
 	copy "$f"
 done
 # the Python package keeps its classes in modules of its own choosing: uid60's, alone

@@ -15,7 +15,8 @@
 #            class in each client package (clients/go/<t>.go,
 #            clients/js/src/<t>.js, a class of type_name "<t>" in
 #            clients/python/pgkuid, clients/java's <T>.java and its
-#            pgjdbc/Pg<T>.java, <T> the name in camel case: SnowflakeSi)
+#            pgjdbc/Pg<T>.java, <T> the name in camel case: SnowflakeSi,
+#            clients/rust/src/<t>.rs)
 #   rows     its block in src/sql_api.h (its identity, in its codec header,
 #            and its row of the registry build the rest)
 #   docs     its section in doc/formats.md and doc/types.md, its row in the
@@ -60,7 +61,7 @@ for my $type (@types) {
 	for my $f ("src/codec/${t}_codec.c", "src/codec/${t}_codec.h", "src/$t.c", "src/$t.h", "src/$t.sql",
 		"src/inspect/${t}_inspect.c", "test/unit/${t}_test.c", "test/unit/${t}_inspect_test.c",
 		"test/fuzz/${t}_fuzz.c", "clients/go/$t.go", "clients/js/src/$t.js",
-		"$java/$camel.java", "$java/pgjdbc/Pg$camel.java",
+		"$java/$camel.java", "$java/pgjdbc/Pg$camel.java", "clients/rust/src/$t.rs",
 		(map { ("sql/${t}_$_.sql", "expected/${t}_$_.out") } qw(io ops gen)))
 	{
 		push @missing, "$t: no $f" unless -f "$top/$f";

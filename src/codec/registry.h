@@ -62,8 +62,10 @@
  *     src/catalog.js, types/index.d.ts), a class in clients/python/pgkuid
  *     (and __init__.py's exports), clients/java's src/main/java/pgkuid/
  *     T.java and pgjdbc/PgT.java, T in camel case (and UidValue's permits,
- *     PgUid's lists, the tests' Kinds.java and ServerTests.PARTS): not
- *     built by make (test/clients.sh).
+ *     PgUid's lists, the tests' Kinds.java and ServerTests.PARTS),
+ *     clients/rust/src/t.rs (and lib.rs's mod and pub use, sql.rs's
+ *     id_types!, the tests' lists in tests/common/mod.rs and
+ *     tests/server.rs): not built by make (test/clients.sh).
  * Then two edits in existing code:
  *   1. here, its row, at the next free slot (never reuse one), and the
  *      #include of its codec header above;
