@@ -19,7 +19,14 @@ UidClockSpec specs[NTYPES] = {UID_TYPES(SIM_SPEC)};
 Sim *sim;
 Backend *running;
 static ucontext_t sched_ctx;
-static jmp_buf sched_jb;
+static SimJump sched_jb;
+
+/* (apart, as the compiler asks: never in the function that set the jump) */
+static void __attribute__((noinline, noreturn))
+sim_jump(SimJump to)
+{
+	__builtin_longjmp(to, 1);
+}
 
 void
 trace(Backend *b, int server, const char *fmt, ...)
@@ -102,15 +109,15 @@ sim_step(void)
 		return;
 	if (unlikely(running->kind == K_WORKER))
 		worker_hazard(running);
-	if (_setjmp(running->jb) == 0)
-		_longjmp(sched_jb, 1);
+	if (__builtin_setjmp(running->jb) == 0)
+		sim_jump(sched_jb);
 }
 
 void
 sim_resume(Backend *b)
 {
 	running = b;
-	if (_setjmp(sched_jb) == 0)
+	if (__builtin_setjmp(sched_jb) == 0)
 	{
 		if (!b->entered)
 		{
@@ -118,7 +125,7 @@ sim_resume(Backend *b)
 			swapcontext(&sched_ctx, &b->ctx);
 		}
 		else
-			_longjmp(b->jb, 1);
+			sim_jump(b->jb);
 	}
 }
 
