@@ -22,6 +22,18 @@
 #   copy_core DIR                         src/core's files into DIR/core
 #   build_sim DIR OUT                     the simulator, as the Makefile
 #                                         builds test/sim/sim, over DIR/core
+#   cc_link OUT FLAG... -- SOURCE...      compiles and links, each object
+#                                         taken from OBJ_CACHE when made
+#                                         there before from the same text
+#
+# OBJ_CACHE (a directory; unset: every source compiled each time): a
+# change touches one file of the core, so most of a copy's objects are
+# those of the copy before.  An object is kept under a hash of the flags
+# and of the content of the source and of every file it includes (the
+# compiler's own -MM list, by name and content, not path: each copy is in a
+# directory of its own), so a change to a header compiles again exactly
+# what includes it.  Two jobs that make one object at once each rename
+# their own whole file into place.
 
 declare -A changes_of
 changing=
@@ -86,6 +98,33 @@ copy_core() {
 }
 
 build_sim() {
-	$CC -std=gnu11 -O2 -DUID_SIM -Itest/sim -I"$1" -Isrc -o "$2" \
+	cc_link "$2" -std=gnu11 -O2 -DUID_SIM -Itest/sim -I"$1" -Isrc -- \
 		test/sim/*.c "$1/core/alloc.c" "$1/core/backfill.c" "$1/core/record.c"
+}
+
+cc_link() {
+	local out=$1 flags=() objs=() src deps key obj
+	shift
+	while [ "$1" != -- ]; do flags+=("$1"); shift; done
+	shift
+	if [ -z "${OBJ_CACHE:-}" ]; then
+		$CC "${flags[@]}" -o "$out" "$@"
+		return
+	fi
+	mkdir -p "$OBJ_CACHE"
+	for src in "$@"; do
+		# the flags that name the copy's directory are the same for every copy
+		deps=$($CC "${flags[@]}" -MM -MT x "$src" | sed -e 's/^x://' -e 's/\\$//') || return 1
+		key=$({
+			printf '%s\n' "$CC" "${flags[@]}" | grep -v '^-I'
+			for f in $deps; do printf '%s\n' "${f##*/}"; cat "$f"; done
+		} | sha1sum | cut -c1-40)
+		obj=$OBJ_CACHE/$key.o
+		if [ ! -f "$obj" ]; then
+			$CC "${flags[@]}" -c -o "$obj.$$" "$src" || return 1
+			mv -f "$obj.$$" "$obj"
+		fi
+		objs+=("$obj")
+	done
+	$CC -o "$out" "${objs[@]}"
 }

@@ -53,8 +53,8 @@ mutant() {
 
 # The unit tables, as the Makefile builds test/unit/core_test, over CORE's copy.
 build_unit() {
-	$CC -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -DUID_SIM -Itest/sim -I"$1" -Isrc \
-		-o "$2" test/unit/core_test.c test/unit/record_test.c test/unit/record_publish_test.c \
+	cc_link "$2" -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -DUID_SIM -Itest/sim -I"$1" -Isrc -- \
+		test/unit/core_test.c test/unit/record_test.c test/unit/record_publish_test.c \
 		test/unit/source_test.c test/unit/backfill_test.c test/unit/core_fake.c \
 		"$1/core/record.c" "$1/core/backfill.c"
 }
@@ -492,6 +492,11 @@ mutant take-over-older-fence backfill.c uid_used_take_over \
 # ---------------------------------------------------------------- the run
 
 [ -n "$names" ] || { echo "no mutant named ${MUTANTS:-}" >&2; exit 2; }
+# the unchanged core's objects, made once before the jobs share them
+export OBJ_CACHE=$work/.objects
+copy_core "$work/.unchanged"
+build_unit "$work/.unchanged" "$work/.unchanged/core_test" || { echo "the unit tables do not build" >&2; exit 2; }
+build_sim "$work/.unchanged" "$work/.unchanged/sim" || { echo "the simulator does not build" >&2; exit 2; }
 for name in $names; do
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
 	run_one "$name" &
