@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Locale;
 
 /** What the five codecs share: the server's errors, clocks and digits. */
 final class Codec {
@@ -94,33 +95,55 @@ final class Codec {
         return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
     }
 
-    /** An Instant's microseconds since 1970, floored (a timestamptz holds microseconds). */
+    /**
+     * An Instant's microseconds since 1970 as pgJDBC sends it for a
+     * timestamptz parameter: rounded to the nearest microsecond, a half up
+     * (pgJDBC 42.5.5's TimestampUtils.toString(OffsetDateTime) adds 1 µs when
+     * the nanosecond of the second modulo 1000 exceeds 499, then drops the
+     * nanoseconds). The nanosecond of the second counts forward from the
+     * second's start before 1970 too, so a half rounds towards the future
+     * there as well: 1969-12-31T23:59:59.9999995Z is 0.
+     */
     static long micros(Instant t) {
         long seconds = t.getEpochSecond();
-        if (seconds > Long.MAX_VALUE / 1_000_000 - 1) {
-            return Long.MAX_VALUE;
+        int nanos = t.getNano();
+        try {
+            return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), nanos / 1000 + (nanos % 1000 > 499 ? 1 : 0));
+        } catch (ArithmeticException e) {
+            return seconds < 0 ? Long.MIN_VALUE : Long.MAX_VALUE; // far outside every type's range (and timestamptz's)
         }
-        if (seconds < Long.MIN_VALUE / 1_000_000 + 1) {
-            return Long.MIN_VALUE;
-        }
-        return seconds * 1_000_000 + t.getNano() / 1000;
     }
 
     static Instant instant(long micros) {
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000);
     }
 
-    /** A time as the server writes it in messages (ISO, UTC). */
+    /** A time (microseconds since 1970) as the server writes it in messages (ISO, UTC). */
     static String timestampText(long us) {
-        LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(us, 1_000_000L), 0, ZoneOffset.UTC);
-        String text = String.format("%04d-%02d-%02d %02d:%02d:%02d", t.getYear(), t.getMonthValue(),
+        return timestampText(Math.floorDiv(us, 1_000_000L), Math.floorMod(us, 1_000_000L));
+    }
+
+    /** A time (milliseconds since 1970, any long) as the server writes it in messages. */
+    static String timestampTextMs(long ms) {
+        return timestampText(Math.floorDiv(ms, 1000L), Math.floorMod(ms, 1000L) * 1000);
+    }
+
+    /**
+     * seconds since 1970 and microseconds as the server writes a timestamptz
+     * (UTC, DateStyle ISO): years before 1 as "BC" after the zone; ASCII
+     * digits whatever the default locale.
+     */
+    private static String timestampText(long seconds, long frac) {
+        LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
+        int year = t.getYear();
+        boolean bc = year <= 0;
+        String text = String.format(Locale.ROOT, "%04d-%02d-%02d %02d:%02d:%02d", bc ? 1 - year : year, t.getMonthValue(),
                 t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond());
-        long frac = Math.floorMod(us, 1_000_000L);
         if (frac != 0) {
-            String digits = String.format("%06d", frac).replaceAll("0+$", "");
+            String digits = String.format(Locale.ROOT, "%06d", frac).replaceAll("0+$", "");
             text += "." + digits;
         }
-        return text + "+00";
+        return text + "+00" + (bc ? " BC" : "");
     }
 
     /**

@@ -1,6 +1,7 @@
 package pgkuid;
 
 import java.time.Instant;
+import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -62,7 +63,7 @@ public final class Muid implements UidValue, Comparable<Muid> {
     /** The text form, as muid's output function writes it. */
     @Override
     public String toString() {
-        return String.format("%013X-%011X-%08X", ts(), medallion(), offset());
+        return String.format(Locale.ROOT, "%013X-%011X-%08X", ts(), medallion(), offset());
     }
 
     /** Reads the 16-byte binary form. */
@@ -114,7 +115,7 @@ public final class Muid implements UidValue, Comparable<Muid> {
     @Override
     public int hashCode() { return Long.hashCode(hi * 31 + lo); }
 
-    /** muid_from_parts(): t exact to the microsecond. */
+    /** muid_from_parts(): t to the nearest microsecond (a half up), as pgJDBC sends it. */
     public static Muid fromParts(Instant t, long medallion, int offset) {
         Codec.checkField("muid", "medallion", medallion, 0, MEDALLION_MAX);
         return of(CLOCK.tick(t, false), medallion, offset);

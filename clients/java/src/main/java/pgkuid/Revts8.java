@@ -1,6 +1,7 @@
 package pgkuid;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * A revts8 (LableOrg/java-uniqueid): 8 bytes, the millisecond timestamp
@@ -24,7 +25,7 @@ public final class Revts8 implements UidValue, Comparable<Revts8> {
             throw new UidException(source.equals("binary") ? UidException.INVALID_BINARY_REPRESENTATION
                     : UidException.NUMERIC_VALUE_OUT_OF_RANGE,
                     "invalid " + source + " value for type revts8: reserved bits are set",
-                    String.format("Bits 15 to 10 of a revts8 must be zero; the value is %016x.", canonical), "");
+                    String.format(Locale.ROOT, "Bits 15 to 10 of a revts8 must be zero; the value is %016x.", canonical), "");
         }
         return new Revts8((Long.reverse(canonical) & TS_MAX) << 22 | canonical & LOW_MASK);
     }
@@ -56,7 +57,7 @@ public final class Revts8 implements UidValue, Comparable<Revts8> {
 
     /** The text form: the 8 bytes in lower-case hex. */
     @Override
-    public String toString() { return String.format("%016x", canonical()); }
+    public String toString() { return String.format(Locale.ROOT, "%016x", canonical()); }
 
     /** Reads the 8-byte binary form. */
     public static Revts8 fromBytes(byte[] data) {

@@ -8,13 +8,25 @@ import java.time.Instant;
  * default btree. Immutable.
  *
  * <p>A value carries the {@link Layout} it was read with, for its time,
- * machine and index: {@link #equals} compares the layout too,
- * {@link #compareTo} only the integer (as the server's {@code =} and
- * {@code <} do).
+ * machine and index. {@link #equals} compares the layout too, and so,
+ * consistently with it, does {@link #compareTo}: first the integer (the
+ * server's order), then, for the same integer, the layout's base clock and
+ * then its index width (as the Rust crate orders them). Values of one
+ * layout are thus ordered exactly as the server orders them; a TreeSet and
+ * a HashSet keep the same values apart.
  */
 public final class SnowflakeSi implements UidValue, Comparable<SnowflakeSi> {
     private static final long MAX = (1L << 53) - 1, MAB_MAX = (1L << 40) - 1;
     private static final long EPOCH_MIN_MS = 1047972019225L; // 2003-03-18 07:20:19.225+00
+    /**
+     * The last base clock whose clock, to its 40-bit end, has its
+     * microseconds in a long (in the year 294212). The
+     * server takes base clocks up to its last timestamptz (294276), but its
+     * microsecond arithmetic overflows past this one (its messages then say
+     * "(timestamp out of range)"); here such a base clock is refused with the
+     * server's 22023 for a base clock rather than giving wrapped IDs.
+     */
+    private static final long EPOCH_MAX_MS = Long.MAX_VALUE / 1000 - MAB_MAX;
     private static final String EXPECTED = "a decimal integer from 0 to 9007199254740991";
 
     /**
@@ -23,31 +35,38 @@ public final class SnowflakeSi implements UidValue, Comparable<SnowflakeSi> {
      * base clock in milliseconds since 1970 and the index width. A client
      * cannot read them by itself; {@link #DEFAULT} is the settings' defaults
      * (2024-01-01 and 8). Making one the server refuses throws its error
-     * (22023 for the base clock, 22003 for the width).
+     * (22023 for the base clock, 22003 for the width); so does a base clock
+     * after the last whose clock fits a 64-bit microsecond count (in the
+     * year 294212), which the server cannot compute with either.
      */
     public record Layout(long epochUnixMs, int indexBits) {
         /** The settings' defaults: 2024-01-01T00:00:00Z and 8. */
         public static final Layout DEFAULT = new Layout(1704067200000L, 8);
 
         public Layout {
-            if (epochUnixMs < EPOCH_MIN_MS) {
-                throw badEpoch(epochUnixMs * 1000);
+            if (epochUnixMs < EPOCH_MIN_MS || epochUnixMs > EPOCH_MAX_MS) {
+                throw badEpoch(Codec.timestampTextMs(epochUnixMs));
             }
             Codec.checkField("snowflake_si", "index_bits", indexBits, 1, 13);
         }
 
-        /** The layout of a base clock given as a time, which must be a whole number of milliseconds. */
+        /**
+         * The layout of a base clock given as a time, as the server receives
+         * it from pgJDBC 42.5: rounded to the nearest microsecond (a half
+         * up), which must then be a whole number of milliseconds (so
+         * 2024-01-01T00:00:00.0009995Z is 2024-01-01 00:00:00.001).
+         */
         public static Layout of(Instant epoch, int indexBits) {
             long us = Codec.micros(epoch);
-            if (us % 1000 != 0 || epoch.getNano() % 1000 != 0) {
-                throw badEpoch(us);
+            if (us % 1000 != 0) {
+                throw badEpoch(Codec.timestampText(us));
             }
             return new Layout(us / 1000, indexBits);
         }
 
-        private static UidException badEpoch(long us) {
+        private static UidException badEpoch(String text) {
             return new UidException(UidException.INVALID_PARAMETER_VALUE,
-                    "invalid snowflake_si base clock: \"" + Codec.timestampText(us) + "\"",
+                    "invalid snowflake_si base clock: \"" + text + "\"",
                     "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.", "");
         }
 
@@ -95,7 +114,9 @@ public final class SnowflakeSi implements UidValue, Comparable<SnowflakeSi> {
             return new SnowflakeSi(Codec.checkRange("snowflake_si", value, MAX, false), this);
         }
 
-        private Codec.Clock clock() { return new Codec.Clock("snowflake_si", epochUnixMs * 1000, 1000, MAB_MAX); }
+        private Codec.Clock clock() {
+            return new Codec.Clock("snowflake_si", Math.multiplyExact(epochUnixMs, 1000L), 1000, MAB_MAX);
+        }
 
         /** snowflake_si_from_parts(t, machine, index, epoch, index_bits): t floored to the millisecond. */
         public SnowflakeSi fromParts(Instant t, int machine, int index) {
@@ -157,9 +178,19 @@ public final class SnowflakeSi implements UidValue, Comparable<SnowflakeSi> {
     /** snowflake_si_index(id, index_bits). */
     public int index() { return (int) value & ((1 << layout.indexBits()) - 1); }
 
-    /** The server's order: the integer's (the layout aside). */
+    /**
+     * The server's order, the integer's; for the same integer under other
+     * layouts, the earlier base clock and then the narrower index first
+     * (consistent with {@link #equals}).
+     */
     @Override
-    public int compareTo(SnowflakeSi o) { return Long.compare(value, o.value); }
+    public int compareTo(SnowflakeSi o) {
+        int c = Long.compare(value, o.value);
+        if (c == 0) {
+            c = Long.compare(layout.epochUnixMs(), o.layout.epochUnixMs());
+        }
+        return c != 0 ? c : Integer.compare(layout.indexBits(), o.layout.indexBits());
+    }
 
     /** The same integer under the same layout. */
     @Override

@@ -34,12 +34,22 @@ public abstract class PgId<T extends UidValue> extends PGobject implements PGBin
     /** The value class's fromBytes. */
     abstract T fromBytes(byte[] data);
 
-    /** The value, or null for SQL NULL. */
+    /**
+     * The value, or null for SQL NULL. After deserialization it is read
+     * from the text once, lazily and without synchronization: threads that
+     * race here each parse the same text to equal immutable values, and
+     * whichever one the field keeps is as good as the other (a benign race;
+     * {@code T}'s fields are final, so a value seen through the field is
+     * complete). Like any PGobject, a PgId is not otherwise meant to be
+     * shared between threads while it is changed.
+     */
     public T get() {
-        if (id == null && value != null) {
-            id = parse(value); // after deserialization: the text is a value's
+        T x = id;
+        if (x == null && value != null) {
+            x = parse(value); // after deserialization: the text is a value's
+            id = x;
         }
-        return id;
+        return x;
     }
 
     /** Sets the value (null: SQL NULL). */
@@ -61,7 +71,10 @@ public abstract class PgId<T extends UidValue> extends PGobject implements PGBin
     }
 
     @Override
-    public int lengthInBytes() { return get() == null ? 0 : id.toBytes().length; }
+    public int lengthInBytes() {
+        T x = get();
+        return x == null ? 0 : x.toBytes().length;
+    }
 
     @Override
     public void toBytes(byte[] bytes, int offset) {

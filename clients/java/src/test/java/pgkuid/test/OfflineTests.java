@@ -4,6 +4,7 @@ import java.sql.SQLDataException;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -31,6 +32,20 @@ final class OfflineTests {
         ids(Kinds.list(vectors, "ids"));
         refused(Kinds.list(vectors, "refused"));
         messages();
+        Locale saved = Locale.getDefault();
+        try {
+            // digits of other scripts by default: the messages stay ASCII
+            for (String tag : List.of("th-TH-u-nu-thai", "ar-SA")) {
+                Locale.setDefault(Locale.forLanguageTag(tag));
+                messages();
+                check.eq(Muid.parse("5D5EAC793E61F-1BFC71B112D-0000000B").toString(), "5D5EAC793E61F-1BFC71B112D-0000000B",
+                        "muid text under the locale " + tag);
+            }
+        } finally {
+            Locale.setDefault(saved);
+        }
+        layouts();
+        rounding();
         order();
         adapter();
     }
@@ -111,6 +126,15 @@ final class OfflineTests {
         }
     }
 
+    /** what's result, or its refusal's message (so that a check fails rather than the tests). */
+    private static Object got(Supplier<?> what) {
+        try {
+            return what.get();
+        } catch (UidException e) {
+            return "refused: " + e.getMessage();
+        }
+    }
+
     /** The refusal of what, in full. */
     private void refusal(Supplier<?> what, String code, String message, String detail, String hint) {
         try {
@@ -119,6 +143,8 @@ final class OfflineTests {
         } catch (UidException e) {
             check.eq(List.of(e.getSQLState(), e.getMessage(), e.getDetail(), e.getHint()),
                     List.of(code, message, detail, hint), "the refusal " + message);
+        } catch (RuntimeException e) {
+            check.that(false, "threw " + e + ", want " + code + " " + message);
         }
     }
 
@@ -154,19 +180,92 @@ final class OfflineTests {
                 "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.", "");
     }
 
-    /** revts8's time order is not its bytes'; a boundary is after every ID of an earlier tick. */
+    /**
+     * A base clock is refused below the server's least and above the last
+     * whose clock fits a microsecond count in a long, in the server's words
+     * (22023), with the time written right at both ends; the largest taken
+     * works to the end of its clock.
+     */
+    private void layouts() {
+        String detail = "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.";
+        refusal(() -> new SnowflakeSi.Layout(1047972019224L, 8), "22023",
+                "invalid snowflake_si base clock: \"2003-03-18 07:20:19.224+00\"", detail, "");
+        check.eq(got(() -> new SnowflakeSi.Layout(1047972019225L, 8).epoch()), Instant.parse("2003-03-18T07:20:19.225Z"),
+                "the least base clock");
+        refusal(() -> new SnowflakeSi.Layout(Long.MIN_VALUE, 8), "22023",
+                "invalid snowflake_si base clock: \"292275056-05-16 16:47:04.192+00 BC\"", detail, "");
+        refusal(() -> SnowflakeSi.Layout.of(Instant.parse("-3999-01-01T00:00:00Z"), 8), "22023",
+                "invalid snowflake_si base clock: \"4000-01-01 00:00:00+00 BC\"", detail, "");
+        long max = Long.MAX_VALUE / 1000 - ((1L << 40) - 1);
+        refusal(() -> new SnowflakeSi.Layout(max + 1, 8), "22023",
+                "invalid snowflake_si base clock: \"294212-03-08 08:07:07.001+00\"", detail, "");
+        refusal(() -> new SnowflakeSi.Layout(18_448_448_000_000_000L, 8).fromParts(Instant.parse("2026-01-01T00:00:00Z"), 0, 0),
+                "22023", "invalid snowflake_si base clock: \"586578-01-16 16:53:20+00\"", detail, "");
+        refusal(() -> new SnowflakeSi.Layout(Long.MAX_VALUE, 8), "22023",
+                "invalid snowflake_si base clock: \"292278994-08-17 07:12:55.807+00\"", detail, "");
+        SnowflakeSi.Layout last = new SnowflakeSi.Layout(max, 8);
+        SnowflakeSi end = last.fromParts(Instant.ofEpochMilli(max + ((1L << 40) - 1)), 31, 255);
+        check.eq(got(() -> end.toLong()), (1L << 53) - 1, "the last base clock: its clock's end");
+        check.eq(got(() -> end.toInstant()), Instant.ofEpochMilli(max + ((1L << 40) - 1)), "the last base clock: the end's time");
+        refusal(() -> last.fromParts(Instant.parse("2026-01-01T00:00:00Z"), 0, 0), "22008",
+                "timestamp out of range for type snowflake_si: \"2026-01-01 00:00:00+00\"",
+                "The range is 294212-03-08 08:07:07+00 to 294247-01-10 04:00:54.775+00.", "");
+        check.eq(got(() -> last.boundary(Instant.ofEpochMilli(max + ((1L << 40) - 1))).toLong()), ((1L << 40) - 1) << 13,
+                "the last base clock: the boundary at its clock's end");
+    }
+
+    /**
+     * Times count as pgJDBC 42.5.5 sends them, rounded to the nearest
+     * microsecond, a half up (nanoseconds modulo 1000 above 499), before
+     * 1970 too.
+     */
+    private void rounding() {
+        Instant at = Instant.parse("2026-11-01T00:00:00Z");
+        check.eq(got(() -> Muid.fromParts(at.plusNanos(499), 0, 0).unixMicros()), at.toEpochMilli() * 1000, "muid: 499 ns round down");
+        check.eq(got(() -> Muid.fromParts(at.plusNanos(500), 0, 0).unixMicros()), at.toEpochMilli() * 1000 + 1, "muid: 500 ns round up");
+        check.eq(got(() -> Muid.fromParts(at.plusNanos(1999), 0, 0).unixMicros()), at.toEpochMilli() * 1000 + 2, "muid: 1999 ns round up");
+        check.eq(got(() -> Muid.fromParts(Instant.ofEpochSecond(-1, 999_999_500), 0, 0).unixMicros()), 0L,
+                "muid: 1969-12-31T23:59:59.9999995Z rounds up to 1970");
+        check.eq(got(() -> Sno.boundary(at.minusNanos(500))), Sno.boundary(at), "sno: a boundary 500 ns before a tick is at it");
+        check.eq(got(() -> Sno.boundary(at.minusNanos(501))), Sno.boundary(at), "sno: 501 ns before a tick");
+        check.eq(got(() -> Sno.fromParts(at.minusNanos(500), 0, 0, 0, 0).unixMicros()), at.toEpochMilli() * 1000,
+                "sno: from_parts 500 ns before a tick is in it");
+        check.that(Sno.fromParts(at.minusNanos(501), 0, 0, 0, 0).unixMicros() < at.toEpochMilli() * 1000,
+                "sno: from_parts 501 ns before a tick is in the one before");
+        check.eq(got(() -> SnowflakeSi.Layout.of(Instant.parse("2024-01-01T00:00:00.0009995Z"), 8).epochUnixMs()), 1704067200001L,
+                "snowflake_si: a base clock that rounds to a whole millisecond");
+        refusal(() -> SnowflakeSi.Layout.of(Instant.parse("2024-01-01T00:00:00.0004995Z"), 8), "22023",
+                "invalid snowflake_si base clock: \"2024-01-01 00:00:00.0005+00\"",
+                "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.", "");
+    }
+
+    /**
+     * revts8's time order is not its bytes'; a boundary is after every ID
+     * of an earlier tick; snowflake_si orders by the integer, then the
+     * layout.
+     */
     private void order() {
         Instant at = Instant.parse("2026-11-01T00:00:00Z");
         Revts8 early = Revts8.fromParts(at, 63, 0, 0), late = Revts8.fromParts(at.plusMillis(1), 0, 0, 0);
         check.that(early.compareTo(late) < 0, "revts8: time order");
-        check.eq(Integer.signum(early.compareBytes(late)),
-                Integer.signum(java.util.Arrays.compareUnsigned(early.toBytes(), late.toBytes())), "revts8: byte order");
+        Revts8 one = Revts8.fromParts(Instant.ofEpochMilli(1), 0, 0, 0), two = Revts8.fromParts(Instant.ofEpochMilli(2), 0, 0, 0);
+        check.that(one.compareTo(two) < 0 && one.compareBytes(two) > 0
+                && java.util.Arrays.compareUnsigned(one.toBytes(), two.toBytes()) > 0,
+                "revts8: 1 ms and 2 ms: before in time, after in bytes (" + one + ", " + two + ")");
+        check.that(one.compareBytes(one) == 0 && two.compareBytes(one) < 0, "revts8: compareBytes of 2 ms and 1 ms");
         Sno b = Sno.boundary(at.plusNanos(1000)), x = Sno.fromParts(at, 255, 65535, 65535, 1);
         check.that(x.compareTo(b) < 0, "sno: " + x + " is before the boundary " + b);
         check.eq(b.unixMicros(), at.toEpochMilli() * 1000 + 4000, "sno: the boundary's time");
-        check.eq(Sno.boundary(at.plusNanos(999)), Sno.boundary(at), "sno: a time counts to its microsecond");
+        check.eq(Sno.boundary(at.plusNanos(499)), Sno.boundary(at), "sno: 499 ns round down to the microsecond");
+        check.eq(Sno.boundary(at.plusNanos(500)), b, "sno: 500 ns round up to the microsecond");
         SnowflakeSi f = SnowflakeSi.fromLong(8192), g = f.withLayout(new SnowflakeSi.Layout(1072915200000L, 4));
-        check.that(f.compareTo(g) == 0 && !f.equals(g), "snowflake_si: compareTo ignores the layout, equals does not");
+        SnowflakeSi h = f.withLayout(new SnowflakeSi.Layout(1072915200000L, 8));
+        check.that(g.compareTo(f) < 0 && f.compareTo(g) > 0 && g.compareTo(h) < 0 && !f.equals(g),
+                "snowflake_si: the same integer orders by the base clock, then the index width");
+        check.that(f.compareTo(SnowflakeSi.fromLong(8191).withLayout(g.layout())) > 0
+                && f.compareTo(f.withLayout(SnowflakeSi.Layout.DEFAULT)) == 0, "snowflake_si: the integer first");
+        check.eq(new java.util.TreeSet<>(List.of(f, g, h)).size(), new java.util.HashSet<>(List.of(f, g, h)).size(),
+                "snowflake_si: a TreeSet keeps apart what a HashSet does");
         check.eq(g.toInstant(), Instant.parse("2004-01-01T00:00:00.001Z"), "snowflake_si: the time under its layout");
         check.that(Uid60.parse("AAAAAQAAAA").compareTo(Uid60.parse("AAAAAgAAAA")) > 0,
                 "uid60: ordered as the integer, not the text");
@@ -208,6 +307,16 @@ final class OfflineTests {
         }
         try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(buf.toByteArray()))) {
             check.eq(((PgSno) in.readObject()).get(), x, "PgSno: serialized");
+        }
+        // a PgSnowflakeSi serializes as its text: its layout is not kept
+        SnowflakeSi.Layout other = new SnowflakeSi.Layout(1072915200000L, 4);
+        buf = new java.io.ByteArrayOutputStream();
+        try (java.io.ObjectOutputStream out2 = new java.io.ObjectOutputStream(buf)) {
+            out2.writeObject(pgkuid.pgjdbc.PgSnowflakeSi.of(SnowflakeSi.fromLong(8192).withLayout(other)));
+        }
+        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(buf.toByteArray()))) {
+            check.eq(((pgkuid.pgjdbc.PgSnowflakeSi) in.readObject()).get(), SnowflakeSi.fromLong(8192),
+                    "PgSnowflakeSi: serialized, with the default layout again");
         }
     }
 }

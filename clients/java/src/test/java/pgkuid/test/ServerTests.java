@@ -96,9 +96,10 @@ final class ServerTests {
                 exec(c, "SELECT set_config('search_path', '" + schema + ", ' || current_setting('search_path'), false)");
                 exec(c, "SET TimeZone = 'UTC'");
             }
-            oids = PgUid.register(bin);
+            oids = PgUid.register(bin).oids();
             PgUid.register(txt);
             binaryTransfer();
+            whichForm();
             Map<String, Object> vectors = Kinds.vectors();
             refused(Kinds.list(vectors, "refused"));
             ids(Kinds.list(vectors, "ids"));
@@ -110,6 +111,8 @@ final class ServerTests {
             for (String type : Kinds.TYPES) {
                 roundTrip(type);
             }
+            shadowed(schema, Kinds.list(vectors, "ids"), true);
+            shadowed(schema, Kinds.list(vectors, "ids"), false);
         } finally {
             exec(bin, "DROP SCHEMA " + schema + " CASCADE");
             bin.close();
@@ -167,6 +170,47 @@ final class ServerTests {
                     e.getKey() + ": pgJDBC sends it in binary on the binary connection");
             check.that(!txt.unwrap(BaseConnection.class).binaryTransferSend(e.getValue()),
                     e.getKey() + ": pgJDBC sends it as text with preferQueryMode=simple");
+        }
+    }
+
+    /**
+     * Which form goes when, with the default prepareThreshold (5): a
+     * parameter whose text and bytes disagree shows which one the server
+     * read. The parameter goes in binary from the first execution; the
+     * result comes in text until the statement is server-prepared and
+     * described (the 5th execution prepares it), in binary from the 6th;
+     * with preferQueryMode=simple, text both ways.
+     */
+    private void whichForm() throws Exception {
+        pgkuid.Sno inBytes = pgkuid.Sno.parse("brpk4q72xwf2m63l"), inText = pgkuid.Sno.parse("2222222222222222");
+        pgkuid.pgjdbc.PgSno p = pgkuid.pgjdbc.PgSno.of(inBytes);
+        java.lang.reflect.Field value = org.postgresql.util.PGobject.class.getDeclaredField("value");
+        value.setAccessible(true);
+        value.set(p, inText.toString()); // getValue() the text, toBytes() the bytes
+        try (Connection c = connect(Map.of())) {
+            PgUid.register(c);
+            try (PreparedStatement ps = c.prepareStatement("SELECT (?)::text, ?::sno")) {
+                for (int run = 1; run <= 8; run++) {
+                    ps.setObject(1, p);
+                    ps.setObject(2, p);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        check.eq(List.of(rs.getString(1), rs.getMetaData().unwrap(PGResultSetMetaData.class).getFormat(2)),
+                                List.of(inBytes.toString(), run < 6 ? 0 : 1),
+                                "prepareThreshold=5, execution " + run + ": the parameter in binary, the result in "
+                                        + (run < 6 ? "text" : "binary"));
+                    }
+                }
+            }
+        }
+        try (PreparedStatement ps = txt.prepareStatement("SELECT (?)::text, ?::sno")) {
+            ps.setObject(1, p);
+            ps.setObject(2, p);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                check.eq(List.of(rs.getString(1), rs.getMetaData().unwrap(PGResultSetMetaData.class).getFormat(2)),
+                        List.of(inText.toString(), 0), "preferQueryMode=simple: text both ways");
+            }
         }
     }
 
@@ -255,7 +299,7 @@ final class ServerTests {
     private void offPath(String schema, List<Map<String, Object>> ids) throws SQLException {
         String nsp = (String) column(bin, "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'uid'").get(0);
         try (Connection c = connect(Map.of("prepareThreshold", "-1", "currentSchema", schema))) {
-            check.eq(PgUid.register(c), oids, "off the search_path (" + column(c, "SHOW search_path") + "): register");
+            check.eq(PgUid.register(c).oids(), oids, "off the search_path (" + column(c, "SHOW search_path") + "): register");
             for (String type : Kinds.TYPES) {
                 UidValue x = Kinds.parse(type, (String) ids.stream().filter(v -> v.get("type").equals(type)).findFirst().get().get("text"));
                 try (PreparedStatement ps = prepare(c, "SELECT ?::" + nsp + "." + type, x); ResultSet rs = ps.executeQuery()) {
@@ -267,6 +311,63 @@ final class ServerTests {
                             type + " off the search_path: named " + got.getType());
                 }
             }
+        }
+    }
+
+    /**
+     * With a table named as each type (its row type) first on the
+     * search_path, and the extension's schema on the path after it (onPath)
+     * or off it, the values that register()'s PgUidTypes makes still go as
+     * the extension's types, in binary and in text (the extended protocol
+     * with binaryTransferDisable), and come back.
+     */
+    private void shadowed(String schema, List<Map<String, Object>> ids, boolean onPath) throws SQLException {
+        String nsp = (String) column(bin, "SELECT extnamespace::regnamespace::text FROM pg_extension WHERE extname = 'uid'").get(0);
+        String where = onPath ? "on the search_path after tables named so" : "off the search_path, tables named so on it";
+        String decoys = schema + "_decoys";
+        exec(bin, "CREATE SCHEMA " + decoys);
+        try {
+            for (String type : Kinds.TYPES) {
+                exec(bin, "CREATE TABLE " + decoys + "." + type + " (a int, b int)");
+            }
+            String path = onPath ? decoys + "," + nsp : decoys;
+            // text: the extended protocol with binary off for the types (with
+            // preferQueryMode=simple pgJDBC sends no parameter types at all)
+            String disable = String.join(",", oids.values().stream().map(String::valueOf).toList());
+            for (Map<String, String> how : List.of(Map.of("prepareThreshold", "-1"),
+                    Map.of("prepareThreshold", "-1", "binaryTransferDisable", disable))) {
+                boolean binary = !how.containsKey("binaryTransferDisable");
+                Map<String, String> options = new java.util.HashMap<>(how);
+                options.put("currentSchema", path);
+                try (Connection c = connect(options)) {
+                    pgkuid.pgjdbc.PgUidTypes types = PgUid.register(c);
+                    check.eq(types.oids(), oids, where + ": register");
+                    for (int oid : oids.values()) {
+                        check.eq(c.unwrap(BaseConnection.class).binaryTransferSend(oid), binary, where + ": binary sending of " + oid);
+                    }
+                    for (String type : Kinds.TYPES) {
+                        String name = type + " " + where + (binary ? " in binary" : " in text");
+                        UidValue x = Kinds.parse(type, (String) ids.stream().filter(v -> v.get("type").equals(type))
+                                .findFirst().get().get("text"));
+                        check.eq(types.typeName(type), "\"" + nsp + "\".\"" + type + "\"", name + ": the name sent");
+                        try (PreparedStatement ps = c.prepareStatement("SELECT pg_typeof(?)::oid::bigint, (?)::text, ?")) {
+                            for (int i = 1; i <= 3; i++) {
+                                ps.setObject(i, types.of(x));
+                            }
+                            try (ResultSet rs = ps.executeQuery()) {
+                                rs.next();
+                                Object got = rs.getObject(3);
+                                check.eq(List.of(rs.getLong(1), rs.getString(2), got instanceof PgId<?> p ? p.get() : got),
+                                        List.of((long) oids.get(type), x.toString(), x), name + ": the parameter's type, text, value");
+                            }
+                        } catch (SQLException e) {
+                            check.that(false, name + ": " + e.getMessage());
+                        }
+                    }
+                }
+            }
+        } finally {
+            exec(bin, "DROP SCHEMA " + decoys + " CASCADE");
         }
     }
 
@@ -324,7 +425,11 @@ final class ServerTests {
     /** boundary() equals <type>_boundary(), its errors included. */
     private void boundaries() throws SQLException {
         for (String at : List.of("1960-01-01T00:00:00Z", "2026-11-01T12:00:00.000001Z", "2031-05-08T23:03:34.976001Z",
-                "2112-09-17T23:53:47.370495Z", "2200-01-01T00:00:00Z")) {
+                "2112-09-17T23:53:47.370495Z", "2200-01-01T00:00:00Z",
+                // below the microsecond: pgJDBC rounds to the nearest, a half up
+                "2026-11-01T12:00:00.0000005Z", "2026-11-01T12:00:00.000000499Z", "2026-11-01T11:59:59.9999995Z",
+                "2026-11-01T11:59:59.999999499Z", "2031-05-08T23:03:34.9759995Z", "2031-05-08T23:03:34.975999499Z",
+                "2026-11-01T12:00:00.123456789Z", "1969-12-31T23:59:59.9999995Z", "1969-12-31T23:59:59.999999499Z")) {
             Instant t = Instant.parse(at);
             for (String type : Kinds.TYPES) {
                 sameOutcome(type + "_boundary(" + at + ")", "SELECT " + type + "_boundary(?)::text", List.of(t),
@@ -346,6 +451,12 @@ final class ServerTests {
             List.of("snowflake_si", 512, 0, EPOCH_2004, 4), List.of("snowflake_si", 0, 0, EPOCH_2004, 14),
             List.of("snowflake_si", 0, 0, Instant.parse("2003-01-01T00:00:00Z"), 8),
             List.of("snowflake_si", 0, 0, Instant.parse("2004-01-01T00:00:00.0005Z"), 8),
+            List.of("snowflake_si", 0, 0, Instant.parse("2004-01-01T00:00:00.0009995Z"), 8),
+            List.of("snowflake_si", 0, 0, Instant.parse("2004-01-01T00:00:00.000999499Z"), 8),
+            List.of("snowflake_si", 0, 0, Instant.parse("2004-01-01T00:00:00.0004995Z"), 8),
+            List.of("snowflake_si", 0, 0, Instant.parse("2003-03-18T07:20:19.224Z"), 8),
+            List.of("snowflake_si", 0, 0, Instant.parse("2003-03-18T07:20:19.2249995Z"), 8),
+            List.of("snowflake_si", 0, 0, Instant.parse("-3999-01-01T00:00:00Z"), 8),
             List.of("revts8", 0, 0, 0), List.of("revts8", 63, 63, 15), List.of("revts8", 64, 0, 0),
             List.of("revts8", 0, 64, 0), List.of("revts8", 0, 0, 16),
             List.of("uid60", 0, 0, 0), List.of("uid60", 511, 1023, 511), List.of("uid60", 512, 0, 0),
@@ -368,7 +479,9 @@ final class ServerTests {
 
     /** fromParts() equals <type>_from_parts(), its errors (and their order) included. */
     private void fromParts() throws SQLException {
-        for (String at : List.of("2026-11-01T12:00:00.123456Z", "1960-01-01T00:00:00Z", "2200-01-01T00:00:00Z")) {
+        for (String at : List.of("2026-11-01T12:00:00.123456Z", "1960-01-01T00:00:00Z", "2200-01-01T00:00:00Z",
+                "2026-11-01T12:00:00.1234565Z", "2026-11-01T12:00:00.123456499Z", "2026-11-01T11:59:59.9999995Z",
+                "2026-11-01T11:59:59.999999499Z", "1969-12-31T23:59:59.9999995Z", "1969-12-31T23:59:59.999999499Z")) {
             Instant t = Instant.parse(at);
             for (List<Object> a : PARTS) {
                 List<Object> args = new ArrayList<>(a.subList(1, a.size()));
@@ -415,7 +528,8 @@ final class ServerTests {
             made.add((UidValue) column(bin, insert, i).get(0));
         }
         Thread.sleep(pause);
-        Instant split = Instant.now();
+        // nanoseconds below the microsecond, for pgJDBC to round
+        Instant split = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS).plusNanos(700);
         Thread.sleep(pause);
         for (int i = 3; i < 6; i++) {
             made.add((UidValue) column(txt, insert, i).get(0));
@@ -438,6 +552,8 @@ final class ServerTests {
             }
         }
         UidValue b = Kinds.boundary(type, split);
+        check.eq(List.of(b.toString()), column(bin, "SELECT " + type + "_boundary(?)::text", split),
+                type + ": the boundary of " + split + " (" + b + ") is the server's");
         bin.setAutoCommit(false);
         try {
             exec(bin, "SET LOCAL enable_seqscan = off");
