@@ -9,6 +9,10 @@ use crate::{binary_input, check_field, check_range, text_error, timestamp_text, 
 const MAX: i64 = (1 << 53) - 1;
 const MAB_MAX: i64 = (1 << 40) - 1;
 const EPOCH_MIN: i64 = 1_047_972_019_225; // ms: 2003-03-18 07:20:19.225+00
+/// The last whole millisecond a `timestamptz` holds (294276-12-31
+/// 23:59:59.999+00): the server's base clock is a timestamptz argument or
+/// setting, so none later reaches it.
+const EPOCH_MAX: i64 = 9_224_318_015_999_999;
 const EXPECTED: &str = "a decimal integer from 0 to 9007199254740991";
 
 /// What the server reads from `uid.snowflake_si_epoch` and
@@ -44,19 +48,26 @@ impl Layout {
     pub const DEFAULT: Layout = Layout { epoch_unix_ms: 1_704_067_200_000, index_bits: 8 };
 
     /// A layout the server takes, or its error for a base clock (22023) or
-    /// width (22003) it refuses.
+    /// width (22003) it refuses: the base clock from 2003-03-18
+    /// 07:20:19.225+00 to 294276-12-31 23:59:59.999+00 (the last a
+    /// `timestamptz` holds; one later is refused as the server refuses
+    /// `'infinity'`, the only base clock past it that it can be given).
     pub fn new(epoch_unix_ms: i64, index_bits: i32) -> Result<Layout, Error> {
         Layout { epoch_unix_ms, index_bits }.check()
     }
 
     fn check(self) -> Result<Layout, Error> {
-        if self.epoch_unix_ms < EPOCH_MIN {
+        if !(EPOCH_MIN..=EPOCH_MAX).contains(&self.epoch_unix_ms) {
+            // past EPOCH_MAX the server has no timestamp to name (its
+            // nearest refusal is "infinity"'s, with this message and detail)
+            let text = if self.epoch_unix_ms > EPOCH_MAX {
+                "infinity".to_string()
+            } else {
+                timestamp_text(self.epoch_unix_ms.saturating_mul(1000))
+            };
             return Err(Error {
                 sqlstate: INVALID_PARAMETER_VALUE,
-                message: format!(
-                    "invalid snowflake_si base clock: \"{}\"",
-                    timestamp_text(self.epoch_unix_ms.saturating_mul(1000))
-                ),
+                message: format!("invalid snowflake_si base clock: \"{}\"", text),
                 detail: Some(
                     "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00."
                         .to_string(),

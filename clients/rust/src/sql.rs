@@ -8,10 +8,16 @@ use postgres_types::{to_sql_checked, FromSql, IsNull, Kind, ToSql, Type};
 
 use crate::{Error, Id, Muid, Revts8, Sno, SnowflakeSi, Uid60};
 
-/// Whether a column or parameter is the type: by name, in whatever schema
-/// the extension is (its OIDs are not fixed).
+/// Whether a column or parameter is the type, or a domain over it (at any
+/// depth): by name, in whatever schema the extension is (its OIDs are not
+/// fixed, and `accepts` has nothing but the `Type` to go by). A base type
+/// of the same name in another schema is taken too (see README, Drivers).
 fn accepts(ty: &Type, name: &str) -> bool {
-    ty.name() == name && matches!(ty.kind(), Kind::Simple)
+    match ty.kind() {
+        Kind::Simple => ty.name() == name,
+        Kind::Domain(inner) => accepts(inner, name),
+        _ => false,
+    }
 }
 
 macro_rules! id_types {

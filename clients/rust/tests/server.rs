@@ -105,6 +105,8 @@ async fn against_server() {
             for run in [suite::<Sno>, suite::<Muid>, suite::<SnowflakeSi>, suite::<Revts8>, suite::<Uid60>] {
                 outcome = outcome.and(run(&client, &mut checks, &ids, &refused).await);
             }
+            outcome = outcome.and(check_from_parts(&client, &mut checks).await);
+            outcome = outcome.and(check_more_inputs(&client, &mut checks).await);
             (checks, outcome)
         }
     });
@@ -144,11 +146,249 @@ fn suite<'a, T: SqlId>(
             unix_us(2031, 5, 8, 23, 3, 34, 976_001),
             unix_us(2200, 1, 1, 0, 0, 0, 0),
         ];
-        for at in times {
+        for at in times.into_iter().chain(EDGES.iter().map(|&(y, mo, d, h, mi, se, us)| unix_us(y, mo, d, h, mi, se, us))) {
             check_boundary::<T>(client, checks, at).await?;
         }
+        check_domain::<T>(client, checks, ids.iter().find(mine).expect("a vector of the type")).await?;
         round_trip::<T>(client, checks).await
     })
+}
+
+/// Each type's first and last representable times (the DETAIL of its
+/// from_parts' errors), a microsecond outside each, and muid's sentinel
+/// (2^52 - 1 µs).
+const EDGES: [(i64, i64, i64, i64, i64, i64, i64); 21] = [
+    (2009, 12, 31, 23, 59, 59, 999_999),
+    (2010, 1, 1, 0, 0, 0, 0),
+    (2079, 9, 7, 15, 47, 35, 548_000),
+    (2079, 9, 7, 15, 47, 35, 548_001),
+    (2079, 9, 7, 15, 47, 35, 552_000),
+    (1969, 12, 31, 23, 59, 59, 999_999),
+    (1970, 1, 1, 0, 0, 0, 0),
+    (2112, 9, 17, 23, 53, 47, 370_494),
+    (2112, 9, 17, 23, 53, 47, 370_495),
+    (2112, 9, 17, 23, 53, 47, 370_496),
+    (2023, 12, 31, 23, 59, 59, 999_999),
+    (2024, 1, 1, 0, 0, 0, 0),
+    (2058, 11, 3, 19, 53, 47, 775_000),
+    (2058, 11, 3, 19, 53, 47, 775_001),
+    (2109, 5, 15, 7, 35, 11, 103_000),
+    (2109, 5, 15, 7, 35, 11, 103_001),
+    (2018, 2, 28, 23, 59, 59, 999_999),
+    (2018, 3, 1, 0, 0, 0, 0),
+    (2154, 4, 7, 6, 28, 15, 0),
+    (2154, 4, 7, 6, 28, 15, 1),
+    (2154, 4, 7, 6, 28, 16, 0),
+];
+
+/// The server's text of a query's one value, or its error, equals the
+/// crate's text or error.
+async fn same_outcome(
+    client: &Client,
+    checks: &mut Checks,
+    name: String,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+    mine: std::result::Result<String, Error>,
+) {
+    let server = client.query_one(sql, params).await;
+    let ok = match (&mine, &server) {
+        (Ok(x), Ok(row)) => *x == row.get::<_, String>(0),
+        (Err(e), Err(db)) => same_error(Some(e.clone()), db),
+        _ => false,
+    };
+    checks.check(ok, || format!("{}: {:?}, the server's {:?}", name, mine, server));
+}
+
+/// Arguments of `<type>_from_parts()` after the time: in range, at the
+/// ends, just outside, several outside at once (which error comes first);
+/// snowflake_si's with a base clock (ms since 1970) and index width.
+const PARTS: &[(&str, &[i64], Option<(i64, i32)>)] = &[
+    ("sno", &[0, 0, 0, 0], None),
+    ("sno", &[255, 65535, 65535, 1], None),
+    ("sno", &[256, 0, 0, 0], None),
+    ("sno", &[0, -1, 0, 0], None),
+    ("sno", &[0, 0, 65536, 0], None),
+    ("sno", &[0, 0, 0, 2], None),
+    ("sno", &[256, -1, 65536, 2], None),
+    ("muid", &[0, 0], None),
+    ("muid", &[(1 << 44) - 1, -1], None),
+    ("muid", &[1 << 44, 0], None),
+    ("muid", &[-1, 0], None),
+    ("snowflake_si", &[0, 0], None),
+    ("snowflake_si", &[31, 255], None),
+    ("snowflake_si", &[32, 0], None),
+    ("snowflake_si", &[0, 256], None),
+    ("snowflake_si", &[-1, 0], None),
+    ("snowflake_si", &[32, 256], None),
+    ("snowflake_si", &[1, 0], Some((1_072_915_200_000, 8))),
+    ("snowflake_si", &[511, 15], Some((1_072_915_200_000, 4))),
+    ("snowflake_si", &[512, 0], Some((1_072_915_200_000, 4))),
+    ("snowflake_si", &[0, 0], Some((1_072_915_200_000, 14))),
+    ("snowflake_si", &[0, 0], Some((1_072_915_200_000, 0))),
+    ("snowflake_si", &[0, 0], Some((1_041_379_200_000, 8))),
+    ("snowflake_si", &[9999, 9999], Some((1_041_379_200_000, 14))),
+    ("snowflake_si", &[0, 0], Some((1_047_972_019_225, 13))),
+    ("snowflake_si", &[0, 0], Some((9_224_318_015_999_999, 13))),
+    ("revts8", &[0, 0, 0], None),
+    ("revts8", &[63, 63, 15], None),
+    ("revts8", &[64, 0, 0], None),
+    ("revts8", &[0, 64, 0], None),
+    ("revts8", &[0, 0, 16], None),
+    ("revts8", &[-1, -1, -1], None),
+    ("uid60", &[0, 0, 0], None),
+    ("uid60", &[511, 1023, 511], None),
+    ("uid60", &[512, 0, 0], None),
+    ("uid60", &[0, 1024, 0], None),
+    ("uid60", &[0, 0, 512], None),
+    ("uid60", &[512, 1024, 512], None),
+];
+
+/// The crate's from_parts of PARTS' arguments, as text.
+fn made_from_parts(
+    type_name: &str,
+    at: i64,
+    a: &[i64],
+    layout: Option<(i64, i32)>,
+) -> std::result::Result<String, Error> {
+    let i = |k: usize| a[k] as i32;
+    Ok(match type_name {
+        "sno" => Sno::from_parts(at, i(0), i(1), i(2), i(3))?.to_string(),
+        "muid" => Muid::from_parts(at, a[0], i(1))?.to_string(),
+        "snowflake_si" => match layout {
+            None => SnowflakeSi::from_parts(at, i(0), i(1))?.to_string(),
+            Some((epoch, bits)) => Layout { epoch_unix_ms: epoch, index_bits: bits }.from_parts(at, i(0), i(1))?.to_string(),
+        },
+        "revts8" => Revts8::from_parts(at, i(0), i(1), i(2))?.to_string(),
+        _ => Uid60::from_parts(at, i(0), i(1), i(2))?.to_string(),
+    })
+}
+
+/// from_parts equals `<type>_from_parts()`, its errors (and which comes
+/// first) included, at ordinary times and at each type's edges.
+async fn check_from_parts(client: &Client, checks: &mut Checks) -> Result<()> {
+    let mut times = vec![
+        unix_us(2026, 11, 1, 12, 0, 0, 123_456),
+        unix_us(1960, 1, 1, 0, 0, 0, 0),
+        unix_us(2200, 1, 1, 0, 0, 0, 0),
+    ];
+    times.extend(EDGES.iter().map(|&(y, mo, d, h, mi, se, us)| unix_us(y, mo, d, h, mi, se, us)));
+    for at in times {
+        for &(name, a, layout) in PARTS {
+            let mut args: Vec<String> = a
+                .iter()
+                .enumerate()
+                .map(|(k, n)| format!("{}::{}", n, if name == "muid" && k == 0 { "bigint" } else { "int" }))
+                .collect();
+            // the base clock as milliseconds: days and the rest, as a
+            // timestamptz's last ones are past i64 microseconds since 1970
+            let epoch = layout.map(|(ms, _)| ms);
+            if let Some((_, bits)) = layout {
+                args.push(
+                    "'epoch'::timestamptz + make_interval(days => ($2::bigint / 86400000)::int) \
+                     + ($2::bigint % 86400000) * interval '1 millisecond'"
+                        .to_string(),
+                );
+                args.push(format!("{}::int", bits));
+            }
+            let sql = format!("SELECT {}_from_parts($1, {})::text", name, args.join(", "));
+            let label = format!("{}_from_parts({}, {:?}, {:?})", name, at, a, layout);
+            let mut mine = made_from_parts(name, at, a, layout);
+            if epoch.map_or(false, |ms| ms > i64::MAX / 1000) {
+                // a base clock past i64 microseconds since 1970: the times
+                // saturate, so the range in the DETAIL is not the server's
+                // (README); the SQLSTATE and message are
+                let server = client.query_one(&sql, &[&system_time(at), &epoch]).await;
+                let detail = server.as_ref().err().and_then(|e| e.as_db_error()).and_then(|e| e.detail());
+                if let (Err(e), Some(d)) = (&mut mine, detail) {
+                    e.detail = Some(d.to_string());
+                }
+            }
+            match &epoch {
+                Some(ms) => same_outcome(client, checks, label, &sql, &[&system_time(at), ms], mine).await,
+                None => same_outcome(client, checks, label, &sql, &[&system_time(at)], mine).await,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Inputs beyond the vectors, read as the server reads them or refused in
+/// its words: the alternatives it accepts (upper case, short muids), white
+/// space, characters of several bytes (positions and lengths count bytes),
+/// leading zeros, over-long text.
+const MORE_INPUTS: &[(&str, &str)] = &[
+    ("sno", "BRPK4Q72XWF2M63L"),
+    ("sno", "brpk4q72xwf2m6\u{e9}"),
+    ("sno", "brpk4q72xwf2m6\u{e9}l"),
+    ("sno", " brpk4q72xwf2m63l"),
+    ("sno", "brpk4q72xwf2m63l "),
+    ("sno", "brpk4q72xwf2m63l2"),
+    ("sno", "brpk4q72xwf2m63lbrpk4q72xwf2m63l"),
+    ("muid", "5d5eac793e61f-1bfc71b112d-0000000b"),
+    ("muid", "5D5EAC793E61F-1BFC71B112D"),
+    ("muid", "5D5EAC793E61F"),
+    ("muid", "5D5EAC793E61F-1BFC71B112D-000000\u{e9}"),
+    ("muid", "5D5EAC793E61F-1BFC71B112D0000000B0"),
+    ("muid", " 5D5EAC793E61F-1BFC71B112D-0000000B"),
+    ("muid", "5D5EAC793E61F-1BFC71B112D-0000000B0"),
+    ("snowflake_si", " \t00042\n"),
+    ("snowflake_si", "   "),
+    ("snowflake_si", "0000000000000000000000001"),
+    ("snowflake_si", "00009007199254740991"),
+    ("snowflake_si", "00009007199254740992"),
+    ("snowflake_si", "99999999999999999999999999999"),
+    ("snowflake_si", "+1"),
+    ("snowflake_si", "-0"),
+    ("snowflake_si", "4 2"),
+    ("snowflake_si", "\u{661}"),
+    ("snowflake_si", "4\u{e9}"),
+    ("revts8", "CB54ECF284000000"),
+    ("revts8", "cb54ecf28400000\u{e9}"),
+    ("revts8", "ffffffffffff07ff"),
+    ("revts8", " cb54ecf284000000"),
+    ("revts8", "cb54ecf2840000000"),
+    ("uid60", "__________"),
+    ("uid60", "AAAAAQAAA\u{e9}"),
+    ("uid60", "aaaaaqaaaa"),
+    ("uid60", "0xAAAAAAAA"),
+    ("uid60", " AAAAAQAAAA"),
+    ("uid60", "AAAAAQAAAAA"),
+];
+
+async fn check_more_inputs(client: &Client, checks: &mut Checks) -> Result<()> {
+    for &(name, input) in MORE_INPUTS {
+        let mine = AnyId::read(name, input, Layout::DEFAULT).map(|x| x.text());
+        let sql = format!("SELECT $1::text::{}::text", name);
+        same_outcome(client, checks, format!("{} {:?}", name, input), &sql, &[&input], mine).await;
+    }
+    Ok(())
+}
+
+/// A domain over the type, and one over that: a parameter into a column
+/// of each (ToSql's accepts), the column read back (FromSql's), and a
+/// parameter cast to each.
+async fn check_domain<T: SqlId>(client: &Client, checks: &mut Checks, v: &Vector) -> Result<()> {
+    let name = T::TYPE_NAME;
+    let x: T = v.text.parse().expect("the vector's text");
+    client
+        .batch_execute(&format!(
+            "CREATE DOMAIN rust_d_{0} AS {0} NOT NULL; CREATE DOMAIN rust_dd_{0} AS rust_d_{0};
+             CREATE TABLE rust_domain_{0} (d rust_d_{0}, dd rust_dd_{0})",
+            name
+        ))
+        .await?;
+    let sql = format!("INSERT INTO rust_domain_{} (d, dd) VALUES ($1, $2) RETURNING d, dd, d::text, dd::text", name);
+    let got = client.query_one(&sql, &[&x, &x]).await;
+    let ok = matches!(&got, Ok(row)
+        if row.try_get::<_, T>(0).ok() == Some(x) && row.try_get::<_, T>(1).ok() == Some(x)
+            && row.get::<_, String>(2) == v.text && row.get::<_, String>(3) == v.text);
+    checks.check(ok, || format!("{} {} into domain columns: {:?}", name, v.text, got.map(|r| format!("{:?}", r))));
+    let sql = format!("SELECT d, dd FROM rust_domain_{} WHERE d = $1 AND dd = $2", name);
+    let got = client.query_one(&sql, &[&x, &x]).await;
+    let ok = matches!(&got, Ok(row) if row.try_get::<_, T>(0).ok() == Some(x) && row.try_get::<_, T>(1).ok() == Some(x));
+    checks.check(ok, || format!("{} {} from domain columns: {:?}", name, v.text, got.map(|r| format!("{:?}", r))));
+    Ok(())
 }
 
 /// The crate's error equals the server's for the same input.

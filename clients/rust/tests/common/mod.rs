@@ -12,6 +12,9 @@ use serde_json::Value;
 pub struct Vector {
     pub type_name: String,
     pub input: String,
+    /// how the input is written: "text", or "bytes" (hex after "0x");
+    /// refused inputs are text
+    pub form: String,
     pub options: BTreeMap<String, Value>,
     pub text: String,
     pub bytes: String,
@@ -59,6 +62,7 @@ fn vector(v: &Value) -> Vector {
     };
     Vector {
         input: text("input"),
+        form: v["form"].as_str().unwrap_or("text").to_string(),
         options: v["options"].as_object().map(|o| o.clone().into_iter().collect()).unwrap_or_default(),
         text: text("text"),
         bytes: text("bytes"),
@@ -130,19 +134,33 @@ macro_rules! each {
 }
 
 impl AnyId {
-    /// A vector's input read as its type reads it: text, or bytes written `0x…`.
-    pub fn read(type_name: &str, input: &str, layout: Layout) -> Result<AnyId, Error> {
-        if let Some(digits) = input.strip_prefix("0x") {
-            let data = unhex(digits);
-            return Ok(match type_name {
-                "sno" => AnyId::Sno(Sno::from_bytes(&data)?),
-                "muid" => AnyId::Muid(Muid::from_bytes(&data)?),
-                "snowflake_si" => AnyId::SnowflakeSi(layout.from_bytes(&data)?),
-                "revts8" => AnyId::Revts8(Revts8::from_bytes(&data)?),
-                "uid60" => AnyId::Uid60(Uid60::from_bytes(&data)?),
-                other => panic!("no type {}", other),
-            });
+    /// A vector's input read as its type reads it: by its form, text or
+    /// bytes written `0x…` (a uid60's text may begin with "0x" too).
+    pub fn read_input(v: &Vector, layout: Layout) -> Result<AnyId, Error> {
+        match v.form.as_str() {
+            "text" => AnyId::read(&v.type_name, &v.input, layout),
+            "bytes" => {
+                let digits = v.input.strip_prefix("0x").unwrap_or_else(|| panic!("bytes {:?}", v.input));
+                AnyId::read_bytes(&v.type_name, &unhex(digits), layout)
+            }
+            other => panic!("{} {:?}: no form {:?}", v.type_name, v.input, other),
         }
+    }
+
+    /// The binary form read as its type reads it.
+    pub fn read_bytes(type_name: &str, data: &[u8], layout: Layout) -> Result<AnyId, Error> {
+        Ok(match type_name {
+            "sno" => AnyId::Sno(Sno::from_bytes(data)?),
+            "muid" => AnyId::Muid(Muid::from_bytes(data)?),
+            "snowflake_si" => AnyId::SnowflakeSi(layout.from_bytes(data)?),
+            "revts8" => AnyId::Revts8(Revts8::from_bytes(data)?),
+            "uid60" => AnyId::Uid60(Uid60::from_bytes(data)?),
+            other => panic!("no type {}", other),
+        })
+    }
+
+    /// Text read as its type's input function reads it.
+    pub fn read(type_name: &str, input: &str, layout: Layout) -> Result<AnyId, Error> {
         Ok(match type_name {
             "sno" => AnyId::Sno(input.parse()?),
             "muid" => AnyId::Muid(input.parse()?),
