@@ -88,4 +88,8 @@ echo "== clients/java: javac, jar, the tests (clients/java/test.sh)"
 bash "$SRC/clients/java/test.sh"
 
 echo "== clients/rust: cargo build, cargo test (offline, Debian's /usr/share/cargo/registry)"
-PATH=/usr/bin:$PATH sh "$SRC/clients/rust/test.sh"
+# the compiled crates kept for the next major's run (cargo rebuilds what
+# changed), where this user may write there; else test.sh's temporary one
+cargo_target=$UID_SCRATCH/cargo-target
+{ mkdir -p "$cargo_target" 2>/dev/null && [ -w "$cargo_target" ]; } || cargo_target=
+UID_CARGO_TARGET=${UID_CARGO_TARGET:-$cargo_target} PATH=/usr/bin:$PATH sh "$SRC/clients/rust/test.sh"

@@ -11,6 +11,9 @@
 # temporary directory (cargo writes Cargo.lock next to Cargo.toml, and no
 # lock is committed: it is resolved from the registry at hand), which also
 # holds CARGO_HOME and the target directory, and is removed on exit.
+# UID_CARGO_TARGET names a target directory to keep instead (test/clients.sh
+# keeps one in its scratch directory, so that the second major's run reuses
+# the crates the first compiled; cargo builds again what changed).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,11 +38,12 @@ replace-with = "debian"
 directory = "$registry"
 EOF
 cp -R "$here/Cargo.toml" "$here/src" "$here/tests" "$work/crate/"
+target=${UID_CARGO_TARGET:-$work/target}
 export CARGO_HOME="$work/cargo-home"
 cd "$work/crate"
 
 cargo --version
 rustc --version
-cargo build --offline --target-dir "$work/target"
+cargo build --offline --target-dir "$target"
 cargo tree --offline --depth 1 --edges normal,dev 2>/dev/null || true
-cargo test --offline --target-dir "$work/target" -- --nocapture
+cargo test --offline --target-dir "$target" -- --nocapture
