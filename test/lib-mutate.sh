@@ -114,7 +114,10 @@ cc_link() {
 	mkdir -p "$OBJ_CACHE"
 	for src in "$@"; do
 		# the flags that name the copy's directory are the same for every copy
-		deps=$($CC "${flags[@]}" -MM -MT x "$src" | sed -e 's/^x://' -e 's/\\$//') || return 1
+		# (no pipe: a source the preprocessor refuses fails here, never hashes as nothing)
+		deps=$($CC "${flags[@]}" -MM -MT x "$src") || return 1
+		deps=${deps#x:}
+		deps=${deps//\\/}
 		key=$({
 			printf '%s\n' "$CC" "${flags[@]}" | grep -v '^-I'
 			for f in $deps; do printf '%s\n' "${f##*/}"; cat "$f"; done
