@@ -22,6 +22,7 @@
 #   copy_core DIR                         src/core's files into DIR/core
 #   build_sim DIR OUT                     the simulator, as the Makefile
 #                                         builds test/sim/sim, over DIR/core
+#   objects_once BUILDER...               the unchanged core's objects, once
 #   cc_link OUT FLAG... -- SOURCE...      compiles and links, each object
 #                                         taken from OBJ_CACHE when made
 #                                         there before from the same text
@@ -100,6 +101,19 @@ copy_core() {
 build_sim() {
 	cc_link "$2" -std=gnu11 -O2 -DUID_SIM -Itest/sim -I"$1" -Isrc -- \
 		test/sim/*.c "$1/core/alloc.c" "$1/core/backfill.c" "$1/core/record.c"
+}
+
+# objects_once BUILDER...: OBJ_CACHE in the run's directory ($work), filled
+# from an unchanged copy of the core by each BUILDER (build_sim, build_unit)
+# before the jobs that share it start; exits 2 if the core does not build.
+objects_once() {
+	local b
+	export OBJ_CACHE=$work/.objects
+	copy_core "$work/.unchanged"
+	for b in "$@"; do
+		"$b" "$work/.unchanged" "$work/.unchanged/$b" ||
+			{ echo "$b: the unchanged core does not build" >&2; exit 2; }
+	done
 }
 
 cc_link() {

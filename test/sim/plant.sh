@@ -419,10 +419,7 @@ plant hold pool.h uid_pool_hold_end \
 # The plants found last start first, the others filling the jobs around
 # them (each plant stops at the first seed that finds it).
 slow="renew stale mark cluster-alone-split signalled durable split inherit"
-# the unchanged core's objects, made once before the jobs share them
-export OBJ_CACHE=$work/.objects
-copy_core "$work/.unchanged"
-build_sim "$work/.unchanged" "$work/.unchanged/sim" || { echo "the simulator does not build" >&2; exit 2; }
+objects_once build_sim
 started=
 for name in $slow $names; do
 	case " $started " in *" $name "*) continue ;; esac

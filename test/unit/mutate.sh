@@ -492,11 +492,7 @@ mutant take-over-older-fence backfill.c uid_used_take_over \
 # ---------------------------------------------------------------- the run
 
 [ -n "$names" ] || { echo "no mutant named ${MUTANTS:-}" >&2; exit 2; }
-# the unchanged core's objects, made once before the jobs share them
-export OBJ_CACHE=$work/.objects
-copy_core "$work/.unchanged"
-build_unit "$work/.unchanged" "$work/.unchanged/core_test" || { echo "the unit tables do not build" >&2; exit 2; }
-build_sim "$work/.unchanged" "$work/.unchanged/sim" || { echo "the simulator does not build" >&2; exit 2; }
+objects_once build_unit build_sim
 for name in $names; do
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
 	run_one "$name" &
