@@ -14,6 +14,12 @@ final class Codec {
     static final int BAD_LENGTH = 0, BAD_CHAR = 1, BAD_SHAPE = 2, BAD_RESERVED = 3, OUT_OF_RANGE = 4;
 
     /** The text as the server sees it: positions and lengths count UTF-8 bytes. */
+    /** Two values of two big-endian words each, in the order of their bytes (unsigned). */
+    static int compareWords(long hi, long lo, long otherHi, long otherLo) {
+        int c = Long.compareUnsigned(hi, otherHi);
+        return c != 0 ? c : Long.compareUnsigned(lo, otherLo);
+    }
+
     static byte[] utf8(String text) { return text.getBytes(StandardCharsets.UTF_8); }
 
     /** The error the server's T_in raises for text it refuses (badPos counts bytes from 0). */

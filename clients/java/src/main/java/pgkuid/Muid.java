@@ -103,8 +103,7 @@ public final class Muid implements UidValue, Comparable<Muid> {
     /** The server's order: the bytes'. */
     @Override
     public int compareTo(Muid o) {
-        int c = Long.compareUnsigned(hi, o.hi);
-        return c != 0 ? c : Long.compareUnsigned(lo, o.lo);
+        return Codec.compareWords(hi, lo, o.hi, o.lo);
     }
 
     @Override

@@ -103,8 +103,7 @@ public final class Sno implements UidValue, Comparable<Sno> {
     /** The server's order: the bytes'. */
     @Override
     public int compareTo(Sno o) {
-        int c = Long.compare(hi, o.hi);
-        return c != 0 ? c : Long.compareUnsigned(lo, o.lo);
+        return Codec.compareWords(hi, lo, o.hi, o.lo);
     }
 
     @Override

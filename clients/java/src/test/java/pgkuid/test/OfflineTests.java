@@ -253,6 +253,14 @@ final class OfflineTests {
                 && java.util.Arrays.compareUnsigned(one.toBytes(), two.toBytes()) > 0,
                 "revts8: 1 ms and 2 ms: before in time, after in bytes (" + one + ", " + two + ")");
         check.that(one.compareBytes(one) == 0 && two.compareBytes(one) < 0, "revts8: compareBytes of 2 ms and 1 ms");
+        // sno and muid: two words each, the first (high) word decides before the second
+        Sno snoLow = Sno.fromBytes(Kinds.unhex("0000ffffffffffffffff")), snoHigh = Sno.fromBytes(Kinds.unhex("00010000000000000000"));
+        check.that(snoLow.compareTo(snoHigh) < 0 && snoHigh.compareTo(snoLow) > 0,
+                "sno: the first bytes decide (" + snoLow + " before " + snoHigh + ")");
+        Muid muidLow = Muid.fromBytes(Kinds.unhex("00000000000000007fffffffffffffff")),
+                muidHigh = Muid.fromBytes(Kinds.unhex("00000000000000018000000000000000"));
+        check.that(muidLow.compareTo(muidHigh) < 0 && muidHigh.compareTo(muidLow) > 0,
+                "muid: the first bytes decide (" + muidLow + " before " + muidHigh + ")");
         Sno b = Sno.boundary(at.plusNanos(1000)), x = Sno.fromParts(at, 255, 65535, 65535, 1);
         check.that(x.compareTo(b) < 0, "sno: " + x + " is before the boundary " + b);
         check.eq(b.unixMicros(), at.toEpochMilli() * 1000 + 4000, "sno: the boundary's time");
