@@ -78,6 +78,13 @@ if want integration && packaged 15; then
 	# shellcheck disable=SC2046
 	install_missing $(int_package_list 15)
 fi
+# What the Debian package's test, the zip's and Citus's build install when
+# missing, now: they run beside each other, where two apt-gets at once would
+# fail on apt's locks.
+# shellcheck disable=SC2046
+install_missing $(! want package || bash "$UID_SRC/test/package.sh" --packages) \
+	$(! want dist || bash "$UID_SRC/test/dist.sh" --packages) \
+	$(! want citus || bash "$UID_SRC/test/citus-build.sh" --packages)
 # On exit: the last major's cluster, and a run still going beside the others:
 # a rooted major (test/root-check.sh releases its root on TERM) or the Citus
 # stage (test/citus/run.sh stops its nodes on TERM).
@@ -285,11 +292,24 @@ beside() {
 	beside_pids+=($!)
 	beside_runs+=("$name|$log")
 }
+# alongside NAME LOG-PREFIX COMMAND...: beside the others, or with
+# UID_SIDE_BY_SIDE=0 a suite run now, before them.
+alongside() {
+	if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
+		beside "$@"
+	else
+		local name=$1
+		shift 2
+		suite "$name" "$@" || true
+	fi
+}
 # The majors built from source (17, 18) that the cache lacks: built beside
-# the others from the start, one after the other (18 first for Citus),
-# under the cache's lock (test/pg-build.sh), so that a fresh machine builds
-# them while 15's suites wait on their servers; the majors' loop below
-# finds them built, or waits on that lock for the one still building.
+# the others from the start, one after the other in the majors' loop's
+# order, under the cache's lock (test/pg-build.sh), so that a fresh machine
+# builds 17 while 15's suites run and 18 while 17's do; the majors' loop
+# below finds them built, or waits on that lock for the one still building.
+# (Built 18 first, for the Citus stage, the loop waited 12 minutes for 17
+# after 15's suites in a cold run; Citus starts once 18 is built.)
 prebuild() {
 	local m
 	for m in "$@"; do
@@ -305,12 +325,15 @@ for m in $majors; do
 		to_build+=("$m")
 	fi
 done
-# 18 first when the Citus stage is wanted: it starts once 18 is built.
-if want citus && [[ " ${to_build[*]-} " == *" 18 "* ]]; then
-	to_build=(18 $(printf '%s\n' "${to_build[@]}" | grep -vx 18))
-fi
 if [ ${#to_build[@]} -gt 0 ] && { want regress || want tap || want unit || want sim || want fuzz || want clients; }; then
 	beside "PostgreSQL ${to_build[*]} built from source into $UID_PG_CACHE" uid-pg-build prebuild "${to_build[@]}"
+fi
+# The client packages' compilers (test/clients.sh --prepare: Go's and
+# Rust's dependencies, npm's cache), beside the others from the start, so
+# that the clients stage on 15 runs tests rather than compilers.
+if want clients && [[ " $majors " == *" 15 "* || " $majors " == *" 18 "* ]]; then
+	alongside "client packages' dependencies compiled (test/clients.sh --prepare)" uid-clients-prepare \
+		env PATH="${NODE_BIN:+$NODE_BIN:}$PATH" bash "$UID_SRC/test/clients.sh" --prepare
 fi
 run_rooted() {
 	"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" \
@@ -327,11 +350,7 @@ for m in $majors; do
 	if want package; then stages=${stages:+$stages,}package; fi
 	[ -n "$stages" ] || continue
 	name="${stages//,/, } on $m ($(pg_origin))"
-	if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
-		beside "$name" "uid-root-$m" run_rooted "$m" "$stages"
-	else
-		suite "$name" run_rooted "$m" "$stages" || true
-	fi
+	alongside "$name" "uid-root-$m" run_rooted "$m" "$stages"
 done
 # The integration suite (test/integration/run.sh), once, beside the others
 # from here on (UID_SIDE_BY_SIDE=0: before them): Debian 12's tools are
@@ -347,11 +366,7 @@ elif ! packaged 15; then
 	not_run "integration suite" "Debian 12's PostgreSQL 15 is not packaged here"
 else
 	name="integration suite on 15: Patroni, pgBackRest, pg_auto_failover (test/integration)"
-	if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
-		beside "$name" uid-integration run_integration
-	else
-		suite "$name" run_integration || true
-	fi
+	alongside "$name" uid-integration run_integration
 fi
 
 # Waits for the runs started beside the others (rooted majors, Citus): each
@@ -395,16 +410,46 @@ start_citus() {
 	want citus && [ $citus_started = 0 ] || return 0
 	citus_started=1
 	local name="Citus stage: Citus on PostgreSQL 18, a coordinator and two workers (test/citus)"
-	if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
-		beside "$name" uid-citus run_citus
-	else
-		suite "$name" run_citus || true
-	fi
+	alongside "$name" uid-citus run_citus
 }
 if [ -f "$UID_PG_CACHE/18/uid-pg.stamp" ] || [[ " $majors " != *" 18 "* ]] || rooted 18 || packaged 18 ||
 	! { want unit || want sim || want regress || want tap || want fuzz; }; then
 	start_citus
 fi
+
+# Once: the Debian package of 15 (pg_buildext; installed into a fresh Debian
+# 12 root, used, purged) and the PGXN zip of `make dist` (from a git clone of
+# this checkout, so not in a tree without git, such as an unpacked zip):
+# beside the others once the majors' loop is past its first major (they need
+# 15's installation only), else after the loop.
+run_package() {
+	if [ "${UID_PACKAGE_HERE:-0}" = 1 ]; then
+		env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh"
+	else
+		"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh"
+	fi
+}
+packaging_started=0
+start_packaging() {
+	[ $packaging_started = 0 ] || return 0
+	packaging_started=1
+	if ! want package; then
+		:
+	elif [ "${UID_PACKAGE_HERE:-0}" = 1 ]; then
+		alongside "Debian packages of $(PG_SUPPORTED_VERSIONS=installed /usr/share/postgresql-common/supported-versions | sort -n | tr '\n' ' ')(PG_SUPPORTED_VERSIONS=installed): build, install here, use, purge" \
+			uid-package run_package
+	else
+		alongside "Debian package: build, install into a fresh Debian 12 root, use, purge" uid-package run_package
+	fi
+	if ! want dist; then
+		:
+	elif git -C "$UID_SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		alongside "PGXN zip: make dist, META.json, build and CREATE EXTENSION from it" uid-dist \
+			env UID_SCRATCH="$UID_SCRATCH" UID_PORT="$UID_PORT" bash "$UID_SRC/test/dist.sh"
+	else
+		record "-" "PGXN zip: skipped ($UID_SRC is not a git checkout)"
+	fi
+}
 
 install_old_major() { ensure_postgres && copy_sources && build_and_install; }
 if [ -n "${UID_UPGRADE_FROM_MAJOR:-}" ] && want tap; then
@@ -433,11 +478,7 @@ for m in $majors; do
 	if [ -z "$nosrv_build" ] && { want unit || want sim || want fuzz; }; then
 		nosrv_build=$UID_SCRATCH/nosrv/build nosrv_config=$PG_CONFIG
 		name="unit tests, simulator, mutants, fuzz (no server; built against $ver)"
-		if [ "${UID_SIDE_BY_SIDE:-1}" = 1 ]; then
-			beside "$name" uid-nosrv run_nosrv
-		else
-			suite "$name" run_nosrv || true
-		fi
+		alongside "$name" uid-nosrv run_nosrv
 	fi
 	want regress || want tap || want clients || continue
 	if ! step "build and install the extension on $ver" build_and_install; then
@@ -472,6 +513,7 @@ for m in $majors; do
 		suite "TAP on $ver${tap_from:+ (pg_upgrade from $tap_from)}" run_tap || true
 	fi
 	upgrade_from=$(dirname "$PG_BIN")
+	start_packaging
 done
 
 # uid.so built with AddressSanitizer and UBSan, in a private copy of the
@@ -504,29 +546,9 @@ else
 	not_run "fuzz" "no server of any major to build with"
 fi
 
-# Once: the Debian package of 15 (pg_buildext; installed into a fresh Debian
-# 12 root, used, purged) and the PGXN zip of `make dist` (from a git clone of
-# this checkout, so not in a tree without git, such as an unpacked zip).
-if ! want package; then
-	:
-elif [ "${UID_PACKAGE_HERE:-0}" = 1 ]; then
-	suite "Debian packages of $(PG_SUPPORTED_VERSIONS=installed /usr/share/postgresql-common/supported-versions | sort -n | tr '\n' ' ')(PG_SUPPORTED_VERSIONS=installed): build, install here, use, purge" \
-		env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh" || true
-else
-	suite "Debian package: build, install into a fresh Debian 12 root, use, purge" \
-		"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh" || true
-fi
-if ! want dist; then
-	:
-elif git -C "$UID_SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	suite "PGXN zip: make dist, META.json, build and CREATE EXTENSION from it" \
-		env UID_SCRATCH="$UID_SCRATCH" UID_PORT="$UID_PORT" bash "$UID_SRC/test/dist.sh" || true
-else
-	record "-" "PGXN zip: skipped ($UID_SRC is not a git checkout)"
-fi
-
-# (when the majors' loop did not build 18 after all)
+# (when the majors' loop did not build 18 after all, or ran no major here)
 start_citus
+start_packaging
 wait_beside
 
 say "summary (PostgreSQL majors: $majors)"

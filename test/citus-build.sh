@@ -55,6 +55,8 @@ CONFIGURE_ARGS="--without-libcurl with_llvm=no"
 BUILD_PACKAGES="gcc make liblz4-dev libzstd-dev libkrb5-dev libselinux1-dev libpam0g-dev libxslt1-dev
 	libreadline-dev flex bison"
 
+# --packages: what it installs when missing (test/check.sh installs it first)
+if [ "${1:-}" = --packages ]; then echo $BUILD_PACKAGES; exit 0; fi
 say() { printf '\n== %s\n' "$*" >&2; }
 die() { printf 'citus-build.sh: %s\n' "$*" >&2; exit 1; }
 

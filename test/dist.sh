@@ -20,6 +20,9 @@
 #   UID_SCRATCH  scratch directory (default /tmp/uid-scratch); this test
 #                works in UID_SCRATCH/dist
 #   UID_PORT     the private server uses UID_PORT + 70 (default 54399)
+# What it installs when missing; --packages prints it (test/check.sh).
+PACKAGES="git unzip make gcc perl postgresql-15 postgresql-server-dev-15"
+if [ "${1:-}" = --packages ]; then echo "$PACKAGES"; exit 0; fi
 source "$(dirname "$0")/lib.sh"
 
 WORK=$UID_SCRATCH/dist
@@ -51,7 +54,7 @@ cleanup() {
 
 packages() {
 	local p missing=()
-	for p in git unzip make gcc perl postgresql-15 postgresql-server-dev-15; do
+	for p in $PACKAGES; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 	done
 	[ ${#missing[@]} -gt 0 ] || return 0

@@ -38,12 +38,19 @@
 set -euo pipefail
 umask 022
 
+MAJOR=15
+HERE=${UID_PACKAGE_HERE:-0}
+# What it installs on this machine when missing (host_packages); --packages
+# prints it, for test/check.sh to install before stages run beside each other.
+HOST_PACKAGES="git build-essential debhelper dpkg-dev postgresql-server-dev-all postgresql-server-dev-$MAJOR debootstrap"
+[ "$HERE" = 0 ] || HOST_PACKAGES="build-essential debhelper dpkg-dev postgresql-server-dev-all"
+if [ "${1:-}" = --packages ]; then echo "$HOST_PACKAGES"; exit 0; fi
+
 if [ "$(id -u)" -ne 0 ]; then
 	command -v sudo >/dev/null || { echo "package.sh: run as root or install sudo" >&2; exit 1; }
 	exec sudo env UID_SCRATCH="${UID_SCRATCH:-}" UID_PG_CACHE="${UID_PG_CACHE:-}" UID_KEEP="${UID_KEEP:-}" \
 		UID_PACKAGE_HERE="${UID_PACKAGE_HERE:-}" bash "$0" "$@"
 fi
-HERE=${UID_PACKAGE_HERE:-0}
 # Every major whose server headers are installed (debian/pgversions: all).
 export PG_SUPPORTED_VERSIONS=installed
 
@@ -51,7 +58,6 @@ SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${UID_SCRATCH:-/tmp/uid-scratch}/package
 CACHE=${UID_PG_CACHE:-/var/cache/uid-pg}
 SUITE=bookworm
-MAJOR=15
 ARCH=$(dpkg --print-architecture)
 PKG=postgresql-$MAJOR-uid
 ROOT=$WORK/root
@@ -107,9 +113,7 @@ cleanup() {
 
 host_packages() {
 	local p missing=()
-	local want="git build-essential debhelper dpkg-dev postgresql-server-dev-all postgresql-server-dev-$MAJOR debootstrap"
-	[ "$HERE" = 0 ] || want="build-essential debhelper dpkg-dev postgresql-server-dev-all"
-	for p in $want; do
+	for p in $HOST_PACKAGES; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 	done
 	[ ${#missing[@]} -gt 0 ] || return 0

@@ -14,7 +14,11 @@
 # UID_CARGO_TARGET names a target directory to keep instead (test/clients.sh
 # keeps one in its scratch directory, so that the second major's run reuses
 # the crates the first compiled; cargo builds again what changed).
+# "test.sh --no-run" compiles the crate and its tests and runs nothing (no
+# server needed): test/clients.sh --prepare fills UID_CARGO_TARGET so.
 set -eu
+no_run=
+if [ "${1:-}" = --no-run ]; then no_run=--no-run; fi
 
 here=$(cd "$(dirname "$0")" && pwd)
 registry=${UID_CARGO_REGISTRY:-/usr/share/cargo/registry}
@@ -46,4 +50,8 @@ cargo --version
 rustc --version
 cargo build --offline --target-dir "$target"
 cargo tree --offline --depth 1 --edges normal,dev 2>/dev/null || true
-cargo test --offline --target-dir "$target" -- --nocapture
+if [ -n "$no_run" ]; then
+    cargo test --offline --target-dir "$target" --no-run
+else
+    cargo test --offline --target-dir "$target" -- --nocapture
+fi
