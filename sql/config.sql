@@ -147,6 +147,24 @@ RESET ROLE;
 DROP ROLE uid_plain_user;
 SET uid.no_such_setting = 1;
 
+-- The last base clock (snowflake_si_gen): the settings' functions count
+-- from it to the end of the format; the next millisecond is refused.
+ALTER SYSTEM SET uid.snowflake_si_epoch = '294212-03-08 08:07:07.001+00';
+ALTER SYSTEM SET uid.snowflake_si_epoch = '294276-12-31 23:59:59.999+00';
+ALTER SYSTEM SET uid.snowflake_si_epoch = '294212-03-08 08:07:07+00';
+SELECT pg_reload_conf();
+\set ECHO none
+SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L; END$$', 'uid.snowflake_si_epoch', '294212-03-08 08:07:07+00') FROM generate_series(1, 200) \gexec
+\set ECHO all
+SELECT effective FROM uid_config() WHERE name = 'uid.snowflake_si_epoch';
+SELECT b AS boundary, snowflake_si_timestamp(b) AS ts,
+       snowflake_si_from_parts(snowflake_si_timestamp(b), 0, 0) = b AS round_trips
+FROM (VALUES (snowflake_si_boundary('294212-03-08 08:07:07+00')),
+             (snowflake_si_boundary('294212-03-08 08:07:07.0001+00')),
+             (snowflake_si_boundary('294247-01-10 04:00:54.775+00'))) v(b);
+SELECT snowflake_si_boundary('294247-01-10 04:00:54.7751+00');
+SELECT snowflake_si_new();
+
 -- Back to the defaults (the last one reset is the one waited for).
 ALTER SYSTEM RESET uid.generator;
 ALTER SYSTEM RESET uid.cluster;

@@ -28,6 +28,20 @@ SELECT stmt, uid_try(stmt) FROM (VALUES
   ($$SELECT snowflake_si_from_parts('2024-06-01Z', 0, 0, '2003-01-01Z', 8)$$),
   ($$SELECT snowflake_si_from_parts('2003-06-01Z', 0, 0, '2004-01-01Z', 8)$$)
 ) v(stmt);
+-- The last base clock: its IDs' times, to the 40-bit end, have their Unix
+-- microseconds in a bigint.  The next millisecond is refused, as is every
+-- later timestamptz; so is the setting (config).
+SELECT snowflake_si_from_parts('294212-03-08 08:07:07+00', 0, 0, '294212-03-08 08:07:07+00', 8) AS first,
+       snowflake_si_from_parts('294247-01-10 04:00:54.775999+00', 31, 255, '294212-03-08 08:07:07+00', 8) AS last;
+SELECT id, snowflake_si_timestamp(id, '294212-03-08 08:07:07+00') AS ts,
+       snowflake_si_from_parts(snowflake_si_timestamp(id, '294212-03-08 08:07:07+00'),
+                               snowflake_si_machine(id), snowflake_si_index(id),
+                               '294212-03-08 08:07:07+00', 8) = id AS round_trips
+FROM (VALUES ('0'::snowflake_si), ('8192'), ('9007199254740991')) v(id);
+SELECT snowflake_si_from_parts('294247-01-10 04:00:54.776+00', 0, 0, '294212-03-08 08:07:07+00', 8);
+SELECT snowflake_si_timestamp('9007199254740991', '294212-03-08 08:07:07.001+00');
+SELECT snowflake_si_from_parts('294212-03-08 08:07:07.001+00', 0, 0, '294212-03-08 08:07:07.001+00', 8);
+SELECT snowflake_si_timestamp('0', '294276-12-31 23:59:59.999+00');
 
 -- boundaries
 SELECT snowflake_si_boundary('2024-01-01Z') AS at_epoch,

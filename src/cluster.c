@@ -21,6 +21,7 @@
 #include "utils/timestamp.h"
 
 #include "citus.h"
+#include "guc.h"
 #include "published.h"
 #include "sql_api.h"
 
@@ -109,19 +110,23 @@ uid_citus_agree(PG_FUNCTION_ARGS)
 	int			first = PG_NARGS() - 2;
 	TimestampTz epoch = PG_GETARG_TIMESTAMPTZ(first);
 	int32		index_bits = PG_GETARG_INT32(first + 1);
+	int64		epoch_ms;
+	bool		epoch_ok;
 
 	if (!superuser())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to note a Citus cluster's snowflake_si layout"),
 				 errdetail("Only superusers may call uid_citus_agree(): it can stop this node's snowflake_si_new().")));
-	if (index_bits < 1 || index_bits > 13 || TIMESTAMP_NOT_FINITE(epoch) || epoch % 1000 != 0)
+	/* the setting's rule: the noted base clock is read back in microseconds */
+	epoch_ok = uid_snowflake_si_epoch_of(epoch, &epoch_ms);
+	if (index_bits < 1 || index_bits > 13 || !epoch_ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("a snowflake_si layout is a finite base clock in whole milliseconds and an index width of 1 to 13")));
+				 errmsg("a snowflake_si layout is a finite base clock in whole milliseconds and an index width of 1 to 13"),
+				 epoch_ok ? 0 : errdetail(UID_EPOCH_RULE)));
 	if (uid_state == NULL)
 		uid_state_attach();
-	uid_word_write(&uid_state->rec.agreed,
-				   uid_record_layout(epoch / 1000 + PG_EPOCH_UNIX_MS, index_bits));
+	uid_word_write(&uid_state->rec.agreed, uid_record_layout(epoch_ms, index_bits));
 	PG_RETURN_VOID();
 }

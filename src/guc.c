@@ -328,6 +328,15 @@ is_moving_word(const char *field)
 	return false;
 }
 
+bool
+uid_snowflake_si_epoch_of(TimestampTz ts, int64 *ms)
+{
+	if (TIMESTAMP_NOT_FINITE(ts) || ts % 1000 != 0)
+		return false;
+	*ms = ts / 1000 + PG_EPOCH_UNIX_MS;
+	return *ms >= SNOWFLAKE_SI_EPOCH_MIN_MS && *ms <= SNOWFLAKE_SI_EPOCH_MAX_MS;
+}
+
 static bool
 check_epoch(char **newval, void **extra, GucSource source)
 {
@@ -377,15 +386,9 @@ check_epoch(char **newval, void **extra, GucSource source)
 		GUC_check_errdetail("\"uid.snowflake_si_epoch\" must be a timestamp with time zone.");
 		return false;
 	}
-	if (ts % 1000 != 0)
+	if (!uid_snowflake_si_epoch_of(ts, &ms))
 	{
-		GUC_check_errdetail("\"uid.snowflake_si_epoch\" must be a whole number of milliseconds.");
-		return false;
-	}
-	ms = ts / 1000 + PG_EPOCH_UNIX_MS;
-	if (ms < SNOWFLAKE_SI_EPOCH_MIN_MS)
-	{
-		GUC_check_errdetail("\"uid.snowflake_si_epoch\" must not be earlier than 2003-03-18 07:20:19.225+00.");
+		GUC_check_errdetail(UID_EPOCH_RULE);
 		return false;
 	}
 

@@ -36,6 +36,18 @@ extern char *uid_sno_overflow_channel;	/* empty: no notifications */
 
 extern void uid_guc_init(void);
 
+/*
+ * The base clocks snowflake_si counts from, uid.snowflake_si_epoch's and
+ * the functions' epoch arguments' alike: whole milliseconds from
+ * SNOWFLAKE_SI_EPOCH_MIN_MS to SNOWFLAKE_SI_EPOCH_MAX_MS (past which the
+ * microseconds of an ID's time overflow an int64).  Whether ts is one, with
+ * *ms its Unix milliseconds; UID_EPOCH_RULE is the DETAIL of a refusal.
+ */
+extern bool uid_snowflake_si_epoch_of(TimestampTz ts, int64 *ms);
+
+#define UID_EPOCH_RULE \
+	"The base clock must be a whole number of milliseconds from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00."
+
 /* The settings, as bits of uid_settings_refused. */
 typedef enum UidSettingBit
 {

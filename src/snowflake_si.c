@@ -43,12 +43,17 @@ snowflake_si_now(const UidClockSpec *spec)
 	return uid_clock_tick(&unix_ms_clock);
 }
 
-/* The format's clock for a base clock: ms after epoch_ms, 40 bits. */
+/*
+ * The format's clock for a base clock: ms after epoch_ms, 40 bits.  A base
+ * clock the rule takes (uid_snowflake_si_epoch_of) keeps every tick's
+ * Unix microseconds in an int64.
+ */
 static UidClockSpec
 snowflake_si_clock(int64 epoch_ms)
 {
 	UidClockSpec spec = unix_ms_clock;
 
+	Assert(epoch_ms >= SNOWFLAKE_SI_EPOCH_MIN_MS && epoch_ms <= SNOWFLAKE_SI_EPOCH_MAX_MS);
 	spec.epoch_us = epoch_ms * 1000;
 	spec.tick_max = SNOWFLAKE_SI_MAB_MAX;
 	return spec;
@@ -57,13 +62,11 @@ snowflake_si_clock(int64 epoch_ms)
 static void
 snowflake_si_check_epoch(TimestampTz epoch, int64 *epoch_ms)
 {
-	if (TIMESTAMP_NOT_FINITE(epoch) || epoch % 1000 != 0 ||
-		epoch / 1000 + PG_EPOCH_UNIX_MS < SNOWFLAKE_SI_EPOCH_MIN_MS)
+	if (!uid_snowflake_si_epoch_of(epoch, epoch_ms))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("invalid snowflake_si base clock: \"%s\"", timestamptz_to_str(epoch)),
-				 errdetail("The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.")));
-	*epoch_ms = epoch / 1000 + PG_EPOCH_UNIX_MS;
+				 errdetail(UID_EPOCH_RULE)));
 }
 
 static void

@@ -22,6 +22,13 @@
 /* the original refuses base clocks before 2003-03-18T07:20:19.225Z */
 #define SNOWFLAKE_SI_EPOCH_MIN_MS INT64_C(1047972019225)
 /*
+ * The last base clock whose IDs, to the 40-bit end of MAB, have their Unix
+ * microseconds in an int64: 294212-03-08T08:07:07Z, whose last millisecond
+ * is 294247-01-10T04:00:54.775Z (timestamptz runs on to 294276).  Later
+ * ones would overflow the microseconds of the base clock or of its IDs.
+ */
+#define SNOWFLAKE_SI_EPOCH_MAX_MS (INT64_MAX / 1000 - (int64_t) SNOWFLAKE_SI_MAB_MAX)
+/*
  * The defaults of uid.snowflake_si_epoch (2024-01-01T00:00:00Z) and
  * uid.snowflake_si_index_bits, which uid-inspect assumes too
  */

@@ -161,6 +161,13 @@ test_ssi_vectors(void)
 	CHECK_EQ_U64(SNOWFLAKE_SI_EPOCH_MIN_MS, INT64_C(1047972019225));
 	CHECK_EQ_U64(SNOWFLAKE_SI_EPOCH_MIN_MS,
 				 harness_unix_ms(2003, 3, 18, 7, 20, 19, 225));
+	/* the last base clock: its last ID's Unix microseconds are an int64's */
+	CHECK_EQ_U64(SNOWFLAKE_SI_EPOCH_MAX_MS,
+				 harness_unix_ms(294212, 3, 8, 8, 7, 7, 0));
+	CHECK_EQ_U64((SNOWFLAKE_SI_EPOCH_MAX_MS + SNOWFLAKE_SI_MAB_MAX) * 1000,
+				 INT64_MAX / 1000 * 1000);
+	CHECK_EQ_U64(SNOWFLAKE_SI_EPOCH_MAX_MS + SNOWFLAKE_SI_MAB_MAX,
+				 harness_unix_ms(294247, 1, 10, 4, 0, 54, 775));
 	/* the dates the spec gives for the vectors' numbers */
 	CHECK_EQ_U64(v[0].base_ms, harness_unix_ms(2004, 1, 1, 0, 0, 0, 0));
 	CHECK_EQ_U64(v[1].time_ms, harness_unix_ms(2024, 1, 1, 0, 0, 0, 0));
