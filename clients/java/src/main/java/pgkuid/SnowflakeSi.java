@@ -20,11 +20,9 @@ public final class SnowflakeSi implements UidValue, Comparable<SnowflakeSi> {
     private static final long EPOCH_MIN_MS = 1047972019225L; // 2003-03-18 07:20:19.225+00
     /**
      * The last base clock whose clock, to its 40-bit end, has its
-     * microseconds in a long (in the year 294212). The
-     * server takes base clocks up to its last timestamptz (294276), but its
-     * microsecond arithmetic overflows past this one (its messages then say
-     * "(timestamp out of range)"); here such a base clock is refused with the
-     * server's 22023 for a base clock rather than giving wrapped IDs.
+     * microseconds in a long: 294212-03-08 08:07:07+00, the server's last
+     * too (SNOWFLAKE_SI_EPOCH_MAX_MS), which refuses later ones with its
+     * 22023 for a base clock.
      */
     private static final long EPOCH_MAX_MS = Long.MAX_VALUE / 1000 - MAB_MAX;
     private static final String EXPECTED = "a decimal integer from 0 to 9007199254740991";
@@ -35,9 +33,9 @@ public final class SnowflakeSi implements UidValue, Comparable<SnowflakeSi> {
      * base clock in milliseconds since 1970 and the index width. A client
      * cannot read them by itself; {@link #DEFAULT} is the settings' defaults
      * (2024-01-01 and 8). Making one the server refuses throws its error
-     * (22023 for the base clock, 22003 for the width); so does a base clock
-     * after the last whose clock fits a 64-bit microsecond count (in the
-     * year 294212), which the server cannot compute with either.
+     * (22023 for the base clock, 22003 for the width): a base clock from
+     * 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00 (the last
+     * whose clock fits a 64-bit microsecond count) is taken.
      */
     public record Layout(long epochUnixMs, int indexBits) {
         /** The settings' defaults: 2024-01-01T00:00:00Z and 8. */
@@ -67,7 +65,7 @@ public final class SnowflakeSi implements UidValue, Comparable<SnowflakeSi> {
         private static UidException badEpoch(String text) {
             return new UidException(UidException.INVALID_PARAMETER_VALUE,
                     "invalid snowflake_si base clock: \"" + text + "\"",
-                    "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.", "");
+                    "The base clock must be a whole number of milliseconds from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00.", "");
         }
 
         /** The base clock as a time. */

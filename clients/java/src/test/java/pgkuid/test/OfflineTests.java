@@ -177,7 +177,7 @@ final class OfflineTests {
                 "value 14 is out of range for argument \"index_bits\"", "Type snowflake_si takes \"index_bits\" from 1 to 13.", "");
         refusal(() -> SnowflakeSi.Layout.of(Instant.parse("2024-01-01T00:00:00.0005Z"), 8), "22023",
                 "invalid snowflake_si base clock: \"2024-01-01 00:00:00.0005+00\"",
-                "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.", "");
+                "The base clock must be a whole number of milliseconds from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00.", "");
     }
 
     /**
@@ -187,7 +187,7 @@ final class OfflineTests {
      * works to the end of its clock.
      */
     private void layouts() {
-        String detail = "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.";
+        String detail = "The base clock must be a whole number of milliseconds from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00.";
         refusal(() -> new SnowflakeSi.Layout(1047972019224L, 8), "22023",
                 "invalid snowflake_si base clock: \"2003-03-18 07:20:19.224+00\"", detail, "");
         check.eq(got(() -> new SnowflakeSi.Layout(1047972019225L, 8).epoch()), Instant.parse("2003-03-18T07:20:19.225Z"),
@@ -236,7 +236,7 @@ final class OfflineTests {
                 "snowflake_si: a base clock that rounds to a whole millisecond");
         refusal(() -> SnowflakeSi.Layout.of(Instant.parse("2024-01-01T00:00:00.0004995Z"), 8), "22023",
                 "invalid snowflake_si base clock: \"2024-01-01 00:00:00.0005+00\"",
-                "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.", "");
+                "The base clock must be a whole number of milliseconds from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00.", "");
     }
 
     /**

@@ -457,6 +457,8 @@ final class ServerTests {
             List.of("snowflake_si", 0, 0, Instant.parse("2003-03-18T07:20:19.224Z"), 8),
             List.of("snowflake_si", 0, 0, Instant.parse("2003-03-18T07:20:19.2249995Z"), 8),
             List.of("snowflake_si", 0, 0, Instant.parse("-3999-01-01T00:00:00Z"), 8),
+            List.of("snowflake_si", 0, 0, Instant.parse("+294212-03-08T08:07:07Z"), 8),
+            List.of("snowflake_si", 0, 0, Instant.parse("+294212-03-08T08:07:07.001Z"), 8),
             List.of("revts8", 0, 0, 0), List.of("revts8", 63, 63, 15), List.of("revts8", 64, 0, 0),
             List.of("revts8", 0, 64, 0), List.of("revts8", 0, 0, 16),
             List.of("uid60", 0, 0, 0), List.of("uid60", 511, 1023, 511), List.of("uid60", 512, 0, 0),
