@@ -199,7 +199,17 @@ pub(crate) fn check_range(type_name: &str, value: i64, hi: i64, binary: bool) ->
 /// A time as the server writes it in messages (ISO, UTC): seconds, and
 /// the microseconds without trailing zeros where there are any.
 pub(crate) fn timestamp_text(us: i64) -> String {
-    let (days, rest) = (us.div_euclid(86_400_000_000), us.rem_euclid(86_400_000_000));
+    day_time_text(us.div_euclid(86_400_000_000), us.rem_euclid(86_400_000_000))
+}
+
+/// The same of milliseconds since 1970, which can be past `i64`
+/// microseconds (a base clock the server refuses).
+pub(crate) fn timestamp_text_ms(ms: i64) -> String {
+    day_time_text(ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000) * 1000)
+}
+
+/// A day counted from 1970-01-01 and the microseconds into it, as above.
+fn day_time_text(days: i64, rest: i64) -> String {
     let (year, month, day) = civil_from_days(days);
     let secs = rest / 1_000_000;
     let mut text =

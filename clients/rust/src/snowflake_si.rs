@@ -4,15 +4,18 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::sqlstate::INVALID_PARAMETER_VALUE;
-use crate::{binary_input, check_field, check_range, text_error, timestamp_text, Clock, Error, Status};
+use crate::{binary_input, check_field, check_range, text_error, timestamp_text_ms, Clock, Error, Status};
 
 const MAX: i64 = (1 << 53) - 1;
 const MAB_MAX: i64 = (1 << 40) - 1;
 const EPOCH_MIN: i64 = 1_047_972_019_225; // ms: 2003-03-18 07:20:19.225+00
+/// The server's last base clock (294212-03-08 08:07:07+00): its clock, to
+/// the 40-bit end, has its microseconds in an `i64`.
+const EPOCH_MAX: i64 = i64::MAX / 1000 - MAB_MAX;
 /// The last whole millisecond a `timestamptz` holds (294276-12-31
 /// 23:59:59.999+00): the server's base clock is a timestamptz argument or
 /// setting, so none later reaches it.
-const EPOCH_MAX: i64 = 9_224_318_015_999_999;
+const TIMESTAMPTZ_LAST_MS: i64 = 9_224_318_015_999_999;
 const EXPECTED: &str = "a decimal integer from 0 to 9007199254740991";
 
 /// What the server reads from `uid.snowflake_si_epoch` and
@@ -49,27 +52,28 @@ impl Layout {
 
     /// A layout the server takes, or its error for a base clock (22023) or
     /// width (22003) it refuses: the base clock from 2003-03-18
-    /// 07:20:19.225+00 to 294276-12-31 23:59:59.999+00 (the last a
-    /// `timestamptz` holds; one later is refused as the server refuses
-    /// `'infinity'`, the only base clock past it that it can be given).
+    /// 07:20:19.225+00 to 294212-03-08 08:07:07+00 (the last whose clock
+    /// has its microseconds in an `i64`; one past the last a `timestamptz`
+    /// holds is refused as the server refuses `'infinity'`, the only base
+    /// clock past it that it can be given).
     pub fn new(epoch_unix_ms: i64, index_bits: i32) -> Result<Layout, Error> {
         Layout { epoch_unix_ms, index_bits }.check()
     }
 
     fn check(self) -> Result<Layout, Error> {
         if !(EPOCH_MIN..=EPOCH_MAX).contains(&self.epoch_unix_ms) {
-            // past EPOCH_MAX the server has no timestamp to name (its
-            // nearest refusal is "infinity"'s, with this message and detail)
-            let text = if self.epoch_unix_ms > EPOCH_MAX {
+            // past a timestamptz's last the server has no timestamp to name
+            // (its nearest refusal is "infinity"'s, with this message and detail)
+            let text = if self.epoch_unix_ms > TIMESTAMPTZ_LAST_MS {
                 "infinity".to_string()
             } else {
-                timestamp_text(self.epoch_unix_ms.saturating_mul(1000))
+                timestamp_text_ms(self.epoch_unix_ms)
             };
             return Err(Error {
                 sqlstate: INVALID_PARAMETER_VALUE,
                 message: format!("invalid snowflake_si base clock: \"{}\"", text),
                 detail: Some(
-                    "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00."
+                    "The base clock must be a whole number of milliseconds from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00."
                         .to_string(),
                 ),
                 hint: None,

@@ -177,7 +177,7 @@ fn messages() {
             error(
                 INVALID_PARAMETER_VALUE,
                 r#"invalid snowflake_si base clock: "2003-03-18 07:20:19.224+00""#,
-                "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.",
+                "The base clock must be a whole number of milliseconds from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00.",
                 "",
             ),
         ),
@@ -271,26 +271,39 @@ fn layouts() {
     assert_eq!(x.to_string(), y.to_string());
     assert_eq!(l.from_parts(y.unix_micros(), 503, 9), Ok(y));
     assert_eq!(" 0042\n".parse::<SnowflakeSi>().map(|x| x.to_i64()), Ok(42));
-    // the base clock's ends, as the server's (a timestamptz's last whole
-    // millisecond, 294276-12-31 23:59:59.999+00, and 'infinity' past it)
+    // the base clock's ends, as the server's (the last whose clock has its
+    // microseconds in an i64, and 'infinity' past a timestamptz's last)
     let refused = |text: &str| {
         Err(error(
             INVALID_PARAMETER_VALUE,
             &format!("invalid snowflake_si base clock: \"{}\"", text),
-            "The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.",
+            "The base clock must be a whole number of milliseconds from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00.",
             "",
         ))
     };
-    // (the last is past i64 microseconds; the server's extract(epoch ...))
-    let (first, last) = (1_047_972_019_225, 9_224_318_015_999_999);
+    let (first, last) = (1_047_972_019_225, 9_222_272_525_227_000);
     assert_eq!(Layout::new(first, 13).map(|l| l.epoch_unix_ms), Ok(first));
     assert_eq!(Layout::new(first - 1, 13), refused("2003-03-18 07:20:19.224+00"));
     assert_eq!(Layout::new(i64::MIN, 13).map_err(|e| e.sqlstate), Err(INVALID_PARAMETER_VALUE));
     assert_eq!(Layout::new(last, 13).map(|l| l.epoch_unix_ms), Ok(last));
-    assert_eq!(Layout::new(last + 1, 13), refused("infinity"));
+    assert_eq!(Layout::new(last + 1, 13), refused("294212-03-08 08:07:07.001+00"));
+    // (past i64 microseconds, to a timestamptz's last millisecond)
+    assert_eq!(Layout::new(9_224_318_015_999_999, 13), refused("294276-12-31 23:59:59.999+00"));
+    assert_eq!(Layout::new(9_224_318_016_000_000, 13), refused("infinity"));
     assert_eq!(Layout::new(i64::MAX, 13), refused("infinity"));
-    // a base clock past any time in i64 microseconds: errors, not overflows
-    let far = Layout::new(last, 13).unwrap();
-    assert_eq!(far.from_parts(0, 0, 0).map_err(|e| e.sqlstate), Err(DATETIME_VALUE_OUT_OF_RANGE));
-    assert_eq!(x.with_layout(far).unwrap().unix_micros(), i64::MAX);
+    // the last base clock's clock runs to the last millisecond of i64
+    // microseconds, its IDs there and back
+    let far = Layout::new(last, 8).unwrap();
+    let end = far.from_parts(i64::MAX, 31, 255).unwrap();
+    assert_eq!((end.to_i64(), end.unix_micros()), ((1 << 53) - 1, i64::MAX / 1000 * 1000));
+    assert_eq!(far.boundary(i64::MAX / 1000 * 1000).map(|x| x.to_i64()), Ok(((1 << 40) - 1) << 13));
+    assert_eq!(
+        far.from_parts(0, 0, 0),
+        Err(error(
+            DATETIME_VALUE_OUT_OF_RANGE,
+            r#"timestamp out of range for type snowflake_si: "1970-01-01 00:00:00+00""#,
+            "The range is 294212-03-08 08:07:07+00 to 294247-01-10 04:00:54.775+00.",
+            "",
+        ))
+    );
 }
