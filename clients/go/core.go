@@ -7,6 +7,7 @@ package pgkuid
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -98,8 +99,11 @@ func checkRange(typeName string, value, hi int64, binary bool) error {
 }
 
 // timestampText writes a time as the server does in messages (ISO, UTC).
-func timestampText(us int64) string {
-	t := time.UnixMicro(us).UTC()
+func timestampText(us int64) string { return timeText(time.UnixMicro(us)) }
+
+// timeText is the same of a time, to its microsecond.
+func timeText(t time.Time) string {
+	t = t.UTC()
 	text := fmt.Sprintf("%04d-%02d-%02d %02d:%02d:%02d", t.Year(), t.Month(), t.Day(),
 		t.Hour(), t.Minute(), t.Second())
 	if frac := t.Nanosecond() / 1000; frac != 0 {
@@ -123,30 +127,37 @@ type clock struct {
 // at or after it (true: boundary; earlier times give 0); 22008 outside the
 // range. A time counts to its microsecond, as a timestamptz holds it.
 func (c clock) tick(t time.Time, roundUp bool) (int64, error) {
+	// past int64 microseconds (t.UnixMicro() would wrap), outside every clock
+	if t.After(lastMicro) {
+		return 0, c.outOfRange(t)
+	}
 	us := t.UnixMicro()
-	rel := us - c.epochUs
-	if rel < 0 {
+	if t.Before(firstMicro) || us < c.epochUs {
 		if roundUp {
 			return 0, nil
 		}
-		return 0, c.outOfRange(us)
+		return 0, c.outOfRange(t)
 	}
+	rel := us - c.epochUs
 	tick, rest := rel/c.tickUs, rel%c.tickUs
 	if roundUp && rest != 0 {
 		tick++
 	}
 	if tick > c.tickMax {
-		return 0, c.outOfRange(us)
+		return 0, c.outOfRange(t)
 	}
 	return tick, nil
 }
 
+// the first and last times of int64 microseconds since 1970
+var firstMicro, lastMicro = time.UnixMicro(math.MinInt64), time.UnixMicro(math.MaxInt64)
+
 // unixMicros is the start of a tick.
 func (c clock) unixMicros(tick int64) int64 { return c.epochUs + tick*c.tickUs }
 
-func (c clock) outOfRange(us int64) *Error {
+func (c clock) outOfRange(t time.Time) *Error {
 	return &Error{DatetimeValueOutOfRange,
-		fmt.Sprintf("timestamp out of range for type %s: \"%s\"", c.typeName, timestampText(us)),
+		fmt.Sprintf("timestamp out of range for type %s: \"%s\"", c.typeName, timeText(t.Truncate(time.Microsecond))),
 		fmt.Sprintf("The range is %s to %s.", timestampText(c.epochUs),
 			timestampText(c.epochUs+c.tickMax*c.tickUs)), ""}
 }

@@ -4,6 +4,7 @@ import (
 	"database/sql/driver"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 )
@@ -12,6 +13,9 @@ const (
 	snowflakeSiMax      = 1<<53 - 1
 	snowflakeSiMabMax   = 1<<40 - 1
 	snowflakeSiEpochMin = 1047972019225 // ms: 2003-03-18 07:20:19.225+00
+	// the last base clock whose clock, to its 40-bit end, has its
+	// microseconds in an int64: 294212-03-08 08:07:07+00 (the server's too)
+	snowflakeSiEpochMax = math.MaxInt64/1000 - snowflakeSiMabMax
 	snowflakeSiExpected = "a decimal integer from 0 to 9007199254740991"
 	defaultIndexBits    = 8
 	defaultEpochUnixMs  = 1704067200000 // 2024-01-01T00:00:00Z
@@ -29,14 +33,18 @@ type Layout struct {
 // DefaultLayout is the settings' defaults.
 var DefaultLayout = Layout{defaultEpochUnixMs, defaultIndexBits}
 
+// the server's DETAIL for a base clock it refuses
+const snowflakeSiEpochRule = "The base clock must be a whole number of milliseconds" +
+	" from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00."
+
 // check is the layout with its zero fields defaulted, or the server's
 // error for a base clock (22023) or width (22003) it refuses.
 func (l Layout) check() (Layout, error) {
 	l = l.Or()
-	if l.EpochUnixMs < snowflakeSiEpochMin {
+	if l.EpochUnixMs < snowflakeSiEpochMin || l.EpochUnixMs > snowflakeSiEpochMax {
 		return l, &Error{InvalidParameterValue,
-			fmt.Sprintf("invalid snowflake_si base clock: \"%s\"", timestampText(l.EpochUnixMs*1000)),
-			"The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.", ""}
+			fmt.Sprintf("invalid snowflake_si base clock: \"%s\"", timeText(time.UnixMilli(l.EpochUnixMs))),
+			snowflakeSiEpochRule, ""}
 	}
 	if err := checkField("snowflake_si", "index_bits", int64(l.IndexBits), 1, 13, 32); err != nil {
 		return l, err
@@ -47,13 +55,13 @@ func (l Layout) check() (Layout, error) {
 // LayoutOf is the layout of a base clock given as a time, which must be a
 // whole number of milliseconds, and an index width.
 func LayoutOf(epoch time.Time, indexBits int) (Layout, error) {
-	us := epoch.UnixMicro()
-	if us%1000 != 0 || epoch.Nanosecond()%1000 != 0 {
+	// (in milliseconds: the microseconds of a late one are past an int64)
+	if epoch.Nanosecond()%1000000 != 0 {
 		return Layout{}, &Error{InvalidParameterValue,
-			fmt.Sprintf("invalid snowflake_si base clock: \"%s\"", timestampText(us)),
-			"The base clock must be a whole number of milliseconds, not before 2003-03-18 07:20:19.225+00.", ""}
+			fmt.Sprintf("invalid snowflake_si base clock: \"%s\"", timeText(epoch.Truncate(time.Microsecond))),
+			snowflakeSiEpochRule, ""}
 	}
-	return Layout{us / 1000, indexBits}.check()
+	return Layout{epoch.UnixMilli(), indexBits}.check()
 }
 
 // SnowflakeSi is a snowflake_si (Snowflake-SI): a 53-bit integer,

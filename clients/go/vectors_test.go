@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -261,6 +262,10 @@ func TestMessages(t *testing.T) {
 			`value 512 is out of range for argument "worker"`, `Type uid60 takes "worker" from 0 to 511.`, ""},
 		{second(Layout{IndexBits: 14}.Boundary(time.Now())), NumericValueOutOfRange,
 			`value 14 is out of range for argument "index_bits"`, `Type snowflake_si takes "index_bits" from 1 to 13.`, ""},
+		{second(Layout{1047972019224, 8}.Parse("0")), InvalidParameterValue,
+			`invalid snowflake_si base clock: "2003-03-18 07:20:19.224+00"`, snowflakeSiEpochRule, ""},
+		{second(LayoutOf(time.Date(2024, 1, 1, 0, 0, 0, 500000, time.UTC), 8)), InvalidParameterValue,
+			`invalid snowflake_si base clock: "2024-01-01 00:00:00.0005+00"`, snowflakeSiEpochRule, ""},
 	} {
 		e, ok := c.err.(*Error)
 		if !ok || *e != (Error{c.code, c.msg, c.detail, c.hint}) {
@@ -290,5 +295,57 @@ func TestOrderAndJSON(t *testing.T) {
 	var back struct{ ID Sno }
 	if err := json.Unmarshal(data, &back); err != nil || back.ID != x {
 		t.Errorf("json back: %v %v", back.ID, err)
+	}
+}
+
+// TestLayoutBounds: the base clock's ends are the server's; the last one's
+// clock runs to the last millisecond of int64 microseconds, and its IDs
+// back to their times.
+func TestLayoutBounds(t *testing.T) {
+	const rule = "The base clock must be a whole number of milliseconds" +
+		" from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00."
+	last := time.Date(294212, 3, 8, 8, 7, 7, 0, time.UTC)
+	if last.UnixMilli() != 9222272525227000 || snowflakeSiEpochMax != last.UnixMilli() {
+		t.Fatalf("the last base clock: %d", last.UnixMilli())
+	}
+	for _, c := range []struct {
+		epoch time.Time
+		text  string
+	}{
+		{time.Date(2003, 3, 18, 7, 20, 19, 224000000, time.UTC), "2003-03-18 07:20:19.224+00"},
+		{last.Add(time.Millisecond), "294212-03-08 08:07:07.001+00"},
+		{time.Date(294276, 12, 31, 23, 59, 59, 999000000, time.UTC), "294276-12-31 23:59:59.999+00"},
+	} {
+		_, err := LayoutOf(c.epoch, 8)
+		want := Error{InvalidParameterValue, `invalid snowflake_si base clock: "` + c.text + `"`, rule, ""}
+		if e, ok := err.(*Error); !ok || *e != want {
+			t.Errorf("LayoutOf(%v): %#v, want %#v", c.epoch, err, want)
+		}
+		_, err = Layout{c.epoch.UnixMilli(), 8}.Parse("0")
+		if e, ok := err.(*Error); !ok || *e != want {
+			t.Errorf("Layout{%d}: %#v, want %#v", c.epoch.UnixMilli(), err, want)
+		}
+	}
+	l, err := LayoutOf(last, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	endTime := time.Date(294247, 1, 10, 4, 0, 54, 775000000, time.UTC)
+	end, err := l.FromParts(endTime, 31, 255)
+	if err != nil || end.Int64() != 1<<53-1 || !end.Time().Equal(endTime) || end.UnixMicros() != math.MaxInt64/1000*1000 {
+		t.Errorf("the last base clock's last ID: %v %v %v", end, end.Time(), err)
+	}
+	if b, err := l.Boundary(endTime); err != nil || b.Int64() != (1<<40-1)<<13 {
+		t.Errorf("the last base clock's last boundary: %v %v", b, err)
+	}
+	first, err := l.FromParts(last, 0, 0)
+	if err != nil || first.Int64() != 0 || !first.Time().Equal(last) {
+		t.Errorf("the last base clock's first ID: %v %v", first, err)
+	}
+	_, err = l.FromParts(endTime.Add(time.Millisecond), 0, 0)
+	want := Error{DatetimeValueOutOfRange, `timestamp out of range for type snowflake_si: "294247-01-10 04:00:54.776+00"`,
+		"The range is 294212-03-08 08:07:07+00 to 294247-01-10 04:00:54.775+00.", ""}
+	if e, ok := err.(*Error); !ok || *e != want {
+		t.Errorf("past the last base clock's clock: %#v", err)
 	}
 }

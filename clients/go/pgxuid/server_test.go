@@ -168,6 +168,45 @@ func TestRefusedAsOnServer(t *testing.T) {
 	}
 }
 
+// TestBaseClocksAsOnServer: from_parts under the base clocks at the ends
+// of the server's range and just outside gives the server's ID or error.
+func TestBaseClocksAsOnServer(t *testing.T) {
+	conn, _ := connect(t)
+	last := time.Date(294212, 3, 8, 8, 7, 7, 0, time.UTC)
+	for _, epoch := range []time.Time{
+		time.Date(2003, 3, 18, 7, 20, 19, 224000000, time.UTC),
+		time.Date(2003, 3, 18, 7, 20, 19, 225000000, time.UTC),
+		last, last.Add(time.Millisecond),
+		time.Date(294276, 12, 31, 23, 59, 59, 999000000, time.UTC),
+	} {
+		for _, at := range []time.Time{epoch, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+			time.Date(294247, 1, 10, 4, 0, 54, 775000000, time.UTC)} {
+			// as text: pgx's binary timestamptz cannot carry years past 9999
+			text := func(t time.Time) string { return t.Format("2006-01-02 15:04:05.000Z07:00") }
+			var server string
+			serverErr := conn.QueryRow(ctx, "SELECT snowflake_si_from_parts($1::text::timestamptz, 31, 255, $2::text::timestamptz, 8)::text",
+				text(at), text(epoch)).Scan(&server)
+			var mine string
+			l, err := pgkuid.LayoutOf(epoch, 8)
+			if err == nil {
+				var x pgkuid.SnowflakeSi
+				if x, err = l.FromParts(at, 31, 255); err == nil {
+					mine = x.String()
+				}
+			}
+			var pg *pgconn.PgError
+			if errors.As(serverErr, &pg) {
+				e, _ := err.(*pgkuid.Error)
+				if e == nil || *e != (pgkuid.Error{SQLState: pg.Code, Message: pg.Message, Detail: pg.Detail, Hint: pg.Hint}) {
+					t.Errorf("base clock %v, at %v: %#v, the server's %s %q %q", epoch, at, err, pg.Code, pg.Message, pg.Detail)
+				}
+			} else if serverErr != nil || err != nil || mine != server {
+				t.Errorf("base clock %v, at %v: %s %v, the server's %s %v", epoch, at, mine, err, server, serverErr)
+			}
+		}
+	}
+}
+
 func TestVectorsAsOnServer(t *testing.T) {
 	conn, _ := connect(t)
 	ids, _ := vectors(t)
