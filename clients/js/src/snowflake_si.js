@@ -26,6 +26,11 @@ const MAX = 2n ** 53n - 1n;
 const LOW_BITS = 13;
 /** The earliest base clock the original accepts: 2003-03-18T07:20:19.225Z. */
 const EPOCH_MIN_MS = 1047972019225n;
+/**
+ * The server's last base clock, 294212-03-08T08:07:07Z: its clock, to the
+ * 40-bit end, has its microseconds in a signed 64-bit integer.
+ */
+const EPOCH_MAX_MS = (2n ** 63n - 1n) / 1000n - (2n ** 40n - 1n);
 
 /**
  * The settings' defaults: the base clock 2024-01-01T00:00:00Z in Unix
@@ -51,11 +56,12 @@ function epochMicros(epoch) {
   } else {
     us = unixMicrosOf(epoch);
   }
-  if (typeof us !== 'bigint' || us % 1000n !== 0n || us / 1000n < EPOCH_MIN_MS) {
+  if (typeof us !== 'bigint' || us % 1000n !== 0n || us / 1000n < EPOCH_MIN_MS ||
+      us / 1000n > EPOCH_MAX_MS) {
     throw new InvalidParameterValue(
       `invalid snowflake_si base clock: "${formatTimestamptz(us)}"`,
-      'The base clock must be a whole number of milliseconds, not before ' +
-        '2003-03-18 07:20:19.225+00.');
+      'The base clock must be a whole number of milliseconds from ' +
+        '2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00.');
   }
   return us;
 }

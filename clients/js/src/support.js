@@ -258,15 +258,30 @@ const pad = (n, w = 2) => String(n).padStart(w, '0');
 export function formatTimestamptz(us) {
   if (us === Infinity) return 'infinity';
   if (us === -Infinity) return '-infinity';
-  const d = dateOfMicros(us);
-  const frac = Number(us - floorDiv(us, 1000000n) * 1000000n);
-  let year = d.getUTCFullYear();
-  const bc = year <= 0;
-  if (bc) year = 1 - year;
-  let s = `${pad(year, 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
-    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  // in bigints: a Date ends in 275760, a timestamptz in 294276
+  const days = floorDiv(us, 86400000000n);
+  const rest = us - days * 86400000000n;
+  let [year, month, day] = civilFromDays(days);
+  const bc = year <= 0n;
+  if (bc) year = 1n - year;
+  const secs = Number(rest / 1000000n);
+  const frac = Number(rest % 1000000n);
+  let s = `${pad(year, 4)}-${pad(month)}-${pad(day)} ` +
+    `${pad(Math.floor(secs / 3600))}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}`;
   if (frac !== 0) s += '.' + pad(frac, 6).replace(/0+$/, '');
   return s + '+00' + (bc ? ' BC' : '');
+}
+
+/** The proleptic Gregorian [year, month, day] of a bigint day counted from 1970-01-01. */
+function civilFromDays(days) {
+  const z = days + 719468n; // from 0000-03-01
+  const era = floorDiv(z, 146097n);
+  const doe = z - era * 146097n;
+  const yoe = (doe - doe / 1460n + doe / 36524n - doe / 146096n) / 365n;
+  const doy = doe - (365n * yoe + yoe / 4n - yoe / 100n);
+  const mp = (5n * doy + 2n) / 153n;
+  const month = mp < 10n ? mp + 3n : mp - 9n;
+  return [yoe + era * 400n + (month <= 2n ? 1n : 0n), month, doy - (153n * mp + 2n) / 5n + 1n];
 }
 
 /**

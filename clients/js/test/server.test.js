@@ -100,6 +100,20 @@ describeServer('the classes against the server', () => {
     }
   });
 
+  test('snowflake_si base clocks at the ends and past them: the same IDs and refusals', async () => {
+    const last = 9222272525227000000n; // 294212-03-08 08:07:07+00
+    for (const epoch of [1047972019224000n, 1047972019225000n, last, last + 1000n, 9224318015999999000n]) {
+      for (const time of [epoch, d('2026-01-01T00:00:00Z'), (2n ** 63n - 1n) / 1000n * 1000n]) {
+        const server = await outcome(client,
+          'SELECT snowflake_si_from_parts($1::timestamptz, 31, 255, $2::timestamptz, 8)::text AS id',
+          [timeParam(time), timeParam(epoch)]);
+        const mine = attempt(() => SnowflakeSi.fromParts(time, 31, 255, { epoch, indexBits: 8 }),
+          (id) => ({ id: String(id) }));
+        assert.deepEqual(mine, server, `snowflake_si_from_parts(${timeParam(time)}, 31, 255, ${timeParam(epoch)}, 8)`);
+      }
+    }
+  });
+
   test('ORDER BY on the server equals sorting with compare()', async () => {
     await client.query('CREATE TEMP TABLE order_test (type text, id text)');
     try {

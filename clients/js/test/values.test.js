@@ -13,6 +13,8 @@ import {
 } from './vectors.js';
 
 const hex = (bytes) => Buffer.from(bytes).toString('hex');
+const EPOCH_RULE = 'The base clock must be a whole number of milliseconds from ' +
+  '2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00.';
 
 describe(`the vectors of ${VECTORS_PATH}`, () => {
   test('has IDs of all five types and refused inputs', () => {
@@ -100,6 +102,7 @@ describe('behaviour beyond the vectors', () => {
     assert.throws(() => SnowflakeSi.parse('1').fields({ epoch: 0 }), {
       code: '22023',
       message: 'invalid snowflake_si base clock: "1970-01-01 00:00:00+00"',
+      detail: EPOCH_RULE,
     });
     assert.throws(() => SnowflakeSi.parse('1').fields({ indexBits: 14 }), {
       code: '22003',
@@ -137,6 +140,30 @@ describe('behaviour beyond the vectors', () => {
     assert.throws(() => SnowflakeSi.parse('1', { epoch: 0 }), { code: '22023' });
     assert.throws(() => SnowflakeSi.fromBigInt(1, { indexBits: 0 }), { code: '22003' });
     assert.throws(() => SnowflakeSi.parse('1', 8), TypeError);
+  });
+
+  test("snowflake_si's base clocks end where the server's do", () => {
+    // 294212-03-08T08:07:07Z, past a Date's range: Unix microseconds
+    const last = 9222272525227000000n;
+    const refusedAs = (epoch, text) => assert.throws(() => SnowflakeSi.boundary(0n, { epoch }), {
+      code: '22023', message: `invalid snowflake_si base clock: "${text}"`, detail: EPOCH_RULE,
+    }, text);
+    refusedAs(1047972019224000n, '2003-03-18 07:20:19.224+00');
+    refusedAs(last + 1000n, '294212-03-08 08:07:07.001+00');
+    refusedAs(9224318015999999000n, '294276-12-31 23:59:59.999+00');
+    refusedAs(-62135596800000000n - 1000n, '0001-12-31 23:59:59.999+00 BC');
+    // the last one's clock runs to the last millisecond of 64-bit microseconds, and back
+    const opts = { epoch: last, indexBits: 8 };
+    const end = SnowflakeSi.fromParts(2n ** 63n - 1n, 31, 255, opts);
+    assert.equal(end.value, 2 ** 53 - 1);
+    assert.equal(end.unixMicros, (2n ** 63n - 1n) / 1000n * 1000n);
+    assert.equal(String(SnowflakeSi.fromParts(last, 0, 0, opts)), '0');
+    assert.equal(String(SnowflakeSi.boundary(last + 1n, opts)), '8192');
+    assert.throws(() => SnowflakeSi.fromParts((2n ** 63n - 1n) / 1000n * 1000n + 1000n, 0, 0, opts), {
+      code: '22008',
+      message: 'timestamp out of range for type snowflake_si: "294247-01-10 04:00:54.776+00"',
+      detail: 'The range is 294212-03-08 08:07:07+00 to 294247-01-10 04:00:54.775+00.',
+    });
   });
 
   test('the default base clock is a number, not a shared Date', () => {
