@@ -152,13 +152,28 @@ def from_unix_us(us: int) -> datetime:
 
 
 def pg_timestamp_text(us: int) -> str:
-    """A time as the server writes a timestamptz in messages (ISO, UTC)."""
-    t = from_unix_us(us)
-    text = "%04d-%02d-%02d %02d:%02d:%02d" % (t.year, t.month, t.day, t.hour,
-                                              t.minute, t.second)
-    if t.microsecond:
-        text += (".%06d" % t.microsecond).rstrip("0")
-    return text + "+00"
+    """A time as the server writes a timestamptz in messages (ISO, UTC),
+    in integers: a datetime ends in 9999, a timestamptz in 294276."""
+    days, rest = divmod(us, 86_400_000_000)
+    year, month, day = _civil_from_days(days)
+    secs, frac = divmod(rest, 1_000_000)
+    bc = year <= 0
+    text = "%04d-%02d-%02d %02d:%02d:%02d" % (1 - year if bc else year, month, day,
+                                              secs // 3600, secs // 60 % 60, secs % 60)
+    if frac:
+        text += (".%06d" % frac).rstrip("0")
+    return text + "+00" + (" BC" if bc else "")
+
+
+def _civil_from_days(days: int) -> Tuple[int, int, int]:
+    """The proleptic Gregorian (year, month, day) of a day counted from
+    1970-01-01 (year 0 is 1 BC)."""
+    era, doe = divmod(days + 719_468, 146_097)  # from 0000-03-01
+    yoe = (doe - doe // 1460 + doe // 36_524 - doe // 146_096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    month = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (month <= 2), month, doy - (153 * mp + 2) // 5 + 1
 
 
 @dataclass(frozen=True)

@@ -209,6 +209,9 @@ class Muid(UidValue):
 _SF_MAX = (1 << 53) - 1
 _SF_MAB_MAX = (1 << 40) - 1
 _SF_EPOCH_MIN_MS = 1047972019225
+# the last base clock whose clock, to its 40-bit end, has its microseconds in
+# a signed 64-bit integer: 294212-03-08 08:07:07+00 (the server's too)
+_SF_EPOCH_MAX_MS = (2**63 - 1) // 1000 - _SF_MAB_MAX
 DEFAULT_SNOWFLAKE_SI_EPOCH = datetime(2024, 1, 1, tzinfo=timezone.utc)
 DEFAULT_SNOWFLAKE_SI_INDEX_BITS = 8
 Epoch = Union[datetime, int]
@@ -218,11 +221,11 @@ def snowflake_si_epoch_ms(epoch: Epoch) -> int:
     """A base clock (an aware datetime, or milliseconds since 1970) in
     milliseconds, or the server's 22023 for one it refuses."""
     us = check_int(epoch, 64) * 1000 if isinstance(epoch, int) else unix_us(epoch)
-    if us % 1000 or us // 1000 < _SF_EPOCH_MIN_MS:
+    if us % 1000 or not _SF_EPOCH_MIN_MS <= us // 1000 <= _SF_EPOCH_MAX_MS:
         raise InvalidParameterValue(
             'invalid snowflake_si base clock: "%s"' % pg_timestamp_text(us),
-            "The base clock must be a whole number of milliseconds,"
-            " not before 2003-03-18 07:20:19.225+00.")
+            "The base clock must be a whole number of milliseconds"
+            " from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00.")
     return us // 1000
 
 

@@ -165,6 +165,13 @@ CALLS: List[Tuple[str, List[Any], Callable[[], Any]]] = [
      lambda: pgkuid.SnowflakeSi.from_parts(T, 1, 2, LONG_AGO)),
     ("snowflake_si_from_parts(%s, 1, 2, %s, 8)", [T, T],
      lambda: pgkuid.SnowflakeSi.from_parts(T, 1, 2, T)),
+    # the last base clock, and past it (as text: past a datetime's range)
+    ("snowflake_si_from_parts(%s, 1, 2, %s::timestamptz, 8)", [T, "294212-03-08 08:07:07+00"],
+     lambda: pgkuid.SnowflakeSi.from_parts(T, 1, 2, 9222272525227000)),
+    ("snowflake_si_from_parts(%s, 1, 2, %s::timestamptz, 8)", [T, "294212-03-08 08:07:07.001+00"],
+     lambda: pgkuid.SnowflakeSi.from_parts(T, 1, 2, 9222272525227001)),
+    ("snowflake_si_from_parts(%s, 1, 2, %s::timestamptz, 8)", [T, "294276-12-31 23:59:59.999+00"],
+     lambda: pgkuid.SnowflakeSi.from_parts(T, 1, 2, 9224318015999999)),
     ("snowflake_si_from_parts(%s, 1, 2)", [EPOCH_2004],
      lambda: pgkuid.SnowflakeSi.from_parts(EPOCH_2004, 1, 2)),
     ("snowflake_si_boundary(%s)", [T], lambda: pgkuid.SnowflakeSi.boundary(T)),

@@ -171,6 +171,39 @@ def test_boundary():
         assert cls.boundary(datetime(1900, 1, 1, tzinfo=UTC)) == cls.from_bytes(bytes(len(bytes(b))))
 
 
+EPOCH_RULE = ("The base clock must be a whole number of milliseconds"
+              " from 2003-03-18 07:20:19.225+00 to 294212-03-08 08:07:07+00.")
+LAST_EPOCH_MS = 9222272525227000  # 294212-03-08 08:07:07+00
+
+
+@pytest.mark.parametrize("epoch,text", [
+    (1047972019224, "2003-03-18 07:20:19.224+00"),
+    (datetime(2003, 3, 18, 7, 20, 19, 224000, tzinfo=UTC), "2003-03-18 07:20:19.224+00"),
+    (datetime(2024, 1, 1, 0, 0, 0, 500, tzinfo=UTC), "2024-01-01 00:00:00.0005+00"),
+    (LAST_EPOCH_MS + 1, "294212-03-08 08:07:07.001+00"),
+    (9224318015999999, "294276-12-31 23:59:59.999+00"),
+    (-62135596800001, "0001-12-31 23:59:59.999+00 BC"),
+])
+def test_base_clock_refused(epoch, text):
+    """A base clock outside the server's range, in its words."""
+    with pytest.raises(pgkuid.InvalidParameterValue) as info:
+        pgkuid.SnowflakeSi.from_int(0, epoch)
+    assert (str(info.value), info.value.detail) == (
+        'invalid snowflake_si base clock: "%s"' % text, EPOCH_RULE)
+
+
+def test_last_base_clock():
+    """The last base clock's clock ends at the last millisecond of 64-bit
+    microseconds (past a datetime's range: the boundary of its first ID
+    and the range in a refusal)."""
+    assert pgkuid.SnowflakeSi.from_int(2**53 - 1, LAST_EPOCH_MS).index == 255
+    assert str(pgkuid.SnowflakeSi.boundary(datetime(2026, 1, 1, tzinfo=UTC), LAST_EPOCH_MS)) == "0"
+    with pytest.raises(pgkuid.DatetimeValueOutOfRange) as info:
+        pgkuid.SnowflakeSi.from_parts(datetime(2026, 1, 1, tzinfo=UTC), 0, 0, LAST_EPOCH_MS)
+    assert info.value.detail == ("The range is 294212-03-08 08:07:07+00 to"
+                                 " 294247-01-10 04:00:54.775+00.")
+
+
 def test_from_parts_refusals():
     """The server's errors for fields and times out of range."""
     t = datetime(2024, 1, 1, tzinfo=UTC)
