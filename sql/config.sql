@@ -179,6 +179,10 @@ SELECT format('DO $$BEGIN PERFORM pg_sleep(0.05) WHERE current_setting(%L) <> %L
 SHOW uid.snowflake_si_epoch;
 SELECT name, setting FROM uid_config() ORDER BY name;
 SELECT count(*) AS not_default FROM pg_settings WHERE name LIKE 'uid.%' AND source <> 'default';
+-- uid_reload()'s timeout counts a month as 30 days: past bigint microseconds
+-- it is bigint's end on its side, not wrapped to the other's
+SELECT uid_reload('100000000 years') IS NOT NULL AS reloaded;
+SELECT uid_reload('-100000000 years');
 
 SELECT type, issued >= 0 AS issued_ok, overflow_waits >= 0 AS waits_ok,
        clock_regressions >= 0 AS regressions_ok, tick_flips >= 0 AS flips_ok

@@ -33,6 +33,7 @@
 #include "access/xact.h"
 #include "access/xlog.h"
 #include "codec/registry.h"
+#include "common/int.h"
 #include "fmgr.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqsignal.h"
@@ -585,9 +586,17 @@ uid_reload(PG_FUNCTION_ARGS)
 	UidRecord	in_force;
 	UidRefresh	refresh;
 	uint64		lease_us;
+	int64		days = (int64) timeout->month * DAYS_PER_MONTH + timeout->day;
 
-	timeout_us = timeout->time + (int64) timeout->day * USECS_PER_DAY +
-		(int64) timeout->month * DAYS_PER_MONTH * USECS_PER_DAY;
+	/*
+	 * A month as 30 days; past int64 microseconds (about 292 thousand years,
+	 * or PostgreSQL 17's infinite intervals) the timeout is int64's end on
+	 * its side, never wrapped to the other's.
+	 */
+	if (pg_mul_s64_overflow(days, USECS_PER_DAY, &timeout_us))
+		timeout_us = days > 0 ? PG_INT64_MAX : PG_INT64_MIN;
+	else if (pg_add_s64_overflow(timeout_us, timeout->time, &timeout_us))
+		timeout_us = timeout->time > 0 ? PG_INT64_MAX : PG_INT64_MIN;
 	if (timeout_us <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -595,7 +604,8 @@ uid_reload(PG_FUNCTION_ARGS)
 	if (uid_state == NULL)
 		uid_state_attach();
 	uid_reload_init();
-	deadline = uid_plat_mono_us() + timeout_us;
+	if (pg_add_s64_overflow(uid_plat_mono_us(), timeout_us, &deadline))
+		deadline = PG_INT64_MAX;
 	start_unix = uid_plat_unix_us();
 	before = uid_reload_signals;
 	pg_compiler_barrier();
