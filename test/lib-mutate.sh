@@ -116,8 +116,31 @@ objects_once() {
 	done
 }
 
+# perl -e "$keys_pl" FLAGS < RULES: the cache key of each source, in
+# order, from the compiler's -MM rules for all of them (one "x.o: src dep
+# ..." rule each, continued with backslashes): a hash of FLAGS and of the
+# name (not path), length and content of every file the rule lists.
+keys_pl='
+use Digest::SHA;
+my $flags = shift;
+my $rules = do { local $/; <STDIN> };
+$rules =~ s/\\\n/ /g;
+for my $rule (split /\n/, $rules) {
+	next if $rule !~ s/^[^:]*://;
+	my $sha = Digest::SHA->new(1);
+	$sha->add($flags);
+	for my $f (split " ", $rule) {
+		open(my $in, "<", $f) or die "$f: $!\n";
+		my $text = do { local $/; <$in> };
+		(my $name = $f) =~ s{.*/}{};
+		$sha->add("$name " . length($text) . "\n", $text);
+	}
+	print $sha->hexdigest, "\n";
+}
+'
+
 cc_link() {
-	local out=$1 flags=() objs=() src deps key obj
+	local out=$1 flags=() objs=() deps keys i
 	shift
 	while [ "$1" != -- ]; do flags+=("$1"); shift; done
 	shift
@@ -126,22 +149,18 @@ cc_link() {
 		return
 	fi
 	mkdir -p "$OBJ_CACHE"
-	for src in "$@"; do
-		# the flags that name the copy's directory are the same for every copy
-		# (no pipe: a source the preprocessor refuses fails here, never hashes as nothing)
-		deps=$($CC "${flags[@]}" -MM -MT x "$src") || return 1
-		deps=${deps#x:}
-		deps=${deps//\\/}
-		key=$({
-			printf '%s\n' "$CC" "${flags[@]}" | grep -v '^-I'
-			for f in $deps; do printf '%s\n' "${f##*/}"; cat "$f"; done
-		} | sha1sum | cut -c1-40)
-		obj=$OBJ_CACHE/$key.o
-		if [ ! -f "$obj" ]; then
-			$CC "${flags[@]}" -c -o "$obj.$$" "$src" || return 1
-			mv -f "$obj.$$" "$obj"
-		fi
-		objs+=("$obj")
+	# one rule per source, in order (no pipe: a source the preprocessor
+	# refuses fails here, never hashes as nothing); the flags that name the
+	# copy's directory are the same for every copy
+	deps=$($CC "${flags[@]}" -MM "$@") || return 1
+	keys=($(perl -e "$keys_pl" "$(printf '%s\n' "$CC" "${flags[@]}" | grep -v '^-I')" <<<"$deps")) ||
+		return 1
+	[ "${#keys[@]}" = $# ] || { echo "cc_link: ${#keys[@]} rules for $# sources" >&2; return 1; }
+	for ((i = 0; i < $#; i++)); do
+		objs+=("$OBJ_CACHE/${keys[i]}.o")
+		[ ! -f "${objs[i]}" ] || continue
+		$CC "${flags[@]}" -c -o "${objs[i]}.$$" "${@:i+1:1}" || return 1
+		mv -f "${objs[i]}.$$" "${objs[i]}"
 	done
 	$CC -o "$out" "${objs[@]}"
 }
