@@ -32,12 +32,16 @@
 # those of the copy before.  An object is kept under a hash of the flags
 # and of the content of the source and of every file it includes (the
 # compiler's own -MM list, by name and content, not path: each copy is in a
-# directory of its own), so a change to a header compiles again exactly
-# what includes it.  Two jobs that make one object at once each rename
-# their own whole file into place.
+# directory of its own), so a change to a header compiles again what
+# includes it, except a source whose preprocessed text names none of the
+# changed functions but at their definition: nothing in it can call them,
+# so it takes the unchanged core's object (the header hashed as src/core
+# has it).  Two jobs that make one object at once each rename their own
+# whole file into place.
 
 declare -A changes_of
 changing=
+changed_file= changed_funcs=()	# the change apply_changes made: cc_link reads them
 CH_US=$'\x1f'
 CH_RS=$'\x1e'
 
@@ -91,6 +95,8 @@ apply_changes() {
 		echo "the change changes nothing" >&2
 		return 1
 	fi
+	changed_file=$3 changed_funcs=()
+	for ((one = 0; one < ${#subs[@]}; one += 3)); do changed_funcs+=("${subs[one]}"); done
 }
 
 copy_core() {
@@ -116,31 +122,48 @@ objects_once() {
 	done
 }
 
-# perl -e "$keys_pl" FLAGS < RULES: the cache key of each source, in
-# order, from the compiler's -MM rules for all of them (one "x.o: src dep
-# ..." rule each, continued with backslashes): a hash of FLAGS and of the
-# name (not path), length and content of every file the rule lists.
+# perl -e "$keys_pl" FLAGS HEADER SAME < RULES: the cache key of each
+# source, in order, from the compiler's -MM rules for all of them (one
+# "x.o: src dep ..." rule each, continued with backslashes): a hash of FLAGS
+# and of the name (not path), length and content of every file the rule
+# lists.  In the rules whose numbers (from 0) SAME lists, the copy's core
+# HEADER is hashed as src/core has it (see cc_link).
 keys_pl='
 use Digest::SHA;
-my $flags = shift;
+my ($flags, $header, $same) = @ARGV;
+my %same = map { $_ => 1 } split " ", $same;
 my $rules = do { local $/; <STDIN> };
+my $n = 0;
 $rules =~ s/\\\n/ /g;
 for my $rule (split /\n/, $rules) {
 	next if $rule !~ s/^[^:]*://;
 	my $sha = Digest::SHA->new(1);
 	$sha->add($flags);
 	for my $f (split " ", $rule) {
-		open(my $in, "<", $f) or die "$f: $!\n";
+		my $path = $same{$n} && $f =~ m{(^|/)core/\Q$header\E$} ? "src/core/$header" : $f;
+		open(my $in, "<", $path) or die "$path: $!\n";
 		my $text = do { local $/; <$in> };
 		(my $name = $f) =~ s{.*/}{};
 		$sha->add("$name " . length($text) . "\n", $text);
 	}
 	print $sha->hexdigest, "\n";
+	$n++;
+}
+'
+
+# perl -e "$unused_pl" FUNCTION... < TEXT: exits 0 when each FUNCTION
+# occurs in the preprocessed TEXT once at most (its definition): nothing
+# there calls it, nor takes its address.
+unused_pl='
+my $text = do { local $/; <STDIN> };
+for my $f (@ARGV) {
+	my $n = () = $text =~ /\b\Q$f\E\b/g;
+	exit 1 if $n > 1;
 }
 '
 
 cc_link() {
-	local out=$1 flags=() objs=() deps keys i
+	local out=$1 flags=() objs=() deps keys i text same=
 	shift
 	while [ "$1" != -- ]; do flags+=("$1"); shift; done
 	shift
@@ -153,8 +176,17 @@ cc_link() {
 	# refuses fails here, never hashes as nothing); the flags that name the
 	# copy's directory are the same for every copy
 	deps=$($CC "${flags[@]}" -MM "$@") || return 1
-	keys=($(perl -e "$keys_pl" "$(printf '%s\n' "$CC" "${flags[@]}" | grep -v '^-I')" <<<"$deps")) ||
-		return 1
+	# a change to a header's static inline function: a source whose
+	# preprocessed text never calls it compiles to what the unchanged
+	# header gives (its object is the unchanged core's)
+	if [[ $changed_file == *.h ]]; then
+		for ((i = 0; i < $#; i++)); do
+			text=$($CC "${flags[@]}" -E "${@:i+1:1}") || return 1
+			perl -e "$unused_pl" "${changed_funcs[@]}" <<<"$text" && same="$same $i"
+		done
+	fi
+	keys=($(perl -e "$keys_pl" "$(printf '%s\n' "$CC" "${flags[@]}" | grep -v '^-I')" \
+		"$changed_file" "$same" <<<"$deps")) || return 1
 	[ "${#keys[@]}" = $# ] || { echo "cc_link: ${#keys[@]} rules for $# sources" >&2; return 1; }
 	for ((i = 0; i < $#; i++)); do
 		objs+=("$OBJ_CACHE/${keys[i]}.o")
