@@ -67,7 +67,11 @@ packages() {
 in_clone() { git -C "$CLONE" -c user.name="dist.sh" -c user.email="dist.sh@localhost" "$@"; }
 
 clone() {
-	git clone -q "$UID_SRC" "$CLONE"
+	# --no-hardlinks: a local clone hard-links the checkout's objects, which
+	# changes their ctime, and a copy of the checkout that tar makes at that
+	# moment (check.sh's copy for the next major, beside this) fails with
+	# "file changed as we read it".
+	git clone -q --no-hardlinks "$UID_SRC" "$CLONE"
 	# The checkout's work tree over the clone: changed and new files (not
 	# ignored ones, nor a zip that make dist left there), and deletions.
 	(cd "$UID_SRC" && git ls-files -z -co --exclude-standard | grep -zv '^uid-[^/]*\.zip$' |
