@@ -7,6 +7,8 @@
 #ifndef UID_COMPAT_H
 #define UID_COMPAT_H
 
+#include "common/int.h"
+#include "datatype/timestamp.h"
 #include "replication/origin.h"
 #include "replication/slot.h"
 #include "utils/datetime.h"
@@ -172,6 +174,25 @@ uid_named_wait_event(uint32 *event, const char *name)
 /* a generator waiting for its next tick; a backend waiting for the coordinator */
 UID_WAIT_EVENT(UidNextTick)
 UID_WAIT_EVENT(UidCoordinator)
+
+/*
+ * An interval's microseconds, a month as 30 days.  Past what an int64 holds
+ * (about 292 thousand years, and 17's infinite intervals, whose fields are
+ * their types' ends) it is int64's end on its own side, never wrapped to
+ * the other's.
+ */
+static inline int64
+uid_interval_us(const Interval *i)
+{
+	int64		days = (int64) i->month * DAYS_PER_MONTH + i->day;
+	int64		us;
+
+	if (pg_mul_s64_overflow(days, USECS_PER_DAY, &us))
+		return days > 0 ? PG_INT64_MAX : PG_INT64_MIN;
+	if (pg_add_s64_overflow(us, i->time, &us))
+		return i->time > 0 ? PG_INT64_MAX : PG_INT64_MIN;
+	return us;
+}
 
 /* The module's magic block: 18 can name the extension and its version. */
 #if PG_VERSION_NUM >= 180000

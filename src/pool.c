@@ -20,6 +20,7 @@
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 
+#include "compat.h"
 #include "core/pool.h"
 #include "sql_api.h"
 
@@ -40,13 +41,11 @@ uid_pool_timeline(void)
 	return (int64) GetWALInsertionTimeLine();
 }
 
-/* Argument n, an interval, in microseconds (a month as 30 days). */
+/* Argument n, an interval, in microseconds (uid_interval_us: saturated). */
 static int64
 uid_pool_interval_arg(FunctionCallInfo fcinfo, int n)
 {
-	Interval   *i = PG_GETARG_INTERVAL_P(n);
-
-	return i->time + ((int64) i->month * DAYS_PER_MONTH + i->day) * USECS_PER_DAY;
+	return uid_interval_us(PG_GETARG_INTERVAL_P(n));
 }
 
 /*

@@ -586,17 +586,8 @@ uid_reload(PG_FUNCTION_ARGS)
 	UidRecord	in_force;
 	UidRefresh	refresh;
 	uint64		lease_us;
-	int64		days = (int64) timeout->month * DAYS_PER_MONTH + timeout->day;
 
-	/*
-	 * A month as 30 days; past int64 microseconds (about 292 thousand years,
-	 * or PostgreSQL 17's infinite intervals) the timeout is int64's end on
-	 * its side, never wrapped to the other's.
-	 */
-	if (pg_mul_s64_overflow(days, USECS_PER_DAY, &timeout_us))
-		timeout_us = days > 0 ? PG_INT64_MAX : PG_INT64_MIN;
-	else if (pg_add_s64_overflow(timeout_us, timeout->time, &timeout_us))
-		timeout_us = timeout->time > 0 ? PG_INT64_MAX : PG_INT64_MIN;
+	timeout_us = uid_interval_us(timeout);	/* saturates, never wraps */
 	if (timeout_us <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
