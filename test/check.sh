@@ -423,11 +423,9 @@ fi
 # beside the others once the majors' loop is past its first major (they need
 # 15's installation only), else after the loop.
 run_package() {
-	if [ "${UID_PACKAGE_HERE:-0}" = 1 ]; then
-		env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh"
-	else
-		"${SUDO[@]}" env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh"
-	fi
+	local as=("${SUDO[@]}")
+	[ "${UID_PACKAGE_HERE:-0}" = 1 ] && as=()
+	${as[@]+"${as[@]}"} env UID_SCRATCH="$UID_SCRATCH" UID_PG_CACHE="$UID_PG_CACHE" bash "$UID_SRC/test/package.sh"
 }
 packaging_started=0
 start_packaging() {
