@@ -42,6 +42,8 @@ SELECT snowflake_si_from_parts('294247-01-10 04:00:54.776+00', 0, 0, '294212-03-
 SELECT snowflake_si_timestamp('9007199254740991', '294212-03-08 08:07:07.001+00');
 SELECT snowflake_si_from_parts('294212-03-08 08:07:07.001+00', 0, 0, '294212-03-08 08:07:07.001+00', 8);
 SELECT snowflake_si_timestamp('0', '294276-12-31 23:59:59.999+00');
+-- uid_citus_agree() notes a layout by the same rule (read back in microseconds)
+SELECT uid_citus_agree('294212-03-08 08:07:07.001+00', 8);
 
 -- boundaries
 SELECT snowflake_si_boundary('2024-01-01Z') AS at_epoch,
