@@ -148,12 +148,13 @@ test/unit/settings_test: test/unit/settings_test.c src/guc.o $(INSPECT_SRCS) src
 
 # The unit tables of the generator core's rules (test/unit/core_test.c):
 # the settings record (src/core/record.c), where an identity comes from
-# (src/core/source.h) and what a state file knows (src/core/backfill.c),
+# (src/core/source.h), what a state file knows (src/core/backfill.c) and
+# the lease pool's rules (src/core/pool.h),
 # plain C over a fake platform (test/unit/core_fake.c, for
 # test/sim/sim_platform.h).  test/unit/mutate.sh builds them the same
 # way against each of its mutants of src/core (make mutatecheck).
 CORE_TEST_SRCS = test/unit/core_test.c test/unit/record_test.c test/unit/record_publish_test.c \
-	test/unit/source_test.c test/unit/backfill_test.c test/unit/core_fake.c
+	test/unit/source_test.c test/unit/backfill_test.c test/unit/pool_test.c test/unit/core_fake.c
 test/unit/core_test: $(CORE_TEST_SRCS) test/unit/*.h src/core/record.c src/core/backfill.c src/core/*.h src/codec/*.h test/sim/sim_platform.h
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -DUID_SIM -I$(srcdir)/test/sim -I$(srcdir)/src -o $@ \
 		$(CORE_TEST_SRCS) src/core/record.c src/core/backfill.c

@@ -457,6 +457,18 @@ SELECT has_function_privilege('public', 'uid_pool_resume()', 'EXECUTE') AS publi
 UPDATE uid_pool_guard SET hold_until = now() + max_ttl + uid_pool_grace(), hold_why = 'The data directory was restored from a snapshot.';
 SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_claim('durable', 4, 'd')$$);
 SELECT uid_pool_resume();
+-- A dump whose guard row was edited by hand to a time to live past the
+-- clock's end (a claim gives at most 365 days): the hold lasts for good,
+-- until uid_pool_resume(); it never ends in the past.
+UPDATE uid_pool_guard SET max_ttl = interval '0';
+INSERT INTO uid_pool_guard (written_in, written_timeline, written_synced, max_ttl)
+VALUES ('system 1 database 1', 1, true, '300000 years');
+SET client_min_messages = error;
+SELECT count(*) AS ids FROM uid_pool_claim('durable', 4, 'e');
+RESET client_min_messages;
+SELECT DISTINCT hold_until FROM uid_pool_guard;
+SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_claim('durable', 4, 'e')$$);
+SELECT uid_pool_resume();
 
 -- Pools share their ids: uid_pool_overlaps() lists the ids leased in more
 -- than one pool now, with the pools and holders (the servers of those pools

@@ -63,15 +63,31 @@ uid_pool_went_back(bool written, bool same_place, bool same_timeline, bool synce
 }
 
 /*
+ * a + b in microseconds, held at int64's end on b's side where the sum is
+ * past it: a time that far ahead is the end of time (timestamptz's
+ * infinity), never one wrapped into the past.
+ */
+static inline int64
+uid_pool_add_us(int64 a, int64 b)
+{
+	int64		sum;
+
+	if (__builtin_add_overflow(a, b, &sum))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return sum;
+}
+
+/*
  * When a hold found at now_us ends: once every lease the lost history gave
  * has ended (each at most the longest TTL the pool has given, ttl_us the
  * asking call's, from now) and the grace has passed.  A hold that already
- * ends later stands.
+ * ends later stands.  A TTL or grace past the clock's end (a row edited by
+ * hand: a claim gives at most 365 days) holds the pool for good.
  */
 static inline int64
 uid_pool_hold_end(int64 now_us, int64 max_ttl_us, int64 ttl_us, int64 grace_us, int64 hold_us)
 {
-	int64		end = now_us + Max(max_ttl_us, ttl_us) + grace_us;
+	int64		end = uid_pool_add_us(uid_pool_add_us(now_us, Max(max_ttl_us, ttl_us)), grace_us);
 
 	return Max(end, hold_us);
 }

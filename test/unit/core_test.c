@@ -4,11 +4,12 @@
  *		unitcheck): the settings record (record_test.c and
  *		record_publish_test.c, src/core/record.c), where an identity comes
  *		from (source_test.c, src/core/source.h) and what a state file knows
- *		of the IDs made before it (backfill_test.c, src/core/backfill.c),
- *		over the platform of core_fake.c.  test/unit/mutate.sh builds it
+ *		of the IDs made before it (backfill_test.c, src/core/backfill.c) and
+ *		the lease pool's rules (pool_test.c, src/core/pool.h), over the
+ *		platform of core_fake.c.  test/unit/mutate.sh builds it
  *		against mutants of src/core.
  *
- * Usage: core_test [record|source|backfill ...]   (default: all)
+ * Usage: core_test [record|source|backfill|pool ...]   (default: all)
  * The last line printed is always "N passed, M failed" (counts of checks);
  * the exit status is nonzero if any check failed.
  */
@@ -24,11 +25,13 @@ unsigned long long harness_iter;
 extern void test_record(void);
 extern void test_source(void);
 extern void test_backfill(void);
+extern void test_pool(void);
 
 static const harness_group groups[] = {
 	{"record", test_record},
 	{"source", test_source},
 	{"backfill", test_backfill},
+	{"pool", test_pool},
 };
 
 /* Runs a group, and fails it if a call of the core never returned (core_fake.h). */

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Mutation of the rules that decide uniqueness (src/core/record.c,
-# record.h, source.h, and backfill.c's and backfill.h's of what a state file
-# knows): a fixed list of mutants, each a one- or two-line bug
+# record.h, source.h, pool.h, and backfill.c's and backfill.h's of what a
+# state file knows): a fixed list of mutants, each a one- or two-line bug
 # a developer could make.  Each is applied to a copy of src/core, and must
 # be killed: first by the unit tables (test/unit/core_test: record_test.c,
-# record_publish_test.c, source_test.c); a mutant they let live is run by
-# the simulator's default seeds (test/sim/sim --seeds 1-2000).  Prints each
+# record_publish_test.c, source_test.c, pool_test.c); a mutant they let
+# live is run by the simulator's default seeds (test/sim/sim --seeds 1-2000).  Prints each
 # mutant's verdict and the score, and exits 1 when a mutant survives that
 # is not marked, or a mark is wrong (a mutant marked equivalent, or as
 # needing the simulator, that a test kills), or a mutant's text is gone or
@@ -55,7 +55,7 @@ mutant() {
 build_unit() {
 	cc_link "$2" -std=gnu11 -O2 -Wall -Wextra -Wno-unused-parameter -DUID_SIM -Itest/sim -I"$1" -Isrc -- \
 		test/unit/core_test.c test/unit/record_test.c test/unit/record_publish_test.c \
-		test/unit/source_test.c test/unit/backfill_test.c test/unit/core_fake.c \
+		test/unit/source_test.c test/unit/backfill_test.c test/unit/pool_test.c test/unit/core_fake.c \
 		"$1/core/record.c" "$1/core/backfill.c"
 }
 
@@ -488,6 +488,40 @@ mutant take-over-set backfill.c uid_used_take_over \
 mutant take-over-older-fence backfill.c uid_used_take_over \
 	'if (since == UID_USED_SINCE_FENCE)' \
 	'if (true)'
+
+# The lease pool's rules (pool.h; test/unit/pool_test.c's tables).
+# A hold's end wrapped past the clock's end into the past (before 0.7.0).
+mutant hold-wraps pool.h uid_pool_hold_end \
+	'uid_pool_add_us(uid_pool_add_us(now_us, Max(max_ttl_us, ttl_us)), grace_us)' \
+	'now_us + Max(max_ttl_us, ttl_us) + grace_us'
+# A hold's end without the longest TTL the pool gave.
+mutant hold-ttl-asked pool.h uid_pool_hold_end \
+	'Max(max_ttl_us, ttl_us)' \
+	'ttl_us'
+# A promoted synchronous standby taken for a pool gone back.
+mutant went-back-synced pool.h uid_pool_went_back \
+	'(!same_timeline && !synced)' \
+	'!same_timeline'
+# synchronous_commit = local kept for a claim.
+mutant commit-local pool.h uid_pool_commit_level \
+	'session < UID_COMMIT_REMOTE_WRITE' \
+	'session < UID_COMMIT_LOCAL'
+# A lease that expires this microsecond renewed on hold.
+mutant renews-at-expiry pool.h uid_pool_renews \
+	'expires_us > now_us;' \
+	'expires_us >= now_us;'
+# A released lease taken back by its key.
+mutant reclaims-released pool.h uid_pool_reclaims \
+	'same_key && !released &&' \
+	'same_key &&'
+# The claims' count not moved past the clock when a hold begins.
+mutant token-kept pool.h uid_pool_token_floor \
+	'return Max(claims, now_us);' \
+	'return claims;'
+# A hold that ends at now_us still on.
+mutant hands-out-late pool.h uid_pool_hands_out \
+	'return hold_us <= now_us;' \
+	'return hold_us < now_us;'
 
 # ---------------------------------------------------------------- the run
 
