@@ -144,6 +144,7 @@
  *   checks.c    the invariants
  *   generate.c  a backend's calls: generate and back-fill
  *   sim.c       the command line: runs, shrinking, the summary
+ *   sim_switch.h  the switch between the scheduler and a process
  */
 #ifndef SIM_H
 #define SIM_H
@@ -183,6 +184,8 @@
 #include "codec/snowflake_si_codec.h"
 
 #include "codec/sno_codec.h"
+
+#include "sim_switch.h"
 
 #define NSERVERS_MAX	3
 #define NBACKENDS_MAX	4		/* per server */
@@ -457,24 +460,17 @@ typedef struct Server
 	int			nimages;
 } Server;
 
-/*
- * Where a coroutine stopped, for the compiler's own setjmp (five words):
- * it saves the frame and stack pointers and the place to go on from, and
- * the compiler keeps no register live across it.  libc's _setjmp and
- * _longjmp took a sixth of the simulator's time (the signal-mask word and
- * the cleanup walk a switch between coroutines never needs).
- */
-typedef void *SimJump[5];
-
 typedef struct Backend
 {
 	bool		alive;
 	int64		wake_t;
 	int			server;
 	int			num;			/* for the trace: the n-th backend started */
+	SimJump		jb;				/* where its coroutine stopped (sim_switch.h) */
+	bool		entered;		/* it ran since it started */
+#ifndef SIM_SWITCH_ASM
 	ucontext_t	ctx;			/* to enter the coroutine the first time */
-	SimJump		jb;				/* where it stopped since */
-	bool		entered;
+#endif
 	char	   *stack;
 	UidCursor	cur[NTYPES];
 	int			part;			/* the sno range it issues from (the record's) */
@@ -739,6 +735,22 @@ typedef struct Sim
 extern Sim *sim;
 extern Backend *running;
 
+#ifdef SIM_SWITCH_ASM
+/* where the scheduler stopped, to switch to a process (world.c) */
+extern SimJump sched_jb;
+
+/* The scheduler runs process b to its next step (sim_step). */
+static inline __attribute__((always_inline)) void
+sim_resume(Backend *b)
+{
+	running = b;
+	b->entered = true;
+	sim_switch(&sched_jb, &b->jb);
+}
+#else
+extern void sim_resume(Backend *b);
+#endif
+
 /* A process starts or ends: its alive, and its bit of the mask sched_pick reads. */
 static inline void
 proc_alive(Backend *b, bool alive)
@@ -805,7 +817,6 @@ extern UidClockSpec specs[NTYPES];
 extern void trace(Backend *b, int server, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 extern void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern void server_set_clock(Server *s, int64 unix_us, int num, int den);
-extern void sim_resume(Backend *b);
 extern bool id_new(int scope, uint32 ident, int type, int timeline, uint32 seq, uint64 tick);
 extern void disk_write(Server *s);
 extern void disk_sync(Server *s);

@@ -18,6 +18,10 @@ static uint64 sim_now(const UidClockSpec *spec);
 UidClockSpec specs[NTYPES] = {UID_TYPES(SIM_SPEC)};
 Sim *sim;
 Backend *running;
+
+#ifdef SIM_SWITCH_ASM
+SimJump		sched_jb;
+#else
 static ucontext_t sched_ctx;
 static SimJump sched_jb;
 
@@ -27,6 +31,7 @@ sim_jump(SimJump to)
 {
 	__builtin_longjmp(to, 1);
 }
+#endif
 
 void
 trace(Backend *b, int server, const char *fmt, ...)
@@ -109,10 +114,32 @@ sim_step(void)
 		return;
 	if (unlikely(running->kind == K_WORKER))
 		worker_hazard(running);
+#ifdef SIM_SWITCH_ASM
+	sim_switch(&running->jb, &sched_jb);
+#else
 	if (__builtin_setjmp(running->jb) == 0)
 		sim_jump(sched_jb);
+#endif
 }
 
+#ifdef SIM_SWITCH_ASM
+/*
+ * A new coroutine's stack: its main function entered as if called (the
+ * stack 16-byte aligned before the call's return address, here none: it
+ * never returns).
+ */
+static void
+proc_stack_init(Backend *b, void (*main_fn) (void))
+{
+	uintptr_t	top = ((uintptr_t) b->stack + STACK_SIZE) & ~(uintptr_t) 15;
+	void	  **sp = (void **) (top - sizeof(void *));
+
+	*sp = NULL;
+	b->jb.sp = sp;
+	b->jb.fp = NULL;
+	b->jb.pc = (void *) main_fn;
+}
+#else
 void
 sim_resume(Backend *b)
 {
@@ -128,6 +155,18 @@ sim_resume(Backend *b)
 			sim_jump(b->jb);
 	}
 }
+
+/* A new coroutine, entered the first time by swapcontext (sim_resume). */
+static void
+proc_stack_init(Backend *b, void (*main_fn) (void))
+{
+	getcontext(&b->ctx);
+	b->ctx.uc_stack.ss_sp = b->stack;
+	b->ctx.uc_stack.ss_size = STACK_SIZE;
+	b->ctx.uc_link = NULL;
+	makecontext(&b->ctx, main_fn, 0);
+}
+#endif
 
 static uint64
 key_hash(const IdKey *k)
@@ -275,11 +314,7 @@ proc_init(Backend *b, int server, void (*main_fn) (void))
 	memset(&b->rec, 0, sizeof(b->rec));
 	if (b->stack == NULL)
 		b->stack = malloc(STACK_SIZE);
-	getcontext(&b->ctx);
-	b->ctx.uc_stack.ss_sp = b->stack;
-	b->ctx.uc_stack.ss_size = STACK_SIZE;
-	b->ctx.uc_link = NULL;
-	makecontext(&b->ctx, main_fn, 0);
+	proc_stack_init(b, main_fn);
 }
 
 void
