@@ -100,10 +100,10 @@ worker_hazard(Backend *w)
 
 	if (r < 2)
 	{
-		w->wake_t = sim->t + 1000 + (int64) rng_below(&sim->sched, 3000000);
+		proc_wake_at(w, sim->t + 1000 + (int64) rng_below(&sim->sched, 3000000));
 		sim->stalls++;
 		sim->servers[w->server].worker_trouble++;
-		trace(w, w->server, "settings worker %u stalls until %" PRId64, w->pid, w->wake_t);
+		trace(w, w->server, "settings worker %u stalls until %" PRId64, w->pid, proc_wake(w));
 	}
 	else if (r == 2)
 	{
@@ -158,9 +158,9 @@ settings_refresh(Backend *b, Server *s, int64 after, bool *excuse)
 		w->req = req;
 		sim->outcome[w->pid % 4096] = 0;
 		/* forked at a later step: mostly soon, one in four late (a busy postmaster) */
-		w->wake_t = sim->t + (rng_below(&sim->sched, 4) == 0 ?
-							  (int64) rng_below(&sim->sched, 100000) :
-							  (int64) rng_below(&sim->sched, 2000));
+		proc_wake_at(w, sim->t + (rng_below(&sim->sched, 4) == 0 ?
+								  (int64) rng_below(&sim->sched, 100000) :
+								  (int64) rng_below(&sim->sched, 2000)));
 		sim->workers++;
 		trace(b, b->server, "requests a settings worker (%u) at %" PRId64, w->pid, req);
 	}
@@ -429,16 +429,16 @@ server_reload(Server *s)
 			 * one forked after the reload publishes first
 			 */
 			if (!w->entered && rng_below(&sim->sched, 2) == 0)
-				w->wake_t = Max(w->wake_t, sim->t) + (int64) rng_below(&sim->sched, 50000);
+				proc_wake_at(w, Max(proc_wake(w), sim->t) + (int64) rng_below(&sim->sched, 50000));
 			else if (w->entered && rng_below(&sim->sched, 4) == 0)
-				w->wake_t = Max(w->wake_t, sim->t) + (int64) rng_below(&sim->sched, 20000);
+				proc_wake_at(w, Max(proc_wake(w), sim->t) + (int64) rng_below(&sim->sched, 20000));
 			if (rng_below(&sim->sched, 4) == 0)
 			{
 				/*
 				 * lost: it had not run far enough to set its handling up,
 				 * and runs on a while later
 				 */
-				w->wake_t = Max(w->wake_t, sim->t) + (int64) rng_below(&sim->sched, 20000);
+				proc_wake_at(w, Max(proc_wake(w), sim->t) + (int64) rng_below(&sim->sched, 20000));
 				sim->lost_signals++;
 				trace(worker_of(si, j), si, "settings worker %u loses the reload signal",
 					  worker_of(si, j)->pid);

@@ -463,7 +463,6 @@ typedef struct Server
 typedef struct Backend
 {
 	bool		alive;
-	int64		wake_t;
 	int			server;
 	int			num;			/* for the trace: the n-th backend started */
 	SimJump		jb;				/* where its coroutine stopped (sim_switch.h) */
@@ -643,6 +642,15 @@ typedef struct Sim
 	Server		servers[NSERVERS_MAX];
 	Backend		backends[NPROCS];	/* backends, then settings workers */
 	uint32		alive_mask;		/* bit i: backends[i] is alive (proc_alive) */
+	/*
+	 * when each process can run next (proc_wake_at), and what the scheduler
+	 * keeps of it: bit i of ready, backends[i] could run when it last
+	 * looked; of the living, every one whose bit is clear wakes at
+	 * ready_until or later (sched_first)
+	 */
+	int64		wake_t[NPROCS];
+	uint32		ready;
+	int64		ready_until;
 	uint32		next_pid;
 	/* settings: who may issue each hand-set partition (bits of servers) */
 	unsigned char owners[NPARTITIONS];
@@ -759,6 +767,32 @@ proc_alive(Backend *b, bool alive)
 
 	b->alive = alive;
 	sim->alive_mask = alive ? sim->alive_mask | bit : sim->alive_mask & ~bit;
+}
+
+/* When process b can run next. */
+static inline int64
+proc_wake(const Backend *b)
+{
+	return sim->wake_t[b - sim->backends];
+}
+
+/*
+ * Process b can run from t on: its bit of the scheduler's ready mask, and
+ * ready_until, the time by which the scheduler looks again.
+ */
+static inline void
+proc_wake_at(Backend *b, int64 t)
+{
+	uint32		bit = UINT32_C(1) << (b - sim->backends);
+
+	sim->wake_t[b - sim->backends] = t;
+	if (t <= sim->t)
+		sim->ready |= bit;
+	else
+	{
+		sim->ready &= ~bit;
+		sim->ready_until = Min(sim->ready_until, t);
+	}
 }
 
 /* The true time: what a server's clock reads when it is right. */

@@ -101,7 +101,7 @@ sim_now(const UidClockSpec *spec)
 bool
 sim_sleep_us(int64 us)
 {
-	running->wake_t = sim->t + (us > 0 ? us : 0);
+	proc_wake_at(running, sim->t + (us > 0 ? us : 0));
 	sim_step();
 	return true;
 }
@@ -309,7 +309,7 @@ proc_init(Backend *b, int server, void (*main_fn) (void))
 	b->par_pid = 0;
 	b->kind = K_BACKEND;
 	b->publishing = false;
-	b->wake_t = sim->t;
+	proc_wake_at(b, sim->t);
 	b->in_call = false;
 	memset(&b->rec, 0, sizeof(b->rec));
 	if (b->stack == NULL)
@@ -467,27 +467,50 @@ time_moves_on(void)
 }
 
 /*
+ * The scheduler looks at the living processes it did not see ready: each
+ * that wakes by t is ready, and ready_until is the earliest wake of the
+ * others (INT64_MAX: none).
+ */
+static void
+sched_look(void)
+{
+	sim->ready_until = INT64_MAX;
+	for (uint32 m = sim->alive_mask & ~sim->ready; m != 0; m &= m - 1)
+	{
+		int			k = __builtin_ctz(m);
+
+		if (sim->wake_t[k] <= sim->t)
+			sim->ready |= UINT32_C(1) << k;
+		else
+			sim->ready_until = Min(sim->ready_until, sim->wake_t[k]);
+	}
+}
+
+/*
  * The first process in the order from start on that can run at t, or -1;
- * *soonest: the earliest wake of those that live but sleep, of the ones
- * before it (every one if none can run).  It reads only the processes that
- * live (the mask), in that order.
+ * then *soonest: the earliest wake of those that live.  The ready mask
+ * holds while t is before ready_until, time only moving on (a process that
+ * could run still can; one that could not wakes at ready_until or later),
+ * so that most steps read no process; once t reaches it, or none is ready,
+ * the scheduler looks again.
  */
 static int
 sched_first(int start, int64 *soonest)
 {
 	uint32		below = (UINT32_C(1) << start) - 1;
-	uint32		order[2] = {sim->alive_mask & ~below, sim->alive_mask & below};
+	uint32		can;
 
-	for (int half = 0; half < 2; half++)
-		for (uint32 m = order[half]; m != 0; m &= m - 1)
-		{
-			int			k = __builtin_ctz(m);
-
-			if (sim->backends[k].wake_t <= sim->t)
-				return k;
-			*soonest = Min(*soonest, sim->backends[k].wake_t);
-		}
-	return -1;
+	if (sim->t >= sim->ready_until)
+		sched_look();
+	can = sim->ready & sim->alive_mask;
+	if (can == 0)
+	{
+		/* every living one sleeps: the earliest wake, exactly */
+		sched_look();
+		*soonest = Min(*soonest, sim->ready_until);
+		return -1;
+	}
+	return __builtin_ctz((can & ~below) != 0 ? can & ~below : can);
 }
 
 /*
