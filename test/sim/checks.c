@@ -188,8 +188,10 @@ check_torn_provenance(Server *s, Backend *p, uint64 cur, const UidRecordBody *bo
 /*
  * A record came in force in a step of process p: it must be p's proposal
  * (the checks above); the checks' copy of the record in force follows it.
+ * (Not inlined, nor the torn check below: check_step runs every step, and
+ * its common path then saves no registers.)
  */
-static void
+static void __attribute__((noinline))
 record_in_force(Server *s, Backend *p, uint64 cur)
 {
 	UidRecordBody *body = &s->file.rec.body[cur & 1];
@@ -227,6 +229,24 @@ record_in_force(Server *s, Backend *p, uint64 cur)
 		s->life_since = -1;
 }
 
+/* torn: the body in force, whole, holds what it held when it came in force. */
+static void __attribute__((noinline))
+check_torn_in_force(Server *s, Backend *p, uint64 cur)
+{
+	UidRecordBody *body = &s->file.rec.body[cur & 1];
+
+	if (body->seq.value == 2 * (cur >> 1))
+		for (int i = 0; i < UID_REC_WORDS; i++)
+			if (body->word[i].value != s->shadow_words[i])
+			{
+				fail("torn: server %d's record in force (gen %" PRIu64 ") was written "
+					 "over by process %u: word %d is %" PRIu64 ", published %" PRIu64,
+					 server_index(s), cur >> 1, p->pid, i, body->word[i].value,
+					 s->shadow_words[i]);
+				break;
+			}
+}
+
 /*
  * After every step of a server's process: a record that came in force was
  * proposed by the process that ran (the one whose compare-and-swap it was),
@@ -237,26 +257,12 @@ record_in_force(Server *s, Backend *p, uint64 cur)
 static void
 record_after_step(Server *s, Backend *p)
 {
-	UidRecordShared *r = &s->file.rec;
-	uint64		cur = r->current.value;
+	uint64		cur = s->file.rec.current.value;
 
 	if (cur != s->shadow_cur)
 		record_in_force(s, p, cur);
 	else if (p->publishing && cur != 0)
-	{
-		UidRecordBody *body = &r->body[cur & 1];
-
-		if (body->seq.value == 2 * (cur >> 1))
-			for (int i = 0; i < UID_REC_WORDS; i++)
-				if (body->word[i].value != s->shadow_words[i])
-				{
-					fail("torn: server %d's record in force (gen %" PRIu64 ") was written "
-						 "over by process %u: word %d is %" PRIu64 ", published %" PRIu64,
-						 server_index(s), cur >> 1, p->pid, i, body->word[i].value,
-						 s->shadow_words[i]);
-					break;
-				}
-	}
+		check_torn_in_force(s, p, cur);
 }
 
 /* The record in force comes from a file a crash or failover brought back. */
