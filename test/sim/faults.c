@@ -272,6 +272,14 @@ edit_partition(Server *s, int si, const Fault *f)
 	}
 }
 
+/* A tool's second reload of server s, due at t (maybe_fault). */
+static void
+server_again_at(Server *s, int64 t)
+{
+	s->again_at = t;
+	sim->again_first = Min(sim->again_first, t);
+}
+
 /*
  * The configuration files change: sno's ranges, the partition, or a
  * setting not uid's; most edits are reloaded, some twice in a row.
@@ -306,9 +314,9 @@ fault_edit(Server *s, int si, const Fault *f)
 		server_reload(s);
 		/* a tool that edits and reloads twice in a row, as Patroni may */
 		if (sim->storm)
-			s->again_at = sim->t + 1 + (int64) ((f->a >> 8) % 5000);
+			server_again_at(s, sim->t + 1 + (int64) ((f->a >> 8) % 5000));
 		else if ((f->b >> 20) % 2 == 0)
-			s->again_at = sim->t + 1 + (int64) ((f->a >> 8) % 50000);
+			server_again_at(s, sim->t + 1 + (int64) ((f->a >> 8) % 50000));
 	}
 }
 
@@ -493,14 +501,14 @@ handover_step(void)
 	}
 }
 
-/* Draws the step's fault, if any: the same draws whatever the schedule. */
-void
-maybe_fault(void)
+/*
+ * The tools' second reloads due by t, server by server; again_first, the
+ * earliest of those to come (INT64_MAX: none).
+ */
+static void
+reloads_again(void)
 {
-	uint64		r = rng_next(&sim->frng);
-	Fault		f;
-	int			n;
-
+	sim->again_first = INT64_MAX;
 	for (int i = 0; i < sim->nservers; i++)
 	{
 		Server	   *sv = &sim->servers[i];
@@ -514,7 +522,24 @@ maybe_fault(void)
 				server_reload(sv);
 			}
 		}
+		else if (sv->again_at != 0)
+			sim->again_first = Min(sim->again_first, sv->again_at);
 	}
+}
+
+/*
+ * Draws the step's fault, if any: the same draws whatever the schedule.
+ * The servers are read for a second reload only once one is due.
+ */
+void
+maybe_fault(void)
+{
+	uint64		r = rng_next(&sim->frng);
+	Fault		f;
+	int			n;
+
+	if (sim->t >= sim->again_first)
+		reloads_again();
 	if (r % sim->fault_period != 0 || sim->nfaults >= NFAULTS_MAX)
 		return;
 	f.kind = fault_pick(rng_next(&sim->frng));

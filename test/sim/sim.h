@@ -727,6 +727,7 @@ typedef struct Sim
 	/* faults: which ones this run leaves out, which it applied */
 	const bool *skip;
 	int			nfaults;
+	int64		again_first;	/* no server's again_at is earlier (0: look) */
 	Fault		faults[NFAULTS_MAX];
 	uint64		fault_step[NFAULTS_MAX];
 	uint64		fault_counts[NFAULTKINDS];
