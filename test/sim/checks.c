@@ -188,10 +188,10 @@ check_torn_provenance(Server *s, Backend *p, uint64 cur, const UidRecordBody *bo
 /*
  * A record came in force in a step of process p: it must be p's proposal
  * (the checks above); the checks' copy of the record in force follows it.
- * (Not inlined, nor the torn check below: check_step runs every step, and
- * its common path then saves no registers.)
+ * (check_step, step.h, inline in the scheduler's loop, calls it only then,
+ * and the torn check below only while p publishes.)
  */
-static void __attribute__((noinline))
+void
 record_in_force(Server *s, Backend *p, uint64 cur)
 {
 	UidRecordBody *body = &s->file.rec.body[cur & 1];
@@ -230,7 +230,7 @@ record_in_force(Server *s, Backend *p, uint64 cur)
 }
 
 /* torn: the body in force, whole, holds what it held when it came in force. */
-static void __attribute__((noinline))
+void
 check_torn_in_force(Server *s, Backend *p, uint64 cur)
 {
 	UidRecordBody *body = &s->file.rec.body[cur & 1];
@@ -245,24 +245,6 @@ check_torn_in_force(Server *s, Backend *p, uint64 cur)
 					 s->shadow_words[i]);
 				break;
 			}
-}
-
-/*
- * After every step of a server's process: a record that came in force was
- * proposed by the process that ran (the one whose compare-and-swap it was),
- * and holds values its postmaster held this life (provenance), of a reload
- * no earlier than the record it replaced (fresh); the body in force holds,
- * whenever it is whole, what it held when it came in force (torn).
- */
-static void
-record_after_step(Server *s, Backend *p)
-{
-	uint64		cur = s->file.rec.current.value;
-
-	if (cur != s->shadow_cur)
-		record_in_force(s, p, cur);
-	else if (p->publishing && cur != 0)
-		check_torn_in_force(s, p, cur);
 }
 
 /* The record in force comes from a file a crash or failover brought back. */
@@ -412,14 +394,12 @@ check_after(Server *s)
 	}
 }
 
-/* After every step of a process p: its server's record (above), and live. */
+/* live: a call lasted too long (check_step, step.h). */
 void
-check_step(Backend *p)
+check_live_fail(Backend *p)
 {
-	record_after_step(&sim->servers[p->server], p);
-	if (p->in_call && sim->t - p->call_t > LIVE_LIMIT_US)
-		fail("live: a %s call on server %d has lasted %" PRId64 " us",
-			 type_names[p->type], p->server, sim->t - p->call_t);
+	fail("live: a %s call on server %d has lasted %" PRId64 " us",
+		 type_names[p->type], p->server, sim->t - p->call_t);
 }
 
 /*

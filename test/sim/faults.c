@@ -505,7 +505,7 @@ handover_step(void)
  * The tools' second reloads due by t, server by server; again_first, the
  * earliest of those to come (INT64_MAX: none).
  */
-static void
+void
 reloads_again(void)
 {
 	sim->again_first = INT64_MAX;
@@ -528,20 +528,15 @@ reloads_again(void)
 }
 
 /*
- * Draws the step's fault, if any: the same draws whatever the schedule.
- * The servers are read for a second reload only once one is due.
+ * The step's fault, drawn (maybe_fault, step.h): its kind and draws,
+ * recorded, applied unless the run leaves it out.
  */
 void
-maybe_fault(void)
+fault_draw(void)
 {
-	uint64		r = rng_next(&sim->frng);
 	Fault		f;
 	int			n;
 
-	if (sim->t >= sim->again_first)
-		reloads_again();
-	if (r % sim->fault_period != 0 || sim->nfaults >= NFAULTS_MAX)
-		return;
 	f.kind = fault_pick(rng_next(&sim->frng));
 	f.a = rng_next(&sim->frng);
 	f.b = rng_next(&sim->frng);

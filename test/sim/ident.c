@@ -139,18 +139,17 @@ coord_prepare(int64 c)
 }
 
 /*
- * Each step (leased runs): the WAL writer's flush every 200 ms (an
- * asynchronous standby receives what it flushed half the time: it lags),
- * a backup every 1 to 3 s, and now and then one of the coordinator's
- * failures: a crash (it restarts from what was flushed), a restore of its
- * last backup into a new cluster, a failover to its standby (a new
- * timeline).  Drawn from krng alone.
+ * Each step (leased runs), on r, the step's draw from krng (coord_step,
+ * step.h, calls this only when something is due or drawn): the WAL
+ * writer's flush every 200 ms (an asynchronous standby receives what it
+ * flushed half the time: it lags), a backup every 1 to 3 s, and now and
+ * then one of the coordinator's failures: a crash (it restarts from what
+ * was flushed), a restore of its last backup into a new cluster, a
+ * failover to its standby (a new timeline).
  */
 void
-coord_step(void)
+coord_events(uint64 r)
 {
-	uint64		r = rng_next(&sim->krng);
-
 	int			kind;
 
 	if (sim->t >= sim->coord_flush_at)

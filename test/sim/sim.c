@@ -5,6 +5,8 @@
  */
 #include "sim.h"
 
+#include "step.h"
+
 /*
  * What a run returns for the summary, each count an expression of the run's
  * Sim, summed over the runs (a flag counts the runs it holds in).

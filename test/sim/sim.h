@@ -145,6 +145,7 @@
  *   generate.c  a backend's calls: generate and back-fill
  *   sim.c       the command line: runs, shrinking, the summary
  *   sim_switch.h  the switch between the scheduler and a process
+ *   step.h      the scheduler's every step, inline in sim.c's loop
  */
 #ifndef SIM_H
 #define SIM_H
@@ -866,14 +867,13 @@ extern void server_new_incarnation(Server *s);
 extern void file_init(SimFile *f, uint64 secret);
 extern void server_boot(Server *s, uint64 r);
 extern void server_setup(int i, uint64 seed, Rng *setup);
-extern void time_moves_on(void);
-extern int sched_pick(void);
+extern void sched_look(void);
 extern void types_setup(void);
 
 /* ident.c */
 extern void lease_extend(Backend *b, Server *s, const UidClockSpec *spec, uint64 tick);
 extern UidSlot *gen_slot(Server *s, const UidClockSpec *spec);
-extern void coord_step(void);
+extern void coord_events(uint64 r);
 extern void coord_setup(uint64 seed);
 extern LeaseStep ident_cover(Backend *b, Server *s, UidSlot *slot, const UidClockSpec *spec, uint64 tick,
 			int *talks, int *id, SimIdent *used);
@@ -888,7 +888,9 @@ extern int settings_take(Backend *b);
 extern void server_reload(Server *s);
 
 /* checks.c */
-extern void check_step(Backend *p);
+extern void record_in_force(Server *s, Backend *p, uint64 cur);
+extern void check_torn_in_force(Server *s, Backend *p, uint64 cur);
+extern void check_live_fail(Backend *p);
 extern void record_forget(Server *s);
 extern void check_busy(Server *s, uint32 pid);
 extern void check_stale(Server *s, Backend *w);
@@ -912,7 +914,8 @@ extern const char *fault_name(int kind);
 extern int server_bf_pick(Server *s, uint64 r);
 extern int fresh_partition(void);
 extern void handover_step(void);
-extern void maybe_fault(void);
+extern void reloads_again(void);
+extern void fault_draw(void);
 
 /* generate.c */
 extern void backend_main(void);

@@ -452,26 +452,12 @@ server_setup(int i, uint64 seed, Rng *setup)
 	server_backends_restart(i);
 }
 
-/* Time moves on: mostly a little, sometimes far. */
-void
-time_moves_on(void)
-{
-	uint64		r = rng_next(&sim->sched);
-
-	if (r % 100 < 90)
-		sim->t += (int64) ((r >> 8) % (uint64) sim->dt_scale);
-	else if (r % 100 < 99)
-		sim->t += (int64) ((r >> 8) % (uint64) (50 * sim->dt_scale));
-	else
-		sim->t += (int64) ((r >> 8) % 100000);
-}
-
 /*
  * The scheduler looks at the living processes it did not see ready: each
  * that wakes by t is ready, and ready_until is the earliest wake of the
  * others (INT64_MAX: none).
  */
-static void
+void
 sched_look(void)
 {
 	sim->ready_until = INT64_MAX;
@@ -484,53 +470,6 @@ sched_look(void)
 		else
 			sim->ready_until = Min(sim->ready_until, sim->wake_t[k]);
 	}
-}
-
-/*
- * The first process in the order from start on that can run at t, or -1;
- * then *soonest: the earliest wake of those that live.  The ready mask
- * holds while t is before ready_until, time only moving on (a process that
- * could run still can; one that could not wakes at ready_until or later),
- * so that most steps read no process; once t reaches it, or none is ready,
- * the scheduler looks again.
- */
-static int
-sched_first(int start, int64 *soonest)
-{
-	uint32		below = (UINT32_C(1) << start) - 1;
-	uint32		can;
-
-	if (sim->t >= sim->ready_until)
-		sched_look();
-	can = sim->ready & sim->alive_mask;
-	if (can == 0)
-	{
-		/* every living one sleeps: the earliest wake, exactly */
-		sched_look();
-		*soonest = Min(*soonest, sim->ready_until);
-		return -1;
-	}
-	return __builtin_ctz((can & ~below) != 0 ? can & ~below : can);
-}
-
-/*
- * A runnable process, at random (the first that can run from a drawn
- * place on); else time moves to the first that wakes and it tries again.
- * -1: no process lives.
- */
-int
-sched_pick(void)
-{
-	int			pick = -1;
-	int64		soonest = INT64_MAX;
-
-	for (int tries = 0; tries < 2 && pick < 0; tries++)
-	{
-		pick = sched_first((int) rng_below(&sim->sched, (uint64) NPROCS), &soonest);
-		if (pick < 0 && soonest != INT64_MAX)
-			sim->t = soonest;
-	}
-	return pick;
 }
 
 /*
