@@ -144,8 +144,9 @@ generate(Backend *b, int type)
 {
 	Server	   *s = &sim->servers[b->server];
 	const UidClockSpec *spec = &specs[type];
-	MadeId		m = {.type = type, .ident = -1};
+	MadeId		m;
 
+	made_init(&m, type);
 	call_begins(b, s, type);
 	for (;;)
 	{

@@ -848,6 +848,24 @@ typedef struct MadeId
 	uint32		bf_cur;			/* and the one in use, as issued under */
 } MadeId;
 
+/*
+ * A call's MadeId before it makes its ID: no identity (-1), the rest 0.
+ * Field by field (a field added above is cleared here too): the compiler
+ * clears the whole with rep stos, whose start-up took 2% of the
+ * simulator's time, where a field's clearing is a few stores.
+ */
+static inline void
+made_init(MadeId *m, int type)
+{
+	m->type = type;
+	m->ts = (UidTickSeq) {0};
+	m->ident = -1;
+	m->used = (SimIdent) {0};
+	m->ci = (CitusIdent) {0};
+	m->bf_hull = 0;
+	m->bf_cur = 0;
+}
+
 /* world.c */
 extern UidClockSpec specs[NTYPES];
 extern void trace(Backend *b, int server, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
