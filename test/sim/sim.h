@@ -645,9 +645,9 @@ typedef struct Sim
 	uint32		alive_mask;		/* bit i: backends[i] is alive (proc_alive) */
 	/*
 	 * when each process can run next (proc_wake_at), and what the scheduler
-	 * keeps of it: bit i of ready, backends[i] could run when it last
-	 * looked; of the living, every one whose bit is clear wakes at
-	 * ready_until or later (sched_first)
+	 * keeps of it: bit i of ready, backends[i] could run when the scheduler
+	 * last looked or it was woken; of the living, every one whose bit is
+	 * clear wakes at ready_until or later (sched_first, step.h)
 	 */
 	int64		wake_t[NPROCS];
 	uint32		ready;

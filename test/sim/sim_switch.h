@@ -5,11 +5,13 @@
  * On x86-64 (GCC or Clang) a switch is a few instructions inline: it saves
  * the stack and frame pointers and the place to go on from, and jumps to
  * the other side's.  The scheduler's side is inlined into its loop (run),
- * so that neither side calls or returns across a switch: the processor's
- * predictions of returns stay right, where a switch by a function (the
- * compiler's setjmp and longjmp, one call each way) sent each return after
- * a switch to the wrong place, twice a step.  A new process's stack is
- * made by hand, its first switch a jump to its main function.
+ * so that it neither calls nor returns across a switch.  A switch by
+ * functions (the compiler's setjmp and longjmp, one call each way) sent
+ * both sides' next return where the processor's return stack did not
+ * predict, twice a step; now only a process's return from sim_step can
+ * be, when the process that ran before it stopped at another call.  A new
+ * process's stack is made by hand, its first switch a jump to its main
+ * function.
  *
  * Elsewhere, or built with -DSIM_SWITCH_PORTABLE (to test it), the
  * portable switch (world.c): the compiler's own setjmp and longjmp, a

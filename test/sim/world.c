@@ -124,9 +124,9 @@ sim_step(void)
 
 #ifdef SIM_SWITCH_ASM
 /*
- * A new coroutine's stack: its main function entered as if called (the
- * stack 16-byte aligned before the call's return address, here none: it
- * never returns).
+ * A new coroutine's stack: its main function entered as if called, the
+ * stack 16-byte aligned below a return address (a null one: it never
+ * returns).
  */
 static void
 proc_stack_init(Backend *b, void (*main_fn) (void))
