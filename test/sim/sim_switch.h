@@ -15,12 +15,16 @@
  *
  * Elsewhere, or built with -DSIM_SWITCH_PORTABLE (to test it), the
  * portable switch (world.c): the compiler's own setjmp and longjmp, a
- * process entered the first time by swapcontext().
+ * process entered the first time by swapcontext().  So too where the
+ * compiler builds for control-flow enforcement (-fcf-protection, on by
+ * default in some distributions' compilers: __CET__): a shadow stack
+ * knows nothing of stacks switched by hand, and the jump back to the
+ * place saved is not to a branch target the processor accepts.
  */
 #ifndef SIM_SWITCH_H
 #define SIM_SWITCH_H
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(SIM_SWITCH_PORTABLE)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SIM_SWITCH_PORTABLE) && !defined(__CET__)
 #define SIM_SWITCH_ASM
 
 /* Where a coroutine stopped: its stack and frame pointers, where it goes on. */
