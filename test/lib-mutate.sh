@@ -36,8 +36,10 @@
 # includes it, except a source whose preprocessed text names none of the
 # changed functions but at their definition: nothing in it can call them,
 # so it takes the unchanged core's object (the header hashed as src/core
-# has it).  Two jobs that make one object at once each rename their own
-# whole file into place.
+# has it).  The -MM list itself is made once, for the first copy, and
+# read for each later one with its directory in the paths (cc_rules): a
+# change within a function adds no #include.  Two jobs that make one
+# object at once each rename their own whole file into place.
 
 declare -A changes_of
 changing=
@@ -162,8 +164,51 @@ for my $f (@ARGV) {
 }
 '
 
+# cc_rules FLAG... -- SOURCE...: the compiler's -MM rules, one per source,
+# in order (no pipe: a source the preprocessor refuses fails here, never
+# hashes as nothing).  A copy's rules are those of the first copy built
+# with the same flags and sources, its directory in their paths: a change
+# is within a function and adds no #include.  Kept in OBJ_CACHE under a
+# hash of the command with the copy's directory (the first source's under
+# core/) left out.
+cc_rules() {
+	local args=() dir= key re rep
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	for key in "$@"; do
+		[[ $key != */core/* ]] || { dir=${key%/core/*}; break; }
+	done
+	if [ -z "$dir" ]; then
+		$CC "${args[@]}" -MM "$@"
+		return
+	fi
+	# the directory as sed's pattern, and as its replacement
+	re=$(printf '%s' "$dir" | sed 's/[][\.*^$|]/\\&/g')
+	rep=$(printf '%s' "$dir" | sed 's/[\&|]/\\&/g')
+	key=$(printf '%s\n' "$CC" "${args[@]}" "$@" | sed "s|$re/|@COPY@/|g; s|^-I$re\$|-I@COPY@|" |
+		sha1sum | cut -d' ' -f1)
+	key=$OBJ_CACHE/$key.rules
+	if [ ! -f "$key" ]; then
+		$CC "${args[@]}" -MM "$@" >"$key.$$" || { rm -f "$key.$$"; return 1; }
+		sed -i "s|$re/|@COPY@/|g" "$key.$$"
+		mv -f "$key.$$" "$key"
+	fi
+	sed "s|@COPY@/|$rep/|g" "$key"
+}
+
+# rules_listing RULES FILE: the numbers (from 0) of the rules of RULES that
+# list a path ending in FILE, on one line.
+rules_listing() {
+	perl -e '
+		my ($rules, $file) = @ARGV;
+		$rules =~ s/\\\n/ /g;
+		my @rules = grep { /:/ } split /\n/, $rules;
+		print join(" ", grep { grep { m{(^|/)\Q$file\E$} } split " ", ($rules[$_] =~ s/^[^:]*://r) } 0 .. $#rules), "\n";
+	' "$@"
+}
+
 cc_link() {
-	local out=$1 flags=() objs=() deps keys i text same=
+	local out=$1 flags=() objs=() deps keys i text same= listing
 	shift
 	while [ "$1" != -- ]; do flags+=("$1"); shift; done
 	shift
@@ -172,15 +217,15 @@ cc_link() {
 		return
 	fi
 	mkdir -p "$OBJ_CACHE"
-	# one rule per source, in order (no pipe: a source the preprocessor
-	# refuses fails here, never hashes as nothing); the flags that name the
-	# copy's directory are the same for every copy
-	deps=$($CC "${flags[@]}" -MM "$@") || return 1
+	deps=$(cc_rules "${flags[@]}" -- "$@") || return 1
 	# a change to a header's static inline function: a source whose
 	# preprocessed text never calls it compiles to what the unchanged
-	# header gives (its object is the unchanged core's)
+	# header gives (its object is the unchanged core's); one whose rule
+	# does not list the header is hashed without it either way
 	if [[ $changed_file == *.h ]]; then
+		listing=" $(rules_listing "$deps" "core/$changed_file") "
 		for ((i = 0; i < $#; i++)); do
+			[[ $listing == *" $i "* ]] || continue
 			text=$($CC "${flags[@]}" -E "${@:i+1:1}") || return 1
 			perl -e "$unused_pl" "${changed_funcs[@]}" <<<"$text" && same="$same $i"
 		done
