@@ -458,15 +458,16 @@ UPDATE uid_pool_guard SET hold_until = now() + max_ttl + uid_pool_grace(), hold_
 SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_claim('durable', 4, 'd')$$);
 SELECT uid_pool_resume();
 -- A dump whose guard row was edited by hand to a time to live past the
--- clock's end (a claim gives at most 365 days): the hold lasts for good,
--- until uid_pool_resume(); it never ends in the past.
+-- clock's end: the hold lasts for the longest lease there can be (a claim
+-- gives at most 365 days) and the grace, never past it, never in the past.
 UPDATE uid_pool_guard SET max_ttl = interval '0';
 INSERT INTO uid_pool_guard (written_in, written_timeline, written_synced, max_ttl)
 VALUES ('system 1 database 1', 1, true, '300000 years');
 SET client_min_messages = error;
 SELECT count(*) AS ids FROM uid_pool_claim('durable', 4, 'e');
 RESET client_min_messages;
-SELECT DISTINCT hold_until FROM uid_pool_guard;
+SELECT DISTINCT hold_until - clock_timestamp() BETWEEN interval '365 days' AND interval '365 days 2 min'
+       AS a_year_and_the_grace FROM uid_pool_guard;
 SELECT * FROM pg_temp.pool_err_here($$SELECT uid_pool_claim('durable', 4, 'e')$$);
 SELECT uid_pool_resume();
 

@@ -78,16 +78,23 @@ uid_pool_add_us(int64 a, int64 b)
 }
 
 /*
+ * The longest time to live a claim or renewal gives (uid_pool_prepare's
+ * check, since 0.4.0; the guard row came in 0.7.0): no lease outlasts it.
+ */
+#define UID_POOL_TTL_MAX_US (INT64_C(365) * 86400 * 1000000)
+
+/*
  * When a hold found at now_us ends: once every lease the lost history gave
  * has ended (each at most the longest TTL the pool has given, ttl_us the
- * asking call's, from now) and the grace has passed.  A hold that already
- * ends later stands.  A TTL or grace past the clock's end (a row edited by
- * hand: a claim gives at most 365 days) holds the pool for good.
+ * asking call's, from now; never past UID_POOL_TTL_MAX_US, which no lease
+ * outlasts, whatever a row edited by hand says) and the grace has passed.
+ * A hold that already ends later stands.
  */
 static inline int64
 uid_pool_hold_end(int64 now_us, int64 max_ttl_us, int64 ttl_us, int64 grace_us, int64 hold_us)
 {
-	int64		end = uid_pool_add_us(uid_pool_add_us(now_us, Max(max_ttl_us, ttl_us)), grace_us);
+	int64		ttl = Min(Max(max_ttl_us, ttl_us), UID_POOL_TTL_MAX_US);
+	int64		end = uid_pool_add_us(uid_pool_add_us(now_us, ttl), grace_us);
 
 	return Max(end, hold_us);
 }

@@ -410,7 +410,7 @@ plant reclaim pool.h uid_pool_reclaims \
 	'return same_key && !released && expires_us > now_us;' \
 	'return false;'
 plant hold pool.h uid_pool_hold_end \
-	'uid_pool_add_us(uid_pool_add_us(now_us, Max(max_ttl_us, ttl_us)), grace_us);' \
+	'uid_pool_add_us(uid_pool_add_us(now_us, ttl), grace_us);' \
 	'uid_pool_add_us(now_us, grace_us);'
 
 # ---------------------------------------------------------------- the run

@@ -492,12 +492,16 @@ mutant take-over-older-fence backfill.c uid_used_take_over \
 # The lease pool's rules (pool.h; test/unit/pool_test.c's tables).
 # A hold's end wrapped past the clock's end into the past (before 0.7.0).
 mutant hold-wraps pool.h uid_pool_hold_end \
-	'uid_pool_add_us(uid_pool_add_us(now_us, Max(max_ttl_us, ttl_us)), grace_us)' \
-	'now_us + Max(max_ttl_us, ttl_us) + grace_us'
+	'uid_pool_add_us(uid_pool_add_us(now_us, ttl), grace_us)' \
+	'now_us + ttl + grace_us'
 # A hold's end without the longest TTL the pool gave.
 mutant hold-ttl-asked pool.h uid_pool_hold_end \
 	'Max(max_ttl_us, ttl_us)' \
 	'ttl_us'
+# A hold past the longest lease there can be (a row edited by hand).
+mutant hold-ttl-unbounded pool.h uid_pool_hold_end \
+	'Min(Max(max_ttl_us, ttl_us), UID_POOL_TTL_MAX_US)' \
+	'Max(max_ttl_us, ttl_us)'
 # A promoted synchronous standby taken for a pool gone back.
 mutant went-back-synced pool.h uid_pool_went_back \
 	'(!same_timeline && !synced)' \
